@@ -1,0 +1,53 @@
+"""The batch interface every learner implements.
+
+A learner is asked for a *batch* of models at once: ``B`` pairs of (train, test) masks
+over one ``X``.  The default implementation loops over scikit-learn fits; fast paths
+override :meth:`Learner.fit_predict` and fit the whole batch as matrix work.
+
+Randomness: model ``b`` draws only from ``np.random.default_rng(seeds[b])``.  So a model's
+predictions depend on its data and its own seed, never on which other models share the
+batch -- which is what makes results independent of chunking, workers and backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+class Learner:
+    """A named classification algorithm that fits batches of models.
+
+    Subclasses set :attr:`name` (canonical id, e.g. ``"mlp-10"``) and implement
+    :meth:`fit_predict`.
+    """
+
+    name: str = "learner"
+
+    def fit_predict(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        train: np.ndarray,
+        test: np.ndarray,
+        seeds: Sequence[np.random.SeedSequence],
+    ) -> np.ndarray:
+        """Fit one model per row of ``train`` and predict the rows of ``test``.
+
+        Parameters
+        ----------
+        X : (n, d) float64, ``nan`` = missing (impute/standardise on the training rows only).
+        y : (n,) int64 class codes ``0..C-1``; ``C = y.max() + 1`` over the whole data set.
+        train, test : (B, n) bool masks.
+        seeds : B SeedSequences, one per model.
+
+        Returns
+        -------
+        (B, n) int64 predictions; only positions where ``test`` is True are meaningful
+        (others may be ``-1``).
+        """
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<Learner {self.name}>"
