@@ -1,0 +1,52 @@
+"""The study registry: names -> ``studies.<module>:build`` (imported lazily).
+
+A study module defines ``build(**overrides) -> Study`` and optionally ``DESCRIPTION``.
+Adding a study is one module under ``studies/`` and one entry here.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .errors import unknown
+from .study import Study
+
+STUDIES: dict[str, str] = {
+    "demo": "studies.demo:build",
+    "type1": "studies.alpaydin1999:build_type1",
+    "type2": "studies.alpaydin1999:build_type2",
+    "numerator": "studies.alpaydin1999:build_numerator",
+    "errors": "studies.alpaydin1999:build_errors",
+    "gaussian": "studies.wang2016:build_gaussian",
+    "wang-real": "studies.wang2016:build_real",
+}
+
+
+def _load(name: str):
+    mod, fn = STUDIES[name].split(":")
+    return getattr(importlib.import_module(mod), fn)
+
+
+def available_studies() -> list[str]:
+    """Registered studies whose module imports (others are listed as not yet available)."""
+    out = []
+    for name in STUDIES:
+        try:
+            _load(name)
+        except (ImportError, AttributeError):
+            continue
+        out.append(name)
+    return out
+
+
+def get_study(name: str, **overrides) -> Study:
+    """Build study ``name``; ``overrides`` (runs, seed, alpha, chunk) replace its defaults."""
+    if name not in STUDIES:
+        raise unknown("study", name, STUDIES)
+    try:
+        build = _load(name)
+    except (ImportError, AttributeError):
+        raise unknown("study", name, available_studies()) from None
+    study = build()
+    changes = {k: v for k, v in overrides.items() if v is not None}
+    return study.replace(**changes) if changes else study

@@ -1,0 +1,228 @@
+"""Command line: ``python -m simstudy {list,run,report,bench,perf} ...``.
+
+``python -m simstudy STUDY ...`` is a shorthand for ``run STUDY ...``.  Bad input (an
+unknown name, a bad path or number) prints one line naming the bad value and the valid
+choices, and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .errors import SimstudyError
+
+COMMANDS = ("list", "run", "report", "bench", "perf")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
+        raise SimstudyError(message)
+
+
+def _positive_int(name: str):
+    def parse(s: str) -> int:
+        try:
+            v = int(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a positive integer, got {s!r}") from None
+        if v <= 0:
+            raise argparse.ArgumentTypeError(f"{name} must be a positive integer, got {s!r}")
+        return v
+    return parse
+
+
+def _alpha(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"alpha must be a number in (0, 1), got {s!r}") from None
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"alpha must be in (0, 1), got {s!r}")
+    return v
+
+
+def _int(s: str) -> int:
+    try:
+        return int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be an integer, got {s!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .store import DEFAULT_STORE
+
+    p = _Parser(prog="python -m simstudy",
+                description="Reproduce simulation studies of tests that compare classifiers.",
+                epilog="python -m simstudy STUDY [options] is short for 'run STUDY'.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    sub.add_parser("list", help="studies, tests, learners, designs and data sets")
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("study", help="study name (see 'list')")
+        sp.add_argument("--store", default=DEFAULT_STORE,
+                        help=f"result store (SQLite file; default {DEFAULT_STORE})")
+        sp.add_argument("--runs", type=_positive_int("runs"), help="runs per cell")
+        sp.add_argument("--seed", type=_int, help="root seed")
+        sp.add_argument("--alpha", type=_alpha, help="significance level")
+        sp.add_argument("--filter", help="only cells whose id contains this text (or glob)")
+
+    r = sub.add_parser("run", help="run a study (only missing trials), then render it")
+    common(r)
+    r.add_argument("--jobs", type=_positive_int("jobs"), default=1, help="parallel workers")
+    r.add_argument("--backend", choices=("serial", "joblib", "dask"), default="joblib")
+    r.add_argument("--scheduler", help="Dask scheduler address (backend dask)")
+    r.add_argument("--chunk", type=_positive_int("chunk"), help="runs per work unit")
+    r.add_argument("--out", type=Path, help="where tables and figures go (default out/STUDY)")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    rp = sub.add_parser("report", help="aggregate a study from the store")
+    common(rp)
+    rp.add_argument("--format", choices=("md", "csv", "latex"), default="md")
+    rp.add_argument("--out", type=Path, help="also render the study's tables and figures here")
+
+    b = sub.add_parser("bench", help="evaluate a new test on a study's stored losses")
+    b.add_argument("--test", required=True, help="MODULE:FUNCTION, f(d, *, n_train, n_test)")
+    b.add_argument("--study", required=True)
+    b.add_argument("--store", default=DEFAULT_STORE)
+    b.add_argument("--runs", type=_positive_int("runs"))
+    b.add_argument("--seed", type=_int)
+    b.add_argument("--alpha", type=_alpha)
+    b.add_argument("--name", default=None, help="column name of the new test")
+
+    pf = sub.add_parser("perf", help="benchmark fast learner paths against scikit-learn")
+    pf.add_argument("rest", nargs=argparse.REMAINDER)
+    return p
+
+
+def _cmd_list() -> None:
+    from .catalog import STUDIES, available_studies
+    from .designs import list_designs
+    from .learners import list_learners
+    from .sources import list_sources
+    from .stattests import get_test, list_tests
+
+    avail = set(available_studies())
+    print("studies:")
+    for s in STUDIES:
+        print(f"  {s}{'' if s in avail else '  (not available in this version)'}")
+    print("tests:")
+    for t in list_tests():
+        print(f"  {t:24s} {get_test(t).description}")
+    print("learners:\n  " + ", ".join(list_learners()))
+    print("designs:\n  " + ", ".join(list_designs()))
+    print("data sets:\n  " + ", ".join(list_sources()))
+
+
+def _study(args) -> object:
+    from .catalog import get_study
+
+    study = get_study(args.study, runs=args.runs, seed=args.seed, alpha=args.alpha,
+                      chunk=getattr(args, "chunk", None))
+    return study.select(args.filter)
+
+
+def _print_table(table, fmt: str) -> None:
+    from .report import to_latex, to_markdown
+
+    cols = ["cell", "test", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
+    t = table[cols]
+    if fmt == "csv":
+        t.to_csv(sys.stdout, index=False)
+    elif fmt == "latex":
+        print(to_latex(t), end="")
+    else:
+        print(to_markdown(t), end="")
+
+
+def _render(study, result, out: Path) -> list[Path]:
+    if study.render is None:
+        return []
+    out.mkdir(parents=True, exist_ok=True)
+    return list(study.render(result, out) or [])
+
+
+def _cmd_run(args) -> None:
+    from .aggregate import collect
+    from .runner import run_study
+    from .store import Store
+
+    study = _study(args)
+    if args.backend != "dask" and args.scheduler:
+        raise SimstudyError(f"--scheduler {args.scheduler!r} needs --backend dask")
+    from .runner import validate
+
+    validate(study)  # before the store file is created
+    with Store(args.store) as store:
+        t0 = time.time()
+        s = run_study(study, store, jobs=args.jobs, backend=args.backend,
+                      scheduler=args.scheduler, progress=not args.no_progress,
+                      args={k: v for k, v in vars(args).items() if k != "command"})
+        result = collect(study, store)
+        out = args.out or Path("out") / study.name
+        paths = _render(study, result, out)
+    _print_table(result.table, "md")
+    print(f"{study.name}: {s.trials_computed} trials computed, {s.trials_done_before} already "
+          f"stored, {s.trials_total} in all; {time.time() - t0:.1f} s; store {s.store}")
+    for pth in paths:
+        print(f"wrote {pth}")
+
+
+def _cmd_report(args) -> None:
+    from .aggregate import collect
+    from .store import Store
+
+    study = _study(args)
+    with Store(args.store, create=False) as store:
+        result = collect(study, store)
+        if result.table.empty:
+            raise SimstudyError(f"store {args.store!r} holds no trials of study {study.name!r} "
+                                f"(seed {study.seed}); run it first")
+        _print_table(result.table, args.format)
+        if args.out:
+            for pth in _render(study, result, args.out):
+                print(f"wrote {pth}", file=sys.stderr)
+
+
+def _cmd_bench(args) -> None:
+    from .bench import bench, load_function
+    from .catalog import get_study
+    from .report import to_markdown
+    from .store import Store
+
+    fn = load_function(args.test)
+    study = get_study(args.study, runs=args.runs, seed=args.seed, alpha=args.alpha)
+    name = args.name or args.test.rsplit(":", 1)[1]
+    with Store(args.store, create=False) as store:
+        table = bench(fn, study, store, name=name)
+    print(f"reject proportions at alpha={study.alpha if args.alpha is None else args.alpha} "
+          f"({name} beside the baselines, from stored fold losses):")
+    print(to_markdown(table), end="")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        argv = ["run", *argv]  # python -m simstudy STUDY ... == run STUDY ...
+    try:
+        if argv and argv[0] == "perf":
+            from .perf import main as perf_main
+
+            return int(perf_main(argv[1:]) or 0)
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            build_parser().print_help()
+            return 0
+        {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
+         "bench": _cmd_bench}[args.command](args)
+    except SimstudyError as e:
+        print(f"simstudy: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("simstudy: interrupted; finished trials are stored, rerun to resume",
+              file=sys.stderr)
+        return 130
+    return 0

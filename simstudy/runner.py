@@ -1,0 +1,278 @@
+"""Execute a study's trials: serial, joblib (local cores) or Dask distributed.
+
+One trial = source -> design masks -> learner predictions -> fold losses -> every test
+of the cell.  Work is handed out in *chunks*: a block of one cell's runs, so a batched
+learner fits ``runs x folds`` models in one call.  Chunks are canonical blocks
+(``run // study.chunk``) and every model draws only from its own seed, so the numbers never
+depend on the backend, the number of workers or the order chunks finish in.  The main process
+writes each chunk to the store in one transaction as soon as it arrives; rerunning computes
+only the runs that are missing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from .core import Dataset, FoldLosses
+from .errors import SimstudyError
+from .store import Store, TrialRecord
+from .study import DESIGN, MODEL, SOURCE, Cell, Study, trial_seed
+
+BACKENDS = ("serial", "joblib", "dask")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A work unit: some runs of one cell."""
+
+    study: str
+    cell: Cell
+    runs: tuple[int, ...]
+    seed: int
+    alpha: float
+
+
+@dataclass
+class RunSummary:
+    study: str
+    trials_total: int
+    trials_done_before: int
+    trials_computed: int
+    seconds: float
+    store: str
+    per_cell_seconds: dict = field(default_factory=dict)
+
+
+# --- resolving names (cached per process: workers resolve each name once) ------------------
+
+@lru_cache(maxsize=None)
+def _source(spec: str):
+    from .sources import get_source
+
+    return get_source(spec)
+
+
+@lru_cache(maxsize=None)
+def _design(spec: str):
+    from .designs import get_design
+
+    return get_design(spec)
+
+
+@lru_cache(maxsize=None)
+def _learner(spec: str):
+    from .learners import get_learner
+
+    return get_learner(spec)
+
+
+def _tests(names: tuple[str, ...]):
+    from .stattests import get_test
+
+    return [get_test(t) for t in names]
+
+
+def validate(study: Study) -> None:
+    """Resolve every name and check every cell can run, before anything is written.
+
+    Unknown names, tests that do not fit a design and data sets too small for a design all
+    raise :class:`SimstudyError` here, so a bad grid never leaves a half-written store.
+    """
+    from .stattests import check_tests_fit
+
+    for cell in study.cells:
+        src, des = _source(cell.source), _design(cell.design)
+        for ln in cell.learners:
+            _learner(ln)
+        if len(cell.learners) < 2:
+            raise SimstudyError(f"cell {cell.id!r} needs at least two learners")
+        _tests(cell.tests)
+        check_tests_fit(cell.tests, des)
+        if src.fixed:  # a fixed data set can be checked against the design right now
+            data = src.sample(np.random.default_rng(0))
+            des.masks(data.y, np.random.default_rng(0))
+
+
+# --- one chunk -----------------------------------------------------------------------------
+
+def _trial_data(chunk: Chunk, run: int) -> tuple[Dataset, np.ndarray, np.ndarray]:
+    cid = chunk.cell.id
+    data = _source(chunk.cell.source).sample(
+        np.random.default_rng(trial_seed(chunk.seed, cid, run, SOURCE)))
+    des = _design(chunk.cell.design)
+    train = des.masks(data.y, np.random.default_rng(trial_seed(chunk.seed, cid, run, DESIGN)))
+    test = des.test_masks(train)
+    return data, train, test
+
+
+def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
+    """Compute every trial of a chunk: fit each learner once per fold, then all tests."""
+    t0 = time.perf_counter()
+    cell, cid = chunk.cell, chunk.cell.id
+    src = _source(cell.source)
+    des = _design(cell.design)
+    R, F = des.shape
+    T = len(chunk.runs)
+    trials = [_trial_data(chunk, r) for r in chunk.runs]
+
+    # Stack the chunk into one X: a fixed source shares its X across trials; generated
+    # samples (and independent test sets) are concatenated, masks pointing at their block.
+    shared = src.fixed and all(d.X_test is None for d, _, _ in trials)
+    if shared:
+        X, y = trials[0][0].X, trials[0][0].y
+        train = np.concatenate([tr.reshape(R * F, -1) for _, tr, _ in trials])
+        test = np.concatenate([te.reshape(R * F, -1) for _, _, te in trials])
+    else:
+        blocks_X, blocks_y, offs = [], [], []
+        N = 0
+        for d, _, _ in trials:
+            offs.append(N)
+            parts = [d.X] + ([d.X_test] if d.X_test is not None else [])
+            blocks_X.extend(parts)
+            blocks_y.extend([d.y] + ([d.y_test] if d.y_test is not None else []))
+            N += sum(p.shape[0] for p in parts)
+        X, y = np.concatenate(blocks_X), np.concatenate(blocks_y)
+        train = np.zeros((T * R * F, N), dtype=bool)
+        test = np.zeros((T * R * F, N), dtype=bool)
+        for t, ((d, tr, te), o) in enumerate(zip(trials, offs, strict=True)):
+            rows = slice(t * R * F, (t + 1) * R * F)
+            train[rows, o:o + d.n] = tr.reshape(R * F, -1)
+            if d.X_test is None:
+                test[rows, o:o + d.n] = te.reshape(R * F, -1)
+            else:  # the independent test set is every fold's test set
+                test[rows, o + d.n:o + d.n + d.X_test.shape[0]] = True
+    n_train = train.sum(1)
+    n_test = test.sum(1)
+    if np.any(n_test == 0) or np.any(n_train == 0):
+        raise SimstudyError(
+            f"design {des.name!r} produced an empty train or test fold on {cell.source!r}")
+
+    K = len(cell.learners)
+    errors = np.empty((K, T * R * F))
+    for k, ln in enumerate(cell.learners):
+        seeds = [trial_seed(chunk.seed, cid, run, MODEL, k, m)
+                 for run in chunk.runs for m in range(R * F)]
+        pred = _learner(ln).fit_predict(X, y, train, test, seeds)
+        wrong = (pred != y[None, :]) & test
+        errors[k] = wrong.sum(1) / n_test
+    errors = errors.reshape(K, T, R, F)
+    n_train = n_train.reshape(T, R, F)
+    n_test = n_test.reshape(T, R, F)
+
+    tests = _tests(cell.tests)
+    pairs = [(a, b) for a in range(K) for b in range(a + 1, K)]
+    elapsed = (time.perf_counter() - t0) / T
+    out = []
+    for t, run in enumerate(chunk.runs):
+        fl = FoldLosses(errors[:, t], n_train[t], n_test[t])
+        res = []
+        for st in tests:
+            for a, b in pairs:
+                r = st(fl, a, b)
+                df = list(r.df) if isinstance(r.df, tuple) else r.df
+                res.append((st.name, a, b, float(r.statistic), float(r.pvalue), df,
+                            chunk.alpha, bool(r.pvalue < chunk.alpha)))
+        out.append(TrialRecord(
+            cell=cid, seed=chunk.seed, run=run, study=chunk.study, source=cell.source,
+            learners=cell.learners, design=cell.design,
+            trial_seed=f"SeedSequence({chunk.seed}, spawn_key={trial_seed(chunk.seed, cid, run).spawn_key})",
+            losses=fl, results=res, seconds=elapsed))
+    return out
+
+
+# --- planning and executing ----------------------------------------------------------------
+
+def plan(study: Study, store: Store) -> tuple[list[Chunk], int, int]:
+    """The chunks still to compute, and the counts of total / already stored trials."""
+    chunks, total, done_n = [], 0, 0
+    for cell in study.cells:
+        done = store.done_runs(cell.id, study.seed)
+        wanted = range(study.runs)
+        total += study.runs
+        done_n += sum(1 for r in wanted if r in done)
+        missing = [r for r in wanted if r not in done]
+        for _, block in _groupby(missing, lambda r: r // study.chunk):
+            chunks.append(Chunk(study.name, cell, tuple(block), study.seed, study.alpha))
+    return chunks, total, done_n
+
+
+def _groupby(xs, key) -> Iterator[tuple[int, list]]:
+    import itertools
+
+    for k, g in itertools.groupby(xs, key):
+        yield k, list(g)
+
+
+def _execute(chunks: list[Chunk], backend: str, jobs: int, scheduler: str | None):
+    """Yield each chunk's records as it finishes (in any order)."""
+    if backend == "serial" or (backend == "joblib" and jobs == 1):
+        for c in chunks:
+            yield compute_chunk(c)
+    elif backend == "joblib":
+        from joblib import Parallel, delayed
+
+        par = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
+        yield from par(delayed(compute_chunk)(c) for c in chunks)
+    elif backend == "dask":
+        try:
+            from distributed import Client, LocalCluster, as_completed
+        except ImportError:
+            raise SimstudyError(
+                "backend 'dask' needs dask.distributed: pip install 'simstudy[dask]'") from None
+        cluster = None
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout="20s")
+            except OSError as e:
+                raise SimstudyError(f"cannot reach Dask scheduler {scheduler!r}: {e}") from None
+        else:
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, host="127.0.0.1",
+                                   dashboard_address=None)
+            client = Client(cluster)
+        try:
+            futures = client.map(compute_chunk, chunks, pure=False)
+            for fut in as_completed(futures):
+                yield fut.result()
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    else:
+        raise SimstudyError(f"unknown backend {backend!r}; valid choices: {', '.join(BACKENDS)}")
+
+
+def run_study(
+    study: Study,
+    store: Store,
+    *,
+    jobs: int = 1,
+    backend: str = "joblib",
+    scheduler: str | None = None,
+    progress: bool = True,
+    args: dict | None = None,
+) -> RunSummary:
+    """Compute every missing trial of ``study`` into ``store``; return a summary."""
+    if backend not in BACKENDS:
+        raise SimstudyError(f"unknown backend {backend!r}; valid choices: {', '.join(BACKENDS)}")
+    if int(jobs) < 1:
+        raise SimstudyError(f"jobs must be a positive integer, got {jobs!r}")
+    validate(study)
+    chunks, total, done_before = plan(study, store)
+    t0 = time.perf_counter()
+    run_id = store.start_run(study.name, args or {})
+    computed = 0
+    from tqdm.auto import tqdm
+
+    with tqdm(total=total, initial=done_before, unit="trial", desc=study.name,
+              disable=not progress, dynamic_ncols=True) as bar:
+        for records in _execute(chunks, backend, int(jobs), scheduler):
+            computed += store.write(records)
+            bar.update(len(records))
+    store.finish_run(run_id, computed)
+    return RunSummary(study.name, total, done_before, computed, time.perf_counter() - t0,
+                      str(store.path))

@@ -1,0 +1,132 @@
+"""Registry of named tests that read a trial's :class:`~simstudy.core.FoldLosses`.
+
+A test entry wraps a pure function of :mod:`simstudy.stats` and says which designs it can
+read.  Every test that fits a cell's design is computed from the same stored fold losses,
+which is what lets ``bench`` evaluate a new test without retraining anything.
+
+Adding a test is one entry: ``register_test(StatTest("name", fits, fn))``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .core import FoldLosses
+from .errors import SimstudyError, unknown
+from .spec import parse_spec
+from .stats._result import TestResult
+
+
+@dataclass(frozen=True)
+class StatTest:
+    """A named test: ``fn(fold_losses, a, b) -> TestResult``; ``fits(design) -> bool``."""
+
+    name: str
+    fits: Callable[[object], bool]
+    fn: Callable[[FoldLosses, int, int], TestResult]
+    description: str = ""
+    needs_losses: bool = False  # per-instance losses (McNemar etc.)
+
+    def __call__(self, fl: FoldLosses, a: int = 0, b: int = 1) -> TestResult:
+        return self.fn(fl, a, b)
+
+
+_TESTS: dict[str, StatTest] = {}
+
+
+def register_test(test: StatTest) -> StatTest:
+    _TESTS[test.name] = test
+    return test
+
+
+def get_test(name: str) -> StatTest:
+    if name not in _TESTS:
+        raise unknown("test", name, _TESTS)
+    return _TESTS[name]
+
+
+def list_tests() -> list[str]:
+    return sorted(_TESTS)
+
+
+def check_tests_fit(tests: tuple[str, ...], design: object) -> None:
+    """Raise if a named test cannot read this design (a mistake in a study grid)."""
+    for t in tests:
+        if not get_test(t).fits(design):
+            ok = [n for n, s in _TESTS.items() if s.fits(design)]
+            raise SimstudyError(
+                f"test {t!r} does not fit design {getattr(design, 'name', design)!r}; "
+                f"tests that fit it: {', '.join(sorted(ok))}"
+            )
+
+
+# --- design predicates -------------------------------------------------------------------
+
+def _kind(design: object) -> str:
+    return parse_spec(getattr(design, "name", str(design)))[0]
+
+
+def _shape(design: object) -> tuple[int, int]:
+    return tuple(getattr(design, "shape", (0, 0)))  # type: ignore[return-value]
+
+
+def _is_5x2(design: object) -> bool:
+    return _shape(design) == (5, 2) and not _kind(design).startswith("resample")
+
+
+def _is_kfold(design: object) -> bool:
+    return _kind(design).endswith("cv") and _shape(design)[1] >= 2
+
+
+def _is_resample(design: object) -> bool:
+    return _kind(design).startswith("resample")
+
+
+def _is_holdout(design: object) -> bool:
+    return _kind(design).startswith("holdout")
+
+
+# --- the baseline tests --------------------------------------------------------------------
+
+def _register_defaults() -> None:
+    from . import stats as S
+
+    def sizes(fl: FoldLosses) -> dict:
+        return {"n_train": float(np.mean(fl.n_train)), "n_test": float(np.mean(fl.n_test))}
+
+    register_test(StatTest(
+        "t5x2cv", _is_5x2, lambda fl, a, b: S.ttest_5x2cv(fl.diff(a, b)),
+        "Dietterich's 5x2cv paired t, numerator p_1^(1) (Alpaydin 1999 eq. 2.1), t(5)"))
+    register_test(StatTest(
+        "F5x2cv", _is_5x2, lambda fl, a, b: S.ftest_5x2cv(fl.diff(a, b)),
+        "Alpaydin's combined 5x2cv F (eq. 3.1), F(10, 5)"))
+    register_test(StatTest(
+        "FB5x2cv", lambda d: _kind(d) == "b5x2",
+        lambda fl, a, b: S.ftest_balanced_5x2cv(fl.diff(a, b)),
+        "calibrated balanced 5x2cv F (Wang, Li & Li 2016 eq. 6-7), F(7, 5)"))
+    register_test(StatTest(
+        "tB3x2cv", lambda d: _kind(d) == "b3x2",
+        lambda fl, a, b: S.ttest_blocked_3x2cv(fl.diff(a, b)),
+        "blocked 3x2cv t (Wang et al. 2014), t(5)"))
+    register_test(StatTest(
+        "cv-t", lambda d: _is_kfold(d) and _shape(d)[0] == 1,
+        lambda fl, a, b: S.ttest_kfold(fl.diff(a, b)[0]),
+        "k-fold cv paired t (Yildiz & Alpaydin 2006 eq. 4-5), t(k-1)"))
+    register_test(StatTest(
+        "resampled-t", _is_resample,
+        lambda fl, a, b: S.ttest_resampled(fl.diff(a, b)[:, 0]),
+        "resampled paired t, uncorrected (Bouckaert & Frank 2004 sec. 3.1), t(n-1)"))
+    register_test(StatTest(
+        "corrected-resampled-t", _is_resample,
+        lambda fl, a, b: S.ttest_corrected_resampled(fl.diff(a, b)[:, 0], **sizes(fl)),
+        "corrected resampled t (Nadeau & Bengio 2003; Bouckaert & Frank sec. 3.2), t(n-1)"))
+    register_test(StatTest(
+        "corrected-rxk-t", _is_kfold,
+        lambda fl, a, b: S.ttest_corrected_repeated_kfold(fl.diff(a, b), **sizes(fl)),
+        "corrected repeated k-fold cv t (Bouckaert & Frank sec. 3.3), t(rk-1)"))
+
+
+_register_defaults()

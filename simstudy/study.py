@@ -1,0 +1,162 @@
+"""Studies, cells and trials: a declared grid, expanded into seeded trials.
+
+A :class:`Study` is a list of :class:`Cell` (one point of the grid: source x learners x
+design x tests) with a number of runs, a root seed and an alpha.  A *trial* is ``(cell,
+run)``.  Its randomness comes only from
+
+    np.random.SeedSequence(root_seed, spawn_key=(cell_key(cell.id), run, purpose, ...))
+
+so a trial's numbers do not depend on the order trials run in, on the number of workers or
+on which other cells are in the study.  ``cell.id`` (``iris/mlp-10~mlp-10/5x2``) is the
+store key; it names exactly what determines the trial's data and models (tests and alpha
+are evaluated on stored fold losses, so they are not part of it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import SimstudyError
+
+
+def cell_key(cell_id: str) -> int:
+    """Stable 63-bit integer of a cell id (sha256), used in the trial's spawn key."""
+    return int.from_bytes(hashlib.sha256(cell_id.encode("utf-8")).digest()[:8], "big") >> 1
+
+
+def trial_seed(root_seed: int, cell_id: str, run: int, *purpose: int) -> np.random.SeedSequence:
+    """The SeedSequence of one trial (or of one purpose inside it: source, design, model)."""
+    return np.random.SeedSequence(root_seed, spawn_key=(cell_key(cell_id), int(run), *purpose))
+
+
+# purposes inside a trial, part of the spawn key (fixed forever: changing them changes results)
+SOURCE, DESIGN, MODEL = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One point of a study's grid.
+
+    ``labels`` carry what the rendering needs (e.g. the paper's data set name and hidden
+    units); they are not part of the id.
+    """
+
+    source: str
+    learners: tuple[str, ...]
+    design: str
+    tests: tuple[str, ...]
+    labels: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.source}/{'~'.join(self.learners)}/{self.design}"
+
+    def label(self, key: str, default: Any = None) -> Any:
+        return dict(self.labels).get(key, default)
+
+
+def cells(
+    sources: Iterable[str],
+    learners: Iterable[Sequence[str]],
+    designs: Iterable[str],
+    tests: Sequence[str],
+    **labels: Any,
+) -> list[Cell]:
+    """The full product grid of sources x learner tuples x designs, all with ``tests``."""
+    out = []
+    for s, ls, d in itertools.product(list(sources), [tuple(x) for x in learners], list(designs)):
+        out.append(Cell(s, ls, d, tuple(tests), tuple(sorted(labels.items()))))
+    return out
+
+
+def _validate_alpha(alpha: float) -> float:
+    try:
+        a = float(alpha)
+    except (TypeError, ValueError):
+        raise SimstudyError(f"alpha must be a number in (0, 1), got {alpha!r}") from None
+    if not (0.0 < a < 1.0):
+        raise SimstudyError(f"alpha must be in (0, 1), got {alpha!r}")
+    return a
+
+
+def _validate_runs(runs: int) -> int:
+    try:
+        r = int(runs)
+    except (TypeError, ValueError):
+        raise SimstudyError(f"runs must be a positive integer, got {runs!r}") from None
+    if r != runs or r <= 0:
+        raise SimstudyError(f"runs must be a positive integer, got {runs!r}")
+    return r
+
+
+@dataclass
+class Study:
+    """A declared simulation study: a grid of cells, runs, a root seed and its rendering.
+
+    ``render(result, out_dir) -> list[Path]`` turns a :class:`simstudy.aggregate.StudyResult`
+    into the paper's tables and figures.
+    """
+
+    name: str
+    cells: list[Cell]
+    runs: int = 1000
+    seed: int = 0
+    alpha: float = 0.05
+    chunk: int = 50  # runs per work unit: canonical blocks, so chunking never changes numbers
+    description: str = ""
+    render: Callable[..., list[Path]] | None = None
+    meta: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.runs = _validate_runs(self.runs)
+        self.alpha = _validate_alpha(self.alpha)
+        if int(self.chunk) <= 0:
+            raise SimstudyError(f"chunk must be a positive integer, got {self.chunk!r}")
+        ids = [c.id for c in self.cells]
+        dup = {i for i in ids if ids.count(i) > 1}
+        if dup:
+            raise SimstudyError(f"study {self.name!r} declares cell(s) twice: {sorted(dup)!r}")
+
+    def grid(self) -> pd.DataFrame:
+        """The design grid as a readable DataFrame, one row per cell."""
+        rows = []
+        for c in self.cells:
+            row = {
+                "cell": c.id,
+                "source": c.source,
+                "learners": "~".join(c.learners),
+                "design": c.design,
+                "tests": ",".join(c.tests),
+            }
+            row.update(dict(c.labels))
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def select(self, pattern: str | None) -> Study:
+        """A copy restricted to cells whose id contains ``pattern`` (or matches it as a glob)."""
+        if not pattern:
+            return self
+        import fnmatch
+
+        keep = [
+            c for c in self.cells if pattern in c.id or fnmatch.fnmatchcase(c.id, pattern)
+        ]
+        if not keep:
+            raise SimstudyError(
+                f"--filter {pattern!r} matches no cell of study {self.name!r}; cells: "
+                + ", ".join(c.id for c in self.cells)
+            )
+        return self.replace(cells=keep)
+
+    def replace(self, **changes: Any) -> Study:
+        import dataclasses
+
+        return dataclasses.replace(self, **changes)
