@@ -1,0 +1,78 @@
+"""The command line: the user's commands, and one clear line for every bad input."""
+
+import subprocess
+import sys
+
+import pytest
+
+from simstudy.cli import main
+
+
+def run_cli(*args, cwd=None):
+    r = subprocess.run([sys.executable, "-m", "simstudy", *args], capture_output=True,
+                       text=True, cwd=cwd, timeout=300)
+    return r.returncode, r.stdout, r.stderr
+
+
+def test_help():
+    rc, out, _ = run_cli("--help")
+    assert rc == 0 and "run" in out and "bench" in out
+
+
+def test_list_names_everything():
+    rc, out, _ = run_cli("list")
+    assert rc == 0
+    for word in ("demo", "t5x2cv", "F5x2cv", "nmc", "mlp-", "5x2", "iris"):
+        assert word in out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["nosuchstudy"], "'nosuchstudy'"),
+    (["run", "nosuchstudy"], "valid choices"),
+    (["demo", "--runs", "0"], "'0'"),
+    (["demo", "--runs", "-3"], "'-3'"),
+    (["demo", "--alpha", "1.5"], "'1.5'"),
+    (["demo", "--alpha", "0"], "'0'"),
+    (["demo", "--backend", "spark"], "spark"),
+    (["demo", "--filter", "nomatch"], "'nomatch'"),
+    (["demo", "--scheduler", "tcp://127.0.0.1:1"], "--backend dask"),
+    (["report", "demo", "--store", "/nonexistent/dir/x.sqlite"], "does not exist"),
+    (["report", "demo", "--format", "xls"], "xls"),
+    (["bench", "--test", "nosuchmodule:f", "--study", "demo"], "'nosuchmodule'"),
+    (["bench", "--test", "nocolon", "--study", "demo"], "'nocolon'"),
+])
+def test_bad_input_is_one_line_exit_2(args, needle, tmp_path):
+    rc, out, err = run_cli(*args, cwd=tmp_path)
+    assert rc == 2, (out, err)
+    lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+    assert len(lines) == 1, err
+    assert needle in lines[0] and "Traceback" not in err
+    # nothing half-written: a failed validation creates no store
+    assert not (tmp_path / "simstudy-store.sqlite").exists()
+
+
+def test_store_that_is_not_sqlite(tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("this is not a database")
+    rc, _, err = run_cli("report", "demo", "--store", str(bad))
+    assert rc == 2 and str(bad) in err and len(err.strip().splitlines()) == 1
+
+
+def test_run_report_bench_round_trip(tmp_path, capsys):
+    store = str(tmp_path / "s.sqlite")
+    assert main(["demo", "--runs", "4", "--store", store, "--out", str(tmp_path / "out"),
+                 "--no-progress", "--backend", "serial"]) == 0
+    out = capsys.readouterr().out
+    assert "24 trials computed" in out and (tmp_path / "out" / "demo.md").exists()
+    assert main(["report", "demo", "--runs", "4", "--store", store, "--format", "csv"]) == 0
+    csv = capsys.readouterr().out.splitlines()
+    assert csv[0].startswith("cell,test,rejects,runs,proportion,ci_low,ci_high")
+    assert len(csv) == 1 + 6 * 2
+    mod = tmp_path / "mytest.py"
+    mod.write_text("from simstudy.stats import ftest_5x2cv\n"
+                   "def f(d, *, n_train, n_test):\n    return ftest_5x2cv(d)\n")
+    assert main(["bench", "--test", f"{mod}:f", "--study", "demo", "--runs", "4",
+                 "--store", store]) == 0
+    out = capsys.readouterr().out
+    header = next(ln for ln in out.splitlines() if ln.startswith("| cell |"))
+    assert [c.strip() for c in header.strip("|").split("|")] == ["cell", "F5x2cv", "f", "t5x2cv"]
