@@ -1,11 +1,69 @@
 """Resampling designs: seeded splitters that produce train masks per fold.
 
-(placeholder base class; see the issue for the designs to implement)
+A design turns the labels ``y`` (only their number and, for stratified designs, their
+classes are used) and a ``numpy.random.Generator`` into a ``(R, F, n)`` boolean array of
+*training* masks: ``R`` replications of ``F`` folds.  The test mask of a fold is the
+complement of its training mask (every design here tests on all non-training instances).
+
+Canonical ids (``design.name``; parameters at their default are left out, so one object has
+one id):
+
+``{r}x2``  e.g. ``5x2``
+    Dietterich (1998) / Alpaydın (1999) 5×2 cv: each replication splits the data at random
+    into two halves (no stratification: both papers say "divided into two equal-sized
+    sets").  ``5x2[strat=1]`` is the same object as the stratified ``5x2cv`` and gets that id.
+``{r}x{k}cv``  e.g. ``10x10cv``, ``1x10cv``, ``5x2cv``
+    r times k-fold cross-validation, stratified as Weka does it (Bouckaert & Frank 2004 §4:
+    "the folds were chosen using stratification").  ``[strat=0]`` turns stratification off;
+    ``{r}x2cv[strat=0]`` is the plain ``{r}x2``.
+``b5x2``
+    balanced 5×2 cv of Wang, Li & Li (2016), Table 1 (groups 1–5).
+``b3x2``
+    blocked 3×2 cv of Wang et al. (2014) = groups 1–3 of that table.  With the same rng,
+    ``b3x2`` masks equal the first three replications of ``b5x2``, so a tB3x2cv test can be
+    read off a b5x2 trial.
+``poor5x2[swap=0.05]``
+    the "poor" 5×2 partition of Wang, Li & Li (2016) §3.
+``resample[r=10,train=0.9]``
+    random subsampling (Bouckaert & Frank 2004 §2, Nadeau & Bengio): ``r`` independent random
+    splits, ``round(train * n)`` training instances (Weka's ``Math.round``); unstratified by
+    default as in the paper ("stratification ... is not performed in the case of random
+    subsampling"), ``strat=1`` available.
+``holdout[train=0.5]``
+    a single random split; the same object as ``resample[r=1,...]`` and named ``holdout``.
+
+Sizes.  Every design splits a random order of the instances round-robin into ``m`` cells
+(cell = rank mod m) whose sizes differ by at most one; the first ``n mod m`` cells get the
+extra instance.  In a 2-fold replication, fold ``f`` tests on cell ``f``: with ``n`` odd,
+fold 0 trains on the smaller half (``n // 2``) and fold 1 on the larger one.
+
+Stratification (Weka's ``Instances.stratify``): the random order is made class-major
+(classes in code order, random order inside a class) before the round-robin, so every cell
+holds each class ``n_c / m`` times, within one.  A class with fewer members than folds is
+allowed (as in Weka): it is simply absent from some test folds.  Only folds that would be
+empty are an error (``n`` smaller than the design's minimum), raised as
+:class:`~simstudy.errors.SimstudyError` naming the design and ``n``.
 """
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+
+from .errors import SimstudyError, unknown
+from .spec import format_spec, parse_spec
+
+__all__ = [
+    "Design",
+    "RepeatedKFold",
+    "Balanced5x2",
+    "Blocked3x2",
+    "Poor5x2",
+    "Resample",
+    "get_design",
+    "list_designs",
+]
 
 
 class Design:
@@ -13,6 +71,7 @@ class Design:
 
     name: str = "design"
     shape: tuple[int, int] = (1, 1)
+    min_n: int = 2  # smallest n for which no fold's training or test set is empty
 
     def masks(self, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """``(R, F, n)`` bool, True = training instance of that fold."""
@@ -21,3 +80,306 @@ class Design:
     def test_masks(self, train: np.ndarray) -> np.ndarray:
         """``(R, F, n)`` bool test masks; the complement of the training mask by default."""
         return ~train
+
+    def _check_n(self, y: np.ndarray) -> int:
+        n = int(np.shape(y)[0])
+        if n < self.min_n:
+            raise SimstudyError(
+                f"design {self.name!r} needs at least {self.min_n} instances, got n={n}"
+            )
+        return n
+
+    def __repr__(self) -> str:
+        return f"<Design {self.name} shape={self.shape}>"
+
+
+# ---------------------------------------------------------------------------------------
+# shared machinery: random (optionally class-major) ranks, round-robin cells
+
+
+def _codes(y: np.ndarray) -> np.ndarray:
+    """Class codes 0..C-1 of any label array (so strat works on arbitrary labels)."""
+    return np.unique(np.asarray(y), return_inverse=True)[1].reshape(-1)
+
+
+def _ranks(y: np.ndarray, rng: np.random.Generator, reps: int, strat: bool) -> np.ndarray:
+    """``(reps, n)`` position of each instance in a random order, one order per replication.
+
+    Stratified orders are class-major: sorting ``code + u`` with ``u ~ U[0, 1)`` puts the
+    classes in code order and each class in random order (ties have probability ~0).
+    """
+    n = int(np.shape(y)[0])
+    keys = rng.random((reps, n))
+    if strat:
+        keys = keys + _codes(y)[None, :]
+    order = np.argsort(keys, axis=1, kind="stable")
+    ranks = np.empty_like(order)
+    np.put_along_axis(ranks, order, np.arange(n)[None, :], axis=1)
+    return ranks
+
+
+def _parse_bool(design: str, key: str, value: str) -> bool:
+    v = value.strip().lower()
+    if v in ("1", "true", "yes"):
+        return True
+    if v in ("0", "false", "no"):
+        return False
+    raise SimstudyError(f"design {design!r}: parameter {key}={value!r} must be 0 or 1")
+
+
+def _parse_num(design: str, key: str, value: str, kind: type, lo: float, hi: float) -> float:
+    try:
+        x = kind(value)
+    except ValueError:
+        raise SimstudyError(
+            f"design {design!r}: parameter {key}={value!r} is not a valid {kind.__name__}"
+        ) from None
+    if not (lo <= x <= hi):
+        raise SimstudyError(f"design {design!r}: parameter {key}={value!r} must be in [{lo}, {hi}]")
+    return x
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+# ---------------------------------------------------------------------------------------
+# designs
+
+
+class RepeatedKFold(Design):
+    """``r`` times ``k``-fold cross-validation (``k = 2``, unstratified: the random 5×2 cv).
+
+    Fold ``f`` of replication ``i`` tests on cell ``f`` of a fresh random round-robin split
+    into ``k`` cells, so the ``k`` test sets of a replication partition the data and the
+    training sets of two folds share ``n (k - 2) / k`` instances.  5×2 cv: Dietterich
+    (1998), Alpaydın (1999) §2 ("the data set is divided into two equal-sized sets").
+    """
+
+    def __init__(self, r: int, k: int, strat: bool = True) -> None:
+        self.r, self.k, self.strat = int(r), int(k), bool(strat)
+        self.shape = (self.r, self.k)
+        self.min_n = self.k
+        if self.k == 2 and not self.strat:
+            self.name = f"{self.r}x2"
+        else:
+            self.name = format_spec(f"{self.r}x{self.k}cv", {} if self.strat else {"strat": 0})
+
+    def masks(self, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        self._check_n(y)
+        cells = _ranks(y, rng, self.r, self.strat) % self.k  # (r, n)
+        return cells[:, None, :] != np.arange(self.k)[None, :, None]
+
+
+# Wang, Li & Li (2016) Table 1.  The data are split into 4 blocks P_1..P_4, each into
+# halves P_j^1, P_j^2 (8 half-blocks; half-block (j, h) is cell j + 4h of an 8-cell
+# round-robin split, which keeps every block and half within one of n/4 and n/8).
+# D_1^(i) of groups 1-3 is P_1 u P_2, P_1 u P_3, P_1 u P_4; groups 4-5 use the blocks made
+# by exchanging the first halves of P_1/P_2 and of P_3/P_4 (group 6 repeats group 1).
+_P = {(j, h): j + 4 * h for j in range(4) for h in range(2)}  # (block, half) -> cell
+_B5X2_TRAIN = [
+    [(0, 0), (0, 1), (1, 0), (1, 1)],  # group 1: D = {P1, P2}
+    [(0, 0), (0, 1), (2, 0), (2, 1)],  # group 2: D = {P1, P3}
+    [(0, 0), (0, 1), (3, 0), (3, 1)],  # group 3: D = {P1, P4}
+    [(1, 0), (0, 1), (3, 0), (2, 1)],  # group 4: D = {(P2^1, P1^2), (P4^1, P3^2)}
+    [(1, 0), (0, 1), (2, 0), (3, 1)],  # group 5: D = {(P2^1, P1^2), (P3^1, P4^2)}
+]
+_B5X2_TABLE = np.zeros((5, 8), dtype=bool)  # [group, cell] -> cell is in D_1 of the group
+for _g, _cells in enumerate(_B5X2_TRAIN):
+    _B5X2_TABLE[_g, [_P[c] for c in _cells]] = True
+
+
+class Balanced5x2(Design):
+    """Balanced 5×2 cv of Wang, Li & Li (2016), §2.2 and Table 1.
+
+    Replication ``i`` is group ``i + 1`` of Table 1; fold 0 trains on ``D_1^(i)`` and tests
+    on ``T_1^(i)``, fold 1 the other way round (``D_2 = T_1``).  Any two replications' fold-0
+    training sets share exactly ``n/4`` instances when ``n`` is divisible by 8 (the paper's
+    half-blocks need ``n/8`` to be whole); otherwise half-blocks differ in size by one, the
+    fold-0 overlaps are within 1 of ``n/4`` and the overlap of any two folds of different
+    replications within 1.25 (checked exhaustively: no fixed cell-to-half-block assignment
+    does better).  ``strat=1`` stratifies the 8 half-blocks
+    (the paper splits at random).  Needs ``n >= 8`` (every half-block non-empty).
+    """
+
+    groups = 5
+
+    def __init__(self, strat: bool = False) -> None:
+        self.strat = bool(strat)
+        base = "b5x2" if self.groups == 5 else "b3x2"
+        self.name = format_spec(base, {"strat": 1} if self.strat else {})
+        self.shape = (self.groups, 2)
+        self.min_n = 8 if self.groups == 5 else 4
+
+    def masks(self, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        self._check_n(y)
+        cell = _ranks(y, rng, 1, self.strat)[0] % 8  # (n,)
+        d1 = _B5X2_TABLE[: self.groups][:, cell]  # (groups, n)
+        return np.stack([d1, ~d1], axis=1)
+
+
+class Blocked3x2(Balanced5x2):
+    """Blocked 3×2 cv of Wang et al. (2014): 4 random blocks, the 3 ways of pairing them.
+
+    Replications are groups 1–3 of Wang, Li & Li (2016) Table 1 (training halves
+    P1∪P2, P1∪P3, P1∪P4); any two fold-0 training sets share exactly one block (``n/4``
+    when ``4 | n``).  Same rng → same masks as the first three replications of ``b5x2``.
+    Needs ``n >= 4``.
+    """
+
+    groups = 3
+
+
+class Poor5x2(Design):
+    """The "poor" 5×2 cv partition of Wang, Li & Li (2016) §3.
+
+    The paper: "the data set D is split into two disjoint and equal-sized blocks P_1, P_2.
+    By exchanging k elements of P_1 for k elements of P_2, a new replication of 2-fold cross
+    validation is obtained.  The other 3 replications are obtained by random partition ...
+    k = n/20" (so the two replications share 9n/20 training instances).  Here replication 0
+    is (P_1, P_2) (a random halving), replication 1 exchanges ``k = round(swap * n)``
+    randomly chosen instances of each half, replications 2–4 are independent random
+    halvings.  Fold-0 training sets of replications 0 and 1 share ``|P| - k`` instances.
+    """
+
+    shape = (5, 2)
+
+    def __init__(self, swap: float = 0.05) -> None:
+        self.swap = float(swap)
+        self.name = format_spec("poor5x2", {} if self.swap == 0.05 else {"swap": _fmt(self.swap)})
+
+    def k_for(self, n: int) -> int:
+        """Number of instances exchanged each way for ``n`` instances (Java-style round)."""
+        return int(np.floor(self.swap * n + 0.5))
+
+    def masks(self, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        n = self._check_n(y)
+        k = self.k_for(n)
+        if k > n // 2:
+            raise SimstudyError(
+                f"design {self.name!r}: cannot exchange k={k} instances between halves of "
+                f"n={n} (at most {n // 2})"
+            )
+        cells = _ranks(y, rng, 4, False) % 2  # rows: P split, swap order, 3 random reps
+        base = cells[0]
+        # k random members of each half: the first k of each half in a random order
+        order = np.argsort(rng.random(n) + base, kind="stable")  # half 0 first, then half 1
+        n0 = int((base == 0).sum())
+        moved = np.zeros(n, dtype=bool)
+        moved[order[:k]] = True
+        moved[order[n0 : n0 + k]] = True
+        swapped = np.where(moved, 1 - base, base)
+        all_cells = np.stack([base, swapped, cells[1], cells[2], cells[3]])  # (5, n)
+        return all_cells[:, None, :] != np.arange(2)[None, :, None]
+
+
+class Resample(Design):
+    """Random subsampling: ``r`` independent random train/test splits (Bouckaert & Frank 2004).
+
+    Each split trains on ``round(train * n)`` instances (Weka's ``Math.round``) drawn without
+    replacement and tests on the rest.  Stratified (``strat=1``): the training set holds
+    ``train * n_c`` of each class ``c``, within one.  ``r = 1`` is the single hold-out split.
+    """
+
+    def __init__(self, r: int = 10, train: float = 0.9, strat: bool = False) -> None:
+        self.r, self.train, self.strat = int(r), float(train), bool(strat)
+        self.shape = (self.r, 1)
+        if self.r == 1:
+            params = {} if self.train == 0.5 else {"train": _fmt(self.train)}
+            base = "holdout"
+        else:
+            params = {} if self.r == 10 else {"r": self.r}
+            if self.train != 0.9:
+                params["train"] = _fmt(self.train)
+            base = "resample"
+        if self.strat:
+            params["strat"] = 1
+        self.name = format_spec(base, params)
+
+    def n_train(self, n: int) -> int:
+        return int(np.floor(self.train * n + 0.5))
+
+    def masks(self, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        n = int(np.shape(y)[0])
+        m = self.n_train(n)
+        if m < 1 or m > n - 1:
+            raise SimstudyError(
+                f"design {self.name!r}: n={n} gives {m} training and {n - m} test instances; "
+                "both must be at least 1"
+            )
+        if not self.strat:
+            return (_ranks(y, rng, self.r, False) < m)[:, None, :]
+        # stratified: instance i of class c (i-th in a random within-class order) gets score
+        # (i + 1/2) / n_c; the m lowest scores train, so each class contributes ~train * n_c
+        codes = _codes(y)
+        counts = np.bincount(codes)
+        offset = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        within = _ranks(y, rng, self.r, True) - offset[codes][None, :]
+        score = (within + 0.5) / counts[codes][None, :]
+        tie = rng.random((self.r, n))  # random order among equal scores of different classes
+        order = np.lexsort((tie, score), axis=-1)
+        ranks = np.empty_like(order)
+        np.put_along_axis(ranks, order, np.arange(n)[None, :], axis=1)
+        return (ranks < m)[:, None, :]
+
+
+# ---------------------------------------------------------------------------------------
+# registry
+
+_FAMILIES = ["{r}x2", "{r}x{k}cv", "b5x2", "b3x2", "poor5x2", "resample", "holdout"]
+_RXK = re.compile(r"^(\d+)x(\d+)(cv)?$")
+
+
+def list_designs() -> list[str]:
+    """Design ids and id templates (``{r}``, ``{k}`` stand for positive integers)."""
+    return list(_FAMILIES)
+
+
+def _check_keys(spec: str, params: dict[str, str], allowed: set[str]) -> None:
+    bad = sorted(set(params) - allowed)
+    if bad:
+        valid = ", ".join(sorted(allowed)) or "none"
+        raise SimstudyError(
+            f"design {spec!r}: unknown parameter {bad[0]!r}; valid parameters: {valid}"
+        )
+
+
+def get_design(spec: str) -> Design:
+    """Build a design from its id, e.g. ``"5x2"``, ``"10x10cv"``, ``"resample[r=100]"``.
+
+    Raises :class:`SimstudyError` for an unknown name or a bad parameter.
+    """
+    name, params = parse_spec(spec)
+    m = _RXK.match(name)
+    if m:
+        r, k, cv = int(m.group(1)), int(m.group(2)), bool(m.group(3))
+        if not cv and k != 2:
+            raise unknown("design", spec, list_designs())
+        _check_keys(spec, params, {"strat"})
+        if r < 1 or k < 2:
+            raise SimstudyError(f"design {spec!r}: need r >= 1 replications and k >= 2 folds")
+        strat = _parse_bool(spec, "strat", params["strat"]) if "strat" in params else cv
+        return RepeatedKFold(r, k, strat)
+    if name in ("b5x2", "b3x2"):
+        _check_keys(spec, params, {"strat"})
+        strat = _parse_bool(spec, "strat", params.get("strat", "0"))
+        return Balanced5x2(strat) if name == "b5x2" else Blocked3x2(strat)
+    if name == "poor5x2":
+        _check_keys(spec, params, {"swap"})
+        return Poor5x2(_parse_num(spec, "swap", params.get("swap", "0.05"), float, 0.0, 0.5))
+    if name in ("resample", "holdout"):
+        allowed = {"r", "train", "strat"} if name == "resample" else {"train", "strat"}
+        _check_keys(spec, params, allowed)
+        default_train = "0.9" if name == "resample" else "0.5"
+        r = (
+            1
+            if name == "holdout"
+            else int(_parse_num(spec, "r", params.get("r", "10"), int, 1, 10**6))
+        )
+        train = _parse_num(spec, "train", params.get("train", default_train), float, 0.0, 1.0)
+        if not 0.0 < train < 1.0:
+            raise SimstudyError(
+                f"design {spec!r}: train={train!r} must be strictly between 0 and 1"
+            )
+        return Resample(r, train, _parse_bool(spec, "strat", params.get("strat", "0")))
+    raise unknown("design", spec, list_designs())

@@ -1,0 +1,90 @@
+"""Data sources: where a trial's (X, y) comes from.
+
+``get_source(spec)`` accepts
+
+* a bundled UCI data set name (``"iris"``; ``list_sources()``; ``dataset_info()`` gives the
+  manifest), optionally ``name[drop=a;b]`` to leave attributes out;
+* a path to a user ``.csv``/``.csv.gz``/``.arff`` file (label: column ``class`` or the last);
+* ``openml:NAME`` or ``openml:ID`` (optional ``openml`` package, network);
+* the Gaussian two-class generator ``gauss[...]`` and its named cases ``wang-case1`` …
+  ``wang-case8`` (Wang, Li & Li 2016 Table 3).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import SimstudyError, unknown
+from ..spec import parse_spec
+from .base import Source
+from .bundled import PAPER_NAMES, BundledSource, bundled_names, manifest
+from .files import SUFFIXES, FileSource
+from .gaussian import WANG2016_CASES, GaussianSource, make_gauss
+from .openml import OpenMLSource
+
+__all__ = [
+    "Source",
+    "BundledSource",
+    "FileSource",
+    "GaussianSource",
+    "OpenMLSource",
+    "get_source",
+    "list_sources",
+    "dataset_info",
+    "PAPER_NAMES",
+]
+
+_TEMPLATES = ["gauss[...]", "openml:NAME", "PATH.csv", "PATH.arff"]
+
+
+def list_sources() -> list[str]:
+    """Bundled data set names, the Gaussian cases, and templates for the other kinds."""
+    return bundled_names() + [f"wang-case{k}" for k in WANG2016_CASES] + _TEMPLATES
+
+
+def dataset_info() -> pd.DataFrame:
+    """The manifest rows of the bundled data sets (a copy; numeric columns as numbers)."""
+    m = manifest().copy()
+    for c in ("n_instances", "n_attributes", "n_classes", "n_missing", "size_bytes"):
+        m[c] = m[c].astype(int)
+    return m
+
+
+def _looks_like_path(spec: str) -> bool:
+    low = spec.lower()
+    return low.endswith(SUFFIXES) or "/" in spec or "\\" in spec or Path(spec).is_file()
+
+
+def get_source(spec: str) -> Source:
+    """The source named by ``spec``; raises :class:`SimstudyError` for anything unknown."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SimstudyError(f"expected a source name or path, got {spec!r}")
+    spec = spec.strip()
+    if spec.startswith("openml:"):
+        return OpenMLSource(spec[len("openml:") :].strip())
+    head = spec.split("[", 1)[0].strip()
+    if head == "gauss" or head.startswith("wang-case"):
+        return make_gauss(*parse_spec(spec))
+    if head in bundled_names():
+        name, params = parse_spec(spec)
+        bad = sorted(set(params) - {"drop"})
+        if bad:
+            raise SimstudyError(
+                f"source {spec!r}: unknown parameter {bad[0]!r}; valid parameters: drop"
+            )
+        drop = tuple(x.strip() for x in params.get("drop", "").split(";") if x.strip())
+        src = BundledSource(name, drop)
+        if drop:
+            src.sample(None)  # check the attribute names now, at the boundary
+        return src
+    if _looks_like_path(spec):
+        if not spec.lower().endswith(SUFFIXES):
+            raise SimstudyError(
+                f"data file {spec!r}: unsupported type; expected one of {', '.join(SUFFIXES)}"
+            )
+        if not Path(spec).expanduser().is_file():
+            raise SimstudyError(f"data file {spec!r} does not exist")
+        return FileSource(spec)
+    raise unknown("source", spec, list_sources())

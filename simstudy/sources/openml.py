@@ -1,0 +1,63 @@
+"""OpenML data sets (``openml:NAME`` or ``openml:ID``), fetched only when asked for.
+
+Needs the optional ``openml`` package (``pip install simstudy[openml]``) and a network
+connection; it is imported lazily so the rest of the package never depends on it.  The
+data set's default target is the class; nominal (category) columns are one-hot encoded by
+:func:`simstudy.sources.encode.encode` like the bundled ones.  Never called in the tests.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pandas as pd
+
+from ..core import Dataset
+from ..errors import SimstudyError
+from .base import Source
+from .encode import encode
+
+
+def _openml():
+    try:
+        import openml  # noqa: PLC0415 - optional dependency, imported on demand
+    except ImportError:
+        raise SimstudyError(
+            "source 'openml:...' needs the optional package 'openml' "
+            "(pip install 'simstudy[openml]')"
+        ) from None
+    return openml
+
+
+@functools.lru_cache(maxsize=16)
+def load_openml(key: str) -> Dataset:
+    """Download (or read openml's own cache) and encode one OpenML data set."""
+    openml = _openml()
+    ident: int | str = int(key) if key.isdigit() else key
+    try:
+        ds = openml.datasets.get_dataset(ident, download_data=True)
+        X, y, categorical, names = ds.get_data(target=ds.default_target_attribute)
+    except Exception as e:  # network errors, unknown names, ... all surface as one message
+        raise SimstudyError(f"OpenML data set {key!r} could not be loaded: {e}") from None
+    if y is None:
+        raise SimstudyError(f"OpenML data set {key!r} has no default target attribute")
+    df = pd.DataFrame(X, columns=names).copy()
+    df["class"] = pd.Series(y).astype(object).to_numpy()
+    nominal = [n for n, c in zip(names, categorical, strict=True) if c]
+    meta = {"source": "openml", "openml_id": int(ds.dataset_id), "version": ds.version}
+    return encode(df, f"openml:{key}", nominal=nominal, meta=meta)
+
+
+class OpenMLSource(Source):
+    """A fixed data set from OpenML, loaded once per process."""
+
+    fixed = True
+
+    def __init__(self, key: str) -> None:
+        if not key:
+            raise SimstudyError("source 'openml:' needs a data set name or id, e.g. 'openml:iris'")
+        self.key, self.name = key, f"openml:{key}"
+
+    def sample(self, rng: np.random.Generator) -> Dataset:
+        return load_openml(self.key)
