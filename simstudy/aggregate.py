@@ -71,4 +71,7 @@ def collect(study: Study, store: Store, alpha: float | None = None) -> StudyResu
     table = reject_table(results, alpha=alpha)
     labels = study.grid().rename(columns={"tests": "cell_tests"})
     table = table.merge(labels, on="cell", how="left")
+    order = {cid: i for i, cid in enumerate(ids)}  # the study's own cell order
+    table = table.sort_values("cell", key=lambda c: c.map(order), kind="stable")
+    table = table.reset_index(drop=True)
     return StudyResult(study, table, trials, results)

@@ -10,6 +10,7 @@ or kinds it fits); otherwise a cell is skipped when ``f`` raises ``ValueError``,
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 
 import numpy as np
@@ -29,8 +30,6 @@ def load_function(path: str) -> Callable:
     mod_name, fn_name = path.rsplit(":", 1)
     try:
         if mod_name.endswith(".py"):
-            import importlib.util
-
             spec = importlib.util.spec_from_file_location("_simstudy_user_test", mod_name)
             if spec is None or spec.loader is None:
                 raise ImportError(mod_name)

@@ -75,4 +75,11 @@ def test_run_report_bench_round_trip(tmp_path, capsys):
                  "--store", store]) == 0
     out = capsys.readouterr().out
     header = next(ln for ln in out.splitlines() if ln.startswith("| cell |"))
-    assert [c.strip() for c in header.strip("|").split("|")] == ["cell", "F5x2cv", "f", "t5x2cv"]
+    cols = [c.strip() for c in header.strip("|").split("|")]
+    assert cols == ["cell", "t5x2cv", "F5x2cv", "f"]  # baselines first, the new test last
+    rows = [ln for ln in out.splitlines() if ln.startswith("| demo") or ln.startswith("| iris")
+            or ln.startswith("| wine")]
+    assert len(rows) == 6
+    for ln in rows:  # f is the combined F under another name: same proportions
+        v = [c.strip() for c in ln.strip("|").split("|")]
+        assert v[2] == v[3]
