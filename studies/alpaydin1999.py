@@ -90,7 +90,9 @@ def _table3(result, kind: str) -> pd.DataFrame:
         rows.append(row)
     cols = ["dataset", "hidden", "status", "runs", "paper_t", "ours_t", "ci_t", "paper_t_in_99",
             "paper_F", "ours_F", "ci_F", "paper_F_in_99"]
-    return pd.DataFrame(rows).reindex(columns=cols)
+    t3 = pd.DataFrame(rows).reindex(columns=cols)
+    t3["runs"] = t3["runs"].astype("Int64")
+    return t3
 
 
 def _fig1(t3: pd.DataFrame, out: Path) -> list[Path]:
