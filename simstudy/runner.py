@@ -157,7 +157,8 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     for k, ln in enumerate(cell.learners):
         seeds = [trial_seed(chunk.seed, cid, run, MODEL, k, m)
                  for run in chunk.runs for m in range(R * F)]
-        pred = _learner(ln).fit_predict(X, y, train, test, seeds)
+        learner = _learner(ln).prepare(trials[0][0])  # data-set facts, e.g. nominal groups
+        pred = learner.fit_predict(X, y, train, test, seeds)
         wrong = (pred != y[None, :]) & test
         errors[k] = wrong.sum(1) / n_test
     errors = errors.reshape(K, T, R, F)

@@ -12,6 +12,7 @@ batch -- which is what makes results independent of chunking, workers and backen
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,6 +25,9 @@ class Learner:
     """
 
     name: str = "learner"
+    #: preprocessing the reference path fits per training fold before the estimator:
+    #: "standardize" (impute + standardise), "impute" (mean imputation only) or "none"
+    preprocess: str = "standardize"
 
     def fit_predict(
         self,
@@ -48,6 +52,22 @@ class Learner:
         (others may be ``-1``).
         """
         raise NotImplementedError
+
+    def reference_estimator(self) -> Any | None:
+        """The scikit-learn configuration this learner must match (``None`` if there is none).
+
+        The reference path (:class:`simstudy.learners.reference.SklearnLearner`) clones it
+        per model, after the preprocessing named by :attr:`preprocess`.
+        """
+        return None
+
+    def prepare(self, data: Any) -> Learner:
+        """Bind data-set facts a learner may need (e.g. nominal groups for naive Bayes).
+
+        ``data`` is a :class:`simstudy.core.Dataset`; the runner calls this once per data
+        set before :meth:`fit_predict`.  The default returns ``self`` unchanged.
+        """
+        return self
 
     def __repr__(self) -> str:
         return f"<Learner {self.name}>"
