@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -50,21 +50,21 @@ class RunSummary:
 
 # --- resolving names (cached per process: workers resolve each name once) ------------------
 
-@lru_cache(maxsize=None)
+@cache
 def _source(spec: str):
     from .sources import get_source
 
     return get_source(spec)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _design(spec: str):
     from .designs import get_design
 
     return get_design(spec)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _learner(spec: str):
     from .learners import get_learner
 
