@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from .errors import unknown
+from .errors import SimstudyError, unknown
 from .study import Study
 
 STUDIES: dict[str, str] = {
@@ -39,8 +39,35 @@ def available_studies() -> list[str]:
     return out
 
 
+def _from_file(path: str):
+    """``build`` of a user's study file (a ``.py`` defining ``build() -> Study``)."""
+    import importlib.util
+    from pathlib import Path
+
+    p = Path(path)
+    if not p.is_file():
+        raise SimstudyError(f"study file {path!r} does not exist")
+    spec = importlib.util.spec_from_file_location(f"_simstudy_user_study_{p.stem}", p)
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    try:
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    except Exception as e:  # noqa: BLE001 - a user's file: report it in one line
+        raise SimstudyError(f"cannot load study file {path!r}: {type(e).__name__}: {e}") from None
+    build = getattr(mod, "build", None)
+    if not callable(build):
+        raise SimstudyError(f"study file {path!r} defines no build() function")
+    return build
+
+
 def get_study(name: str, **overrides) -> Study:
-    """Build study ``name``; ``overrides`` (runs, seed, alpha, chunk) replace its defaults."""
+    """Build study ``name``; ``overrides`` (runs, seed, alpha, chunk) replace its defaults.
+
+    ``name`` may also be the path of a ``.py`` file defining ``build() -> Study``.
+    """
+    if name.endswith(".py"):
+        study = _from_file(name)()
+        changes = {k: v for k, v in overrides.items() if v is not None}
+        return study.replace(**changes) if changes else study
     if name not in STUDIES:
         raise unknown("study", name, STUDIES)
     try:

@@ -93,9 +93,9 @@ def validate(study: Study) -> None:
             raise SimstudyError(f"cell {cell.id!r} needs at least two learners")
         _tests(cell.tests)
         check_tests_fit(cell.tests, des)
-        if src.fixed:  # a fixed data set can be checked against the design right now
-            data = src.sample(np.random.default_rng(0))
-            des.masks(data.y, np.random.default_rng(0))
+        # one throwaway sample checks the data set against the design (too small, …)
+        data = src.sample(np.random.default_rng(0))
+        des.masks(data.y, np.random.default_rng(0))
 
 
 # --- one chunk -----------------------------------------------------------------------------

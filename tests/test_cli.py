@@ -83,3 +83,39 @@ def test_run_report_bench_round_trip(tmp_path, capsys):
     for ln in rows:  # f is the combined F under another name: same proportions
         v = [c.strip() for c in ln.strip("|").split("|")]
         assert v[2] == v[3]
+
+
+STUDY_FILE = """
+from simstudy.study import Study, cells
+
+def build():
+    return Study("mine", cells({sources}, [{learners}], [{design}], [{tests}]), runs=2)
+"""
+
+
+@pytest.mark.parametrize("sources, learners, design, tests, needle", [
+    ("['iris']", "('nmc', 'nosuchlearner')", "'5x2'", "'t5x2cv'", "'nosuchlearner'"),
+    ("['nosuchdata']", "('nmc', '1nn')", "'5x2'", "'t5x2cv'", "'nosuchdata'"),
+    ("['iris']", "('nmc', '1nn')", "'7x7x7'", "'t5x2cv'", "'7x7x7'"),
+    ("['iris']", "('nmc', '1nn')", "'5x2'", "'nosuchtest'", "'nosuchtest'"),
+    ("['iris']", "('nmc', '1nn')", "'b3x2'", "'F5x2cv'", "'F5x2cv'"),
+    ("['gauss[n=6]']", "('nmc', '1nn')", "'10x10cv'", "'corrected-rxk-t'", "n=6"),
+])
+def test_user_study_file_with_bad_names(tmp_path, sources, learners, design, tests, needle):
+    f = tmp_path / "mystudy.py"
+    f.write_text(STUDY_FILE.format(sources=sources, learners=learners, design=design, tests=tests))
+    rc, out, err = run_cli("run", str(f), cwd=tmp_path)
+    assert rc == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0] and "Traceback" not in err, err
+    assert "valid choices" in lines[0] or "fit" in lines[0] or "n=" in lines[0]
+    assert not (tmp_path / "simstudy-store.sqlite").exists()
+
+
+def test_user_study_file_runs(tmp_path):
+    f = tmp_path / "mystudy.py"
+    f.write_text(STUDY_FILE.format(sources="['iris']", learners="('nmc', '1nn')",
+                                   design="'5x2'", tests="'t5x2cv', 'F5x2cv'"))
+    rc, out, err = run_cli("run", str(f), "--no-progress", cwd=tmp_path)
+    assert rc == 0, err
+    assert "2 trials computed" in out
