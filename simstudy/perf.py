@@ -253,7 +253,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", dest="json_path", default=None, help="write the entries as JSON here")
     args = ap.parse_args(argv)
     print("learner    data       size         fast time      reference (* = scaled per model)")
-    run_perf(quick=args.quick, json_path=args.json_path)
+    from threadpoolctl import threadpool_limits
+
+    # both sides on one BLAS thread: on a shared 2-core machine multi-threaded BLAS stalls
+    # unpredictably, which would make either side's timing meaningless
+    with threadpool_limits(limits=1):
+        run_perf(quick=args.quick, json_path=args.json_path)
     return 0
 
 

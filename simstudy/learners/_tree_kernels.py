@@ -1,0 +1,936 @@
+"""Numba kernels for the batched tree learners (rf, ab, rt) in :mod:`simstudy.learners.trees`.
+
+The kernels re-implement, step for step, what scikit-learn 1.9 does when it fits a
+``DecisionTreeClassifier`` / ``DecisionTreeRegressor`` (best splitter, depth-first
+builder), a ``RandomForestClassifier`` (bootstrap as integer sample weights) and an
+``AdaBoostClassifier`` (discrete SAMME), *including its random number streams*:
+
+* ``np.random.RandomState(seed)`` (MT19937, ``mt19937_seed`` seeding) and its legacy
+  masked-rejection ``randint``: the forest's per-tree seeds, the bootstrap indices, the
+  boosting rounds' per-stump seeds and each splitter's initial state;
+* the splitter's own xorshift ``our_rand_r`` that draws features in a Fisher-Yates order
+  (``sklearn/tree/_splitter.pyx::node_split_best``), with the same bookkeeping of constant
+  features, so that ties *between features* are broken exactly as scikit-learn breaks them
+  for the same ``random_state``;
+* float32 feature values, ``FEATURE_THRESHOLD = 1e-7`` (a float32 addition), thresholds
+  at ``x[p-1]/2 + x[p]/2``, strict ``>`` on the proxy improvement (so the first candidate
+  in visiting order wins a tie), the criterion's forward/backward update rule and the
+  exact floating-point formulas of the Gini and MSE proxies.
+
+With integer sample weights (rt: all 1; rf: bootstrap counts) every sum is exact, so the
+trees are identical to scikit-learn's.  The one known source of difference is AdaBoost:
+its weights are real numbers updated with ``np.exp(np.log(w) + ...)``; numpy's SIMD
+exp/log differ from libm's in the last bit for a few percent of arguments, and the
+order in which tied feature values are summed depends on scikit-learn's introsort.  Both
+only matter when two candidate stumps are equally good to the last bit.
+
+Everything here is plain arrays; validation lives in ``trees.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+FEATURE_THRESHOLD = np.float32(1e-7)  # sklearn/tree/_partitioner.pxd (a float32 const)
+EPSILON = float(np.finfo(np.float64).eps)  # sklearn/tree/_tree.pyx
+RAND_R_MAX = 2147483647  # sklearn/tree/_utils.pxd
+MAX_INT32 = 2147483647  # np.iinfo(np.int32).max, the bound for per-estimator seeds
+INF = np.inf
+M32 = 0xFFFFFFFF
+
+# ---------------------------------------------------------------------------------------
+# np.random.RandomState (legacy MT19937) -- only what scikit-learn draws from it
+# ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def mt_seed(mt: np.ndarray, seed: int) -> None:
+    """numpy's ``mt19937_seed`` (what ``RandomState(int)`` does); mt: (625,) int64, mt[624]=pos."""
+    s = seed & M32
+    for pos in range(624):
+        mt[pos] = s
+        s = (1812433253 * (s ^ (s >> 30)) + pos + 1) & M32
+    mt[624] = 624
+
+
+@njit(cache=True)
+def _mt_gen(mt: np.ndarray) -> None:
+    # the standard MT19937 twist of the whole block (numpy's mt19937_gen)
+    for i in range(623):
+        y = (mt[i] & 0x80000000) | (mt[i + 1] & 0x7FFFFFFF)
+        j = i + 397 if i < 227 else i - 227
+        mt[i] = mt[j] ^ (y >> 1) ^ (0x9908B0DF if (y & 1) else 0)
+    y = (mt[623] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
+    mt[623] = mt[396] ^ (y >> 1) ^ (0x9908B0DF if (y & 1) else 0)
+    mt[624] = 0
+
+
+@njit(cache=True, inline="always")
+def _temper(y: int) -> int:
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & M32
+
+
+@njit(cache=True, inline="always")
+def mt_next32(mt: np.ndarray) -> int:
+    """Next raw 32-bit output (numpy's ``mt19937_next32``)."""
+    if mt[624] >= 624:
+        _mt_gen(mt)
+    pos = mt[624]
+    mt[624] = pos + 1
+    return _temper(mt[pos])
+
+
+@njit(cache=True, inline="always")
+def _gen_mask(rng: int) -> int:
+    mask = rng
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    return mask
+
+
+@njit(cache=True, inline="always")
+def mt_randint(mt: np.ndarray, high: int) -> int:
+    """``RandomState.randint(0, high)`` for ``high <= 2**32`` (legacy masked rejection)."""
+    rng = high - 1
+    if rng == 0:
+        return 0
+    mask = _gen_mask(rng)
+    while True:
+        v = mt_next32(mt) & mask
+        if v <= rng:
+            return v
+
+
+@njit(cache=True)
+def splitter_state(seed: int) -> int:
+    """Initial ``rand_r_state`` of a tree fitted with ``random_state=seed``.
+
+    scikit-learn's ``Splitter.init`` draws ``RandomState(seed).randint(0, RAND_R_MAX)``:
+    the first MT output masked to 31 bits (rejected only if it equals 2**31 - 1).  Only
+    ``mt[0], mt[1], mt[397]`` of the seeded block are needed for the first output, so
+    seed just that far (the rare rejection falls back to the full generator).
+    """
+    s = seed & M32
+    m0 = s
+    m1 = 0
+    for pos in range(397):
+        s = (1812433253 * (s ^ (s >> 30)) + pos + 1) & M32
+        if pos == 0:
+            m1 = s
+    m397 = s
+    y = (m0 & 0x80000000) | (m1 & 0x7FFFFFFF)
+    v = _temper(m397 ^ (y >> 1) ^ (0x9908B0DF if (y & 1) else 0)) & 0x7FFFFFFF
+    if v <= RAND_R_MAX - 1:
+        return v
+    mt = np.empty(625, np.int64)
+    mt_seed(mt, seed)
+    return mt_randint(mt, RAND_R_MAX)
+
+
+@njit(cache=True, inline="always")
+def _rand_r(state: np.ndarray) -> int:
+    # sklearn/utils/_random.pxd::our_rand_r (xorshift on uint32, result mod 2**31)
+    s = state[0]
+    if s == 0:
+        s = 1
+    s ^= (s << 13) & M32
+    s ^= s >> 17
+    s ^= (s << 5) & M32
+    state[0] = s
+    return s % 2147483648
+
+
+# ---------------------------------------------------------------------------------------
+# numpy's pairwise summation (np.sum / np.average over a contiguous float64 vector)
+# ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _pw_block(a: np.ndarray, lo: int, n: int) -> float:
+    # numpy's pairwise_sum for n <= 128: plain loop below 8, else 8 running sums
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0 = a[lo]
+    r1 = a[lo + 1]
+    r2 = a[lo + 2]
+    r3 = a[lo + 3]
+    r4 = a[lo + 4]
+    r5 = a[lo + 5]
+    r6 = a[lo + 6]
+    r7 = a[lo + 7]
+    i = 8
+    stop = n - (n % 8)
+    while i < stop:
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+@njit(cache=True)
+def pairwise_sum(a: np.ndarray, lo: int, n: int) -> float:
+    """``np.add.reduce`` of ``a[lo:lo+n]`` with numpy's blocked pairwise algorithm.
+
+    Above 128 elements numpy returns ``sum(first n2) + sum(rest)`` with ``n2 = n // 2``
+    rounded down to a multiple of 8.  Written with an explicit stack because numba's
+    on-disk cache cannot reload recursive functions reliably.
+    """
+    if n <= 128:
+        return _pw_block(a, lo, n)
+    s_lo = np.empty(64, np.int64)
+    s_n = np.empty(64, np.int64)
+    s_stage = np.empty(64, np.int64)
+    s_acc = np.empty(64, np.float64)
+    s_lo[0] = lo
+    s_n[0] = n
+    s_stage[0] = 0
+    top = 1
+    ret = 0.0
+    while True:
+        f = top - 1
+        nn = s_n[f]
+        if nn <= 128:
+            ret = _pw_block(a, s_lo[f], nn)
+            top -= 1
+        else:
+            n2 = nn // 2
+            n2 -= n2 % 8
+            if s_stage[f] == 0:
+                s_stage[f] = 1
+                s_lo[top] = s_lo[f]
+                s_n[top] = n2
+                s_stage[top] = 0
+                top += 1
+                continue
+            if s_stage[f] == 1:
+                s_acc[f] = ret
+                s_stage[f] = 2
+                s_lo[top] = s_lo[f] + n2
+                s_n[top] = nn - n2
+                s_stage[top] = 0
+                top += 1
+                continue
+            ret = s_acc[f] + ret
+            top -= 1
+        if top == 0:
+            return ret
+
+
+# ---------------------------------------------------------------------------------------
+# sorting samples by one feature (order among equal values does not matter for
+# integer weights; see module docstring)
+# ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _insertion(v: np.ndarray, s: np.ndarray, lo: int, hi: int) -> None:
+    for i in range(lo + 1, hi):
+        tv = v[i]
+        ts = s[i]
+        j = i - 1
+        while j >= lo and v[j] > tv:
+            v[j + 1] = v[j]
+            s[j + 1] = s[j]
+            j -= 1
+        v[j + 1] = tv
+        s[j + 1] = ts
+
+
+@njit(cache=True)
+def _sort2(v: np.ndarray, s: np.ndarray, lo: int, hi: int) -> None:
+    """Sort v[lo:hi] ascending, permuting s alongside.
+
+    Quicksort (median of three) with insertion sort below 17 elements; an explicit stack
+    (the larger part is pushed, so depth <= log2 n) instead of recursion, because numba's
+    on-disk cache cannot reload recursive functions reliably.
+    """
+    if hi - lo <= 16:
+        _insertion(v, s, lo, hi)
+        return
+    stack = np.empty((64, 2), np.int64)
+    top = 0
+    while True:
+        while hi - lo > 16:
+            mid = (lo + hi) >> 1
+            a = v[lo]
+            b = v[mid]
+            c = v[hi - 1]
+            if a < b:
+                if b < c:
+                    piv = b
+                elif a < c:
+                    piv = c
+                else:
+                    piv = a
+            else:
+                if a < c:
+                    piv = a
+                elif b < c:
+                    piv = c
+                else:
+                    piv = b
+            i = lo
+            j = hi - 1
+            while i <= j:
+                while v[i] < piv:
+                    i += 1
+                while v[j] > piv:
+                    j -= 1
+                if i <= j:
+                    tv = v[i]
+                    v[i] = v[j]
+                    v[j] = tv
+                    ts = s[i]
+                    s[i] = s[j]
+                    s[j] = ts
+                    i += 1
+                    j -= 1
+            # push the larger part, continue with the smaller
+            if j + 1 - lo < hi - i:
+                stack[top, 0] = i
+                stack[top, 1] = hi
+                hi = j + 1
+            else:
+                stack[top, 0] = lo
+                stack[top, 1] = j + 1
+                lo = i
+            top += 1
+        _insertion(v, s, lo, hi)
+        if top == 0:
+            return
+        top -= 1
+        lo = stack[top, 0]
+        hi = stack[top, 1]
+
+
+# ---------------------------------------------------------------------------------------
+# one tree: sklearn's DepthFirstTreeBuilder + BestSplitter, Gini or MSE
+# ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _node_stats(yc, yr, w, is_gini, K, samples, start, end, sum_total):
+    # criterion.init over samples[start:end] in their current order
+    for k in range(K):
+        sum_total[k] = 0.0
+    wn = 0.0
+    sq = 0.0
+    for p in range(start, end):
+        i = samples[p]
+        wi = w[i]
+        if is_gini:
+            sum_total[yc[i]] += wi
+        else:
+            for k in range(K):
+                yik = yr[i, k]
+                wy = wi * yik
+                sum_total[k] += wy
+                sq += wy * yik
+        wn += wi
+    return wn, sq
+
+
+@njit(cache=True, inline="always")
+def _update(yc, yr, w, is_gini, K, samples, pos, new_pos, end, sum_total, wn, sum_left, wl):
+    """Criterion.update: move samples[pos:new_pos] to the left child; returns new wl."""
+    if (new_pos - pos) <= (end - new_pos):
+        for p in range(pos, new_pos):
+            i = samples[p]
+            wi = w[i]
+            if is_gini:
+                sum_left[yc[i]] += wi
+            else:
+                for k in range(K):
+                    sum_left[k] += wi * yr[i, k]
+            wl += wi
+    else:
+        # reverse_reset, then remove samples[new_pos:end] from the full node
+        for k in range(K):
+            sum_left[k] = sum_total[k]
+        wl = wn
+        for p in range(end - 1, new_pos - 1, -1):
+            i = samples[p]
+            wi = w[i]
+            if is_gini:
+                sum_left[yc[i]] -= wi
+            else:
+                for k in range(K):
+                    sum_left[k] -= wi * yr[i, k]
+            wl -= wi
+    return wl
+
+
+@njit(cache=True, inline="always")
+def _gini_children(K, sum_left, sum_total, wl, wr):
+    sql = 0.0
+    sqr = 0.0
+    for c in range(K):
+        cl = sum_left[c]
+        sql += cl * cl
+        cr = sum_total[c] - cl
+        sqr += cr * cr
+    gl = 0.0 + (1.0 - sql / (wl * wl))
+    gr = 0.0 + (1.0 - sqr / (wr * wr))
+    return gl, gr
+
+
+@njit(cache=True, inline="always")
+def _proxy(is_gini, K, sum_left, sum_total, wl, wr):
+    if is_gini:
+        gl, gr = _gini_children(K, sum_left, sum_total, wl, wr)
+        return -(wr * gr) - wl * gl
+    pl = 0.0
+    pr = 0.0
+    for k in range(K):
+        sl = sum_left[k]
+        pl += sl * sl
+        sr = sum_total[k] - sl
+        pr += sr * sr
+    return pl / wl + pr / wr
+
+
+@njit(cache=True)
+def grow_tree(
+    Xl, yc, yr, w, is_gini, K, max_features, max_depth, rstate, samples, m,
+    nf, nt, nl, nr, nv, work_f32, feats, constf, sum_total, sum_left,
+    st_i, st_f,
+):
+    """Grow one tree exactly as scikit-learn's depth-first builder does.
+
+    ``samples[:m]`` are the (local) indices of the positively weighted samples in
+    increasing order; ``Xl`` is float32 (m_all, d).  Node arrays (feature ``nf``,
+    threshold ``nt``, children ``nl``/``nr``, value ``nv`` (nodes, K)) are filled in
+    sklearn's node order; returns the number of nodes.  Leaves have ``nf = -1``.
+    ``st_i`` (cap, 6) int64 / ``st_f`` (cap,) float64 hold the builder's stack.
+    """
+    d = Xl.shape[1]
+    for f in range(d):
+        feats[f] = f
+    wtot = 0.0
+    for p in range(m):
+        wtot += w[samples[p]]
+    n_nodes = 0
+    top = 0
+    # stack record: start, end, depth, parent, is_left, n_constant ; impurity
+    st_i[0, 0] = 0
+    st_i[0, 1] = m
+    st_i[0, 2] = 0
+    st_i[0, 3] = -1
+    st_i[0, 4] = 0
+    st_i[0, 5] = 0
+    st_f[0] = INF
+    top = 1
+    first = True
+    while top > 0:
+        top -= 1
+        start = st_i[top, 0]
+        end = st_i[top, 1]
+        depth = st_i[top, 2]
+        parent = st_i[top, 3]
+        is_left = st_i[top, 4]
+        n_known = st_i[top, 5]
+        impurity = st_f[top]
+        n_node = end - start
+        wn, sq_total = _node_stats(yc, yr, w, is_gini, K, samples, start, end, sum_total)
+        is_leaf = depth >= max_depth or n_node < 2
+        if first:
+            if is_gini:
+                sqc = 0.0
+                for c in range(K):
+                    sqc += sum_total[c] * sum_total[c]
+                impurity = 1.0 - sqc / (wn * wn)
+            else:
+                impurity = sq_total / wn
+                for k in range(K):
+                    impurity -= (sum_total[k] / wn) ** 2.0
+                impurity /= K
+            first = False
+        is_leaf = is_leaf or impurity <= EPSILON
+        best_pos = end
+        best_feat = -1
+        best_thr = 0.0
+        imp_l = 0.0
+        imp_r = 0.0
+        n_total = n_known
+        if not is_leaf:
+            # ---- node_split_best ----
+            f_i = d
+            n_visited = 0
+            n_found = 0
+            n_drawn = 0
+            best_proxy = -INF
+            while f_i > n_total and (
+                n_visited < max_features or n_visited <= n_found + n_drawn
+            ):
+                n_visited += 1
+                f_j = n_drawn + _rand_r(rstate) % (f_i - n_found - n_drawn)
+                if f_j < n_known:
+                    t = feats[n_drawn]
+                    feats[n_drawn] = feats[f_j]
+                    feats[f_j] = t
+                    n_drawn += 1
+                    continue
+                f_j += n_found
+                f = feats[f_j]
+                for p in range(start, end):
+                    work_f32[p] = Xl[samples[p], f]
+                _sort2(work_f32, samples, start, end)
+                if work_f32[end - 1] <= work_f32[start] + FEATURE_THRESHOLD:
+                    t = feats[f_j]
+                    feats[f_j] = feats[n_total]
+                    feats[n_total] = t
+                    n_found += 1
+                    n_total += 1
+                    continue
+                f_i -= 1
+                t = feats[f_i]
+                feats[f_i] = feats[f_j]
+                feats[f_j] = t
+                # criterion.reset()
+                for k in range(K):
+                    sum_left[k] = 0.0
+                wl = 0.0
+                pos = start
+                p = start
+                while p < end:
+                    p += 1
+                    while p < end and work_f32[p] <= work_f32[p - 1] + FEATURE_THRESHOLD:
+                        p += 1
+                    if p == end:
+                        continue
+                    wl = _update(yc, yr, w, is_gini, K, samples, pos, p, end,
+                                 sum_total, wn, sum_left, wl)
+                    pos = p
+                    wr = wn - wl
+                    proxy = _proxy(is_gini, K, sum_left, sum_total, wl, wr)
+                    if proxy > best_proxy:
+                        best_proxy = proxy
+                        best_pos = p
+                        best_feat = f
+                        best_thr = work_f32[p - 1] / 2.0 + work_f32[p] / 2.0
+            if best_pos < end:
+                # partition_samples_final (same swaps as sklearn)
+                ps = start
+                pe = end
+                while ps < pe:
+                    if Xl[samples[ps], best_feat] <= best_thr:
+                        ps += 1
+                    else:
+                        pe -= 1
+                        t = samples[ps]
+                        samples[ps] = samples[pe]
+                        samples[pe] = t
+                for k in range(K):
+                    sum_left[k] = 0.0
+                wl = _update(yc, yr, w, is_gini, K, samples, start, best_pos, end,
+                             sum_total, wn, sum_left, 0.0)
+                wr = wn - wl
+                if is_gini:
+                    imp_l, imp_r = _gini_children(K, sum_left, sum_total, wl, wr)
+                else:
+                    sql = 0.0
+                    for p in range(start, best_pos):
+                        i = samples[p]
+                        for k in range(K):
+                            yik = yr[i, k]
+                            sql += w[i] * yik * yik
+                    sqr = sq_total - sql
+                    imp_l = sql / wl
+                    imp_r = sqr / wr
+                    for k in range(K):
+                        imp_l -= (sum_left[k] / wl) ** 2.0
+                        imp_r -= ((sum_total[k] - sum_left[k]) / wr) ** 2.0
+                    imp_l /= K
+                    imp_r /= K
+                improvement = (wn / wtot) * (impurity - wr / wn * imp_r - wl / wn * imp_l)
+                if improvement + EPSILON < 0.0:
+                    best_pos = end
+            # constant-feature invariant for siblings and children
+            for q in range(n_known):
+                feats[q] = constf[q]
+            for q in range(n_known, n_total):
+                constf[q] = feats[q]
+            is_leaf = best_pos >= end
+        node = n_nodes
+        n_nodes += 1
+        if parent >= 0:
+            if is_left:
+                nl[parent] = node
+            else:
+                nr[parent] = node
+        for k in range(K):
+            nv[node, k] = sum_total[k] / wn
+        if is_leaf:
+            nf[node] = -1
+            nt[node] = 0.0
+            nl[node] = -1
+            nr[node] = -1
+        else:
+            nf[node] = best_feat
+            nt[node] = best_thr
+            # push right, then left (left is processed first)
+            st_i[top, 0] = best_pos
+            st_i[top, 1] = end
+            st_i[top, 2] = depth + 1
+            st_i[top, 3] = node
+            st_i[top, 4] = 0
+            st_i[top, 5] = n_total
+            st_f[top] = imp_r
+            top += 1
+            st_i[top, 0] = start
+            st_i[top, 1] = best_pos
+            st_i[top, 2] = depth + 1
+            st_i[top, 3] = node
+            st_i[top, 4] = 1
+            st_i[top, 5] = n_total
+            st_f[top] = imp_l
+            top += 1
+    return n_nodes
+
+
+@njit(cache=True, inline="always")
+def _leaf(nf, nt, nl, nr, x):
+    node = 0
+    while nf[node] >= 0:
+        if x[nf[node]] <= nt[node]:
+            node = nl[node]
+        else:
+            node = nr[node]
+    return node
+
+
+@njit(cache=True)
+def _gather(X32, fill, b, has_nan, idx, lo, hi):
+    # rows idx[lo:hi] of X as float32, nan -> this model's training-fold mean
+    d = X32.shape[1]
+    out = np.empty((hi - lo, d), np.float32)
+    for r in range(hi - lo):
+        i = idx[lo + r]
+        for f in range(d):
+            v = X32[i, f]
+            if has_nan and v != v:
+                v = fill[b, f]
+            out[r, f] = v
+    return out
+
+
+@njit(cache=True)
+def _alloc(m, d, K):
+    cap = 2 * m + 1
+    nf = np.empty(cap, np.int64)
+    nt = np.empty(cap, np.float64)
+    nl = np.empty(cap, np.int64)
+    nr = np.empty(cap, np.int64)
+    nv = np.empty((cap, K), np.float64)
+    work = np.empty(max(m, 1), np.float32)
+    feats = np.empty(d, np.int64)
+    constf = np.empty(d, np.int64)
+    st = np.empty((m + 3, 6), np.int64)
+    stf = np.empty(m + 3, np.float64)
+    sums = np.empty((2, K), np.float64)
+    return nf, nt, nl, nr, nv, work, feats, constf, st, stf, sums
+
+
+# ---------------------------------------------------------------------------------------
+# batch kernels: one model per (train, test) pair, prange over models
+# ---------------------------------------------------------------------------------------
+
+
+@njit(parallel=True, cache=True)
+def rf_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
+             n_trees, max_features, max_depth, bootstrap, out):
+    """RandomForestClassifier(n_estimators=n_trees, max_features, bootstrap) per model."""
+    B = seeds.shape[0]
+    d = X32.shape[1]
+    for b in prange(B):
+        lo = tr_ptr[b]
+        hi = tr_ptr[b + 1]
+        m = hi - lo
+        tlo = te_ptr[b]
+        thi = te_ptr[b + 1]
+        if m == 0 or thi == tlo:
+            continue
+        Xl = _gather(X32, fill, b, has_nan, tr_idx, lo, hi)
+        Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
+        yc = np.empty(m, np.int64)
+        for r in range(m):
+            yc[r] = y[tr_idx[lo + r]]
+        yr = np.empty((1, 1), np.float64)
+        nf, nt, nl, nr, nv, work, feats, constf, st, stf, sums = _alloc(m, d, C)
+        samples = np.empty(m, np.int64)
+        w = np.empty(m, np.float64)
+        proba = np.zeros((thi - tlo, C), np.float64)
+        forest = np.empty(625, np.int64)
+        mt = np.empty(625, np.int64)
+        mt_seed(forest, seeds[b])
+        rstate = np.empty(1, np.int64)
+        for _t in range(n_trees):
+            tseed = mt_randint(forest, MAX_INT32)
+            rstate[0] = splitter_state(tseed)
+            if bootstrap:
+                # _generate_sample_indices: RandomState(tseed).randint(0, m, m) -> counts
+                mt_seed(mt, tseed)
+                for r in range(m):
+                    w[r] = 0.0
+                for _r in range(m):
+                    w[mt_randint(mt, m)] += 1.0
+            else:
+                for r in range(m):
+                    w[r] = 1.0
+            ns = 0
+            for r in range(m):
+                if w[r] != 0.0:
+                    samples[ns] = r
+                    ns += 1
+            grow_tree(Xl, yc, yr, w, True, C, max_features, max_depth, rstate, samples, ns,
+                      nf, nt, nl, nr, nv, work, feats, constf, sums[0], sums[1], st, stf)
+            for r in range(thi - tlo):
+                leaf = _leaf(nf, nt, nl, nr, Xt[r])
+                for c in range(C):
+                    proba[r, c] += nv[leaf, c]
+        for r in range(thi - tlo):
+            best = 0
+            bv = proba[r, 0] / n_trees
+            for c in range(1, C):
+                v = proba[r, c] / n_trees
+                if v > bv:
+                    bv = v
+                    best = c
+            out[b, te_idx[tlo + r]] = best
+    return out
+
+
+@njit(cache=True)
+def _present(yc, C):
+    cnt = np.zeros(C, np.int64)
+    for r in range(yc.shape[0]):
+        cnt[yc[r]] += 1
+    K = 0
+    for c in range(C):
+        if cnt[c] > 0:
+            K += 1
+    pc = np.empty(K, np.int64)
+    k = 0
+    for c in range(C):
+        if cnt[c] > 0:
+            pc[k] = c
+            k += 1
+    return pc
+
+
+@njit(cache=True, inline="always")
+def _argmax_first(v, K):
+    best = 0
+    bv = v[0]
+    for k in range(1, K):
+        if v[k] > bv:
+            bv = v[k]
+            best = k
+    return best
+
+
+@njit(parallel=True, cache=True)
+def ab_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
+             n_rounds, learning_rate, out, n_used):
+    """AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), SAMME) per model.
+
+    Zhu, Zou, Rosset & Hastie (2009), SAMME: alpha_t = lr * (log((1 - e_t) / e_t)
+    + log(K - 1)), w_i <- w_i * exp(alpha_t * [h_t(x_i) != y_i]); the control flow
+    (early stops, weight clipping at machine epsilon, normalisation) follows
+    ``sklearn.ensemble.AdaBoostClassifier.fit`` / ``_boost``.  ``n_used[b]`` receives
+    the number of stumps kept.
+    """
+    B = seeds.shape[0]
+    d = X32.shape[1]
+    for b in prange(B):
+        lo = tr_ptr[b]
+        hi = tr_ptr[b + 1]
+        m = hi - lo
+        tlo = te_ptr[b]
+        thi = te_ptr[b + 1]
+        if m == 0 or thi == tlo:
+            continue
+        Xl = _gather(X32, fill, b, has_nan, tr_idx, lo, hi)
+        Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
+        yc = np.empty(m, np.int64)
+        for r in range(m):
+            yc[r] = y[tr_idx[lo + r]]
+        pc = _present(yc, C)
+        K = pc.shape[0]
+        yr = np.empty((1, 1), np.float64)
+        nf, nt, nl, nr, nv, work, feats, constf, st, stf, sums = _alloc(m, d, C)
+        samples = np.empty(m, np.int64)
+        sw = np.empty(m, np.float64)
+        tmp = np.empty(m, np.float64)
+        wrong = np.empty(m, np.bool_)
+        s_feat = np.full(n_rounds, -1, np.int64)
+        s_thr = np.zeros(n_rounds, np.float64)
+        s_cl = np.zeros(n_rounds, np.int64)
+        s_cr = np.zeros(n_rounds, np.int64)
+        alpha = np.zeros(n_rounds, np.float64)
+        for r in range(m):
+            sw[r] = 1.0
+        tot = pairwise_sum(sw, 0, m)
+        for r in range(m):
+            sw[r] = sw[r] / tot
+        ada = np.empty(625, np.int64)
+        mt_seed(ada, seeds[b])
+        rstate = np.empty(1, np.int64)
+        n_est = 0
+        for it in range(n_rounds):
+            for r in range(m):
+                if sw[r] < EPSILON:  # np.clip(sample_weight, a_min=eps)
+                    sw[r] = EPSILON
+            rstate[0] = splitter_state(mt_randint(ada, MAX_INT32))
+            for r in range(m):
+                samples[r] = r
+            nn = grow_tree(Xl, yc, yr, sw, True, C, d, 1, rstate, samples, m,
+                           nf, nt, nl, nr, nv, work, feats, constf, sums[0], sums[1],
+                           st, stf)
+            if nn == 1:
+                s_feat[it] = -1
+                s_cl[it] = _argmax_first(nv[0], C)
+                s_cr[it] = s_cl[it]
+            else:
+                s_feat[it] = nf[0]
+                s_thr[it] = nt[0]
+                s_cl[it] = _argmax_first(nv[nl[0]], C)
+                s_cr[it] = _argmax_first(nv[nr[0]], C)
+            for r in range(m):
+                if s_feat[it] < 0 or Xl[r, s_feat[it]] <= s_thr[it]:
+                    pred = s_cl[it]
+                else:
+                    pred = s_cr[it]
+                wrong[r] = pred != yc[r]
+                tmp[r] = sw[r] if wrong[r] else 0.0
+            err = pairwise_sum(tmp, 0, m) / pairwise_sum(sw, 0, m)
+            if err <= 0.0:
+                alpha[it] = 1.0
+                n_est = it + 1
+                break
+            if err >= 1.0 - 1.0 / K:
+                if it == 0:
+                    # sklearn raises here (a stump no better than chance on the
+                    # training data); keep that stump alone rather than failing the batch
+                    alpha[0] = 1.0
+                    n_est = 1
+                break
+            a = learning_rate * (math.log((1.0 - err) / err) + math.log(K - 1.0))
+            alpha[it] = a
+            n_est = it + 1
+            if it != n_rounds - 1:
+                for r in range(m):
+                    inc = a if (wrong[r] and sw[r] > 0.0) else 0.0
+                    sw[r] = math.exp(math.log(sw[r]) + inc)
+            tot = pairwise_sum(sw, 0, m)
+            if not np.isfinite(tot) or tot <= 0.0:
+                break
+            if it < n_rounds - 1:
+                for r in range(m):
+                    sw[r] = sw[r] / tot
+        n_used[b] = n_est
+        S = pairwise_sum(alpha, 0, n_rounds)
+        neg = -1.0 / (K - 1.0) if K > 1 else -1.0
+        score = np.empty(C, np.float64)
+        for r in range(thi - tlo):
+            x = Xt[r]
+            if K == 1:
+                out[b, te_idx[tlo + r]] = pc[0]
+                continue
+            if K == 2:
+                # decision = -(p0/S) + p1/S with p0 == -p1 exactly: only the sign of p1
+                p1 = 0.0
+                for t in range(n_est):
+                    h = s_cl[t] if (s_feat[t] < 0 or x[s_feat[t]] <= s_thr[t]) else s_cr[t]
+                    p1 += alpha[t] if h == pc[1] else -alpha[t]
+                out[b, te_idx[tlo + r]] = pc[1] if p1 > 0.0 else pc[0]
+                continue
+            for k in range(K):
+                score[k] = 0.0
+            for t in range(n_est):
+                h = s_cl[t] if (s_feat[t] < 0 or x[s_feat[t]] <= s_thr[t]) else s_cr[t]
+                for k in range(K):
+                    score[k] += alpha[t] if h == pc[k] else neg * alpha[t]
+            for k in range(K):
+                score[k] = score[k] / S
+            out[b, te_idx[tlo + r]] = pc[_argmax_first(score, K)]
+    return out
+
+
+@njit(parallel=True, cache=True)
+def rt_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
+             max_depth, out):
+    """Least-squares regression tree on class indicators (DecisionTreeRegressor) per model.
+
+    Two classes present: one output, the indicator of the larger class code, predicted
+    class = larger code iff the leaf mean > 0.5 (Wang et al. 2016, sec. 3.1: a regression
+    tree on the 0/1 label thresholded at 0.5).  Three or more: one output per present
+    class (one-hot), predicted class = argmax of the leaf means (first on ties).
+    """
+    B = seeds.shape[0]
+    d = X32.shape[1]
+    for b in prange(B):
+        lo = tr_ptr[b]
+        hi = tr_ptr[b + 1]
+        m = hi - lo
+        tlo = te_ptr[b]
+        thi = te_ptr[b + 1]
+        if m == 0 or thi == tlo:
+            continue
+        Xl = _gather(X32, fill, b, has_nan, tr_idx, lo, hi)
+        Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
+        yc = np.empty(m, np.int64)
+        for r in range(m):
+            yc[r] = y[tr_idx[lo + r]]
+        pc = _present(yc, C)
+        Kp = pc.shape[0]
+        if Kp == 1:
+            for r in range(thi - tlo):
+                out[b, te_idx[tlo + r]] = pc[0]
+            continue
+        K = 1 if Kp == 2 else Kp
+        yr = np.zeros((m, K), np.float64)
+        for r in range(m):
+            if Kp == 2:
+                yr[r, 0] = 1.0 if yc[r] == pc[1] else 0.0
+            else:
+                for k in range(Kp):
+                    if yc[r] == pc[k]:
+                        yr[r, k] = 1.0
+        nf, nt, nl, nr, nv, work, feats, constf, st, stf, sums = _alloc(m, d, K)
+        samples = np.arange(m)
+        w = np.ones(m, np.float64)
+        rstate = np.empty(1, np.int64)
+        rstate[0] = splitter_state(seeds[b])
+        grow_tree(Xl, yc, yr, w, False, K, d, max_depth, rstate, samples, m,
+                  nf, nt, nl, nr, nv, work, feats, constf, sums[0], sums[1], st, stf)
+        for r in range(thi - tlo):
+            leaf = _leaf(nf, nt, nl, nr, Xt[r])
+            if K == 1:
+                out[b, te_idx[tlo + r]] = pc[1] if nv[leaf, 0] > 0.5 else pc[0]
+            else:
+                out[b, te_idx[tlo + r]] = pc[_argmax_first(nv[leaf], K)]
+    return out
