@@ -70,6 +70,9 @@ def collect(study: Study, store: Store, alpha: float | None = None) -> StudyResu
     results = store.results(ids, seed=study.seed, runs=study.runs)
     table = reject_table(results, alpha=alpha)
     labels = study.grid().rename(columns={"tests": "cell_tests"})
+    # a label named like a table column (e.g. "test") keeps its value under "label_<name>"
+    labels = labels.rename(columns={c: f"label_{c}" for c in labels.columns
+                                    if c != "cell" and c in table.columns})
     table = table.merge(labels, on="cell", how="left")
     order = {cid: i for i, cid in enumerate(ids)}  # the study's own cell order
     table = table.sort_values("cell", key=lambda c: c.map(order), kind="stable")

@@ -110,6 +110,39 @@ def _trial_data(chunk: Chunk, run: int) -> tuple[Dataset, np.ndarray, np.ndarray
     return data, train, test
 
 
+def _trial_block(d: Dataset, tr: np.ndarray, te: np.ndarray, m: int):
+    """(X, y, train, test) of one trial; an independent test set is appended to X."""
+    tr, te = tr.reshape(m, -1), te.reshape(m, -1)
+    if d.X_test is None:
+        return d.X, d.y, tr, te
+    nt = d.X_test.shape[0]
+    X = np.concatenate([d.X, d.X_test])
+    y = np.concatenate([d.y, d.y_test])
+    train = np.concatenate([tr, np.zeros((m, nt), dtype=bool)], axis=1)
+    test = np.concatenate([np.zeros_like(tr), np.ones((m, nt), dtype=bool)], axis=1)
+    return X, y, train, test
+
+
+def _stack(blocks, shared: bool):
+    """All trials' blocks as one (X, y, train, test), masks pointing at their own rows."""
+    if shared:  # same X: just stack the masks
+        return (blocks[0][0], blocks[0][1], np.concatenate([b[2] for b in blocks]),
+                np.concatenate([b[3] for b in blocks]))
+    if len(blocks) == 1:
+        return blocks[0]
+    X = np.concatenate([b[0] for b in blocks])
+    y = np.concatenate([b[1] for b in blocks])
+    B = sum(b[2].shape[0] for b in blocks)
+    train = np.zeros((B, X.shape[0]), dtype=bool)
+    test = np.zeros((B, X.shape[0]), dtype=bool)
+    r = c = 0
+    for _, _, tr, te in blocks:
+        train[r:r + tr.shape[0], c:c + tr.shape[1]] = tr
+        test[r:r + tr.shape[0], c:c + tr.shape[1]] = te
+        r, c = r + tr.shape[0], c + tr.shape[1]
+    return X, y, train, test
+
+
 def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     """Compute every trial of a chunk: fit each learner once per fold, then all tests."""
     t0 = time.perf_counter()
@@ -120,47 +153,41 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     T = len(chunk.runs)
     trials = [_trial_data(chunk, r) for r in chunk.runs]
 
-    # Stack the chunk into one X: a fixed source shares its X across trials; generated
-    # samples (and independent test sets) are concatenated, masks pointing at their block.
+    # One group of models per learner call.  A fixed source shares one X across the chunk:
+    # one call for all runs x folds.  Generated samples (or independent test sets) differ per
+    # trial: learners that work from index sets (trees, the scikit-learn loop) take the
+    # trials stacked into one X; dense batched learners, whose cost grows with the rows of X,
+    # are called once per trial.
     shared = src.fixed and all(d.X_test is None for d, _, _ in trials)
     if shared:
-        X, y = trials[0][0].X, trials[0][0].y
-        train = np.concatenate([tr.reshape(R * F, -1) for _, tr, _ in trials])
-        test = np.concatenate([te.reshape(R * F, -1) for _, _, te in trials])
+        X0, y0 = trials[0][0].X, trials[0][0].y
+        per_trial = [(X0, y0, tr.reshape(R * F, -1), te.reshape(R * F, -1))
+                     for _, tr, te in trials]
     else:
-        blocks_X, blocks_y, offs = [], [], []
-        N = 0
-        for d, _, _ in trials:
-            offs.append(N)
-            parts = [d.X] + ([d.X_test] if d.X_test is not None else [])
-            blocks_X.extend(parts)
-            blocks_y.extend([d.y] + ([d.y_test] if d.y_test is not None else []))
-            N += sum(p.shape[0] for p in parts)
-        X, y = np.concatenate(blocks_X), np.concatenate(blocks_y)
-        train = np.zeros((T * R * F, N), dtype=bool)
-        test = np.zeros((T * R * F, N), dtype=bool)
-        for t, ((d, tr, te), o) in enumerate(zip(trials, offs, strict=True)):
-            rows = slice(t * R * F, (t + 1) * R * F)
-            train[rows, o:o + d.n] = tr.reshape(R * F, -1)
-            if d.X_test is None:
-                test[rows, o:o + d.n] = te.reshape(R * F, -1)
-            else:  # the independent test set is every fold's test set
-                test[rows, o + d.n:o + d.n + d.X_test.shape[0]] = True
-    n_train = train.sum(1)
-    n_test = test.sum(1)
-    if np.any(n_test == 0) or np.any(n_train == 0):
-        raise SimstudyError(
-            f"design {des.name!r} produced an empty train or test fold on {cell.source!r}")
+        per_trial = [_trial_block(d, tr, te, R * F) for d, tr, te in trials]
 
     K = len(cell.learners)
     errors = np.empty((K, T * R * F))
+    n_train = np.concatenate([g[2].sum(1) for g in per_trial])
+    n_test = np.concatenate([g[3].sum(1) for g in per_trial])
+    if np.any(n_test == 0) or np.any(n_train == 0):
+        raise SimstudyError(
+            f"design {des.name!r} produced an empty train or test fold on {cell.source!r}")
     for k, ln in enumerate(cell.learners):
         seeds = [trial_seed(chunk.seed, cid, run, MODEL, k, m)
                  for run in chunk.runs for m in range(R * F)]
         learner = _learner(ln).prepare(trials[0][0])  # data-set facts, e.g. nominal groups
-        pred = learner.fit_predict(X, y, train, test, seeds)
-        wrong = (pred != y[None, :]) & test
-        errors[k] = wrong.sum(1) / n_test
+        if shared or getattr(learner, "stack_trials", False):
+            groups = [_stack(per_trial, shared)]
+        else:
+            groups = per_trial
+        at = 0
+        for X, y, train, test in groups:
+            B = train.shape[0]
+            pred = learner.fit_predict(X, y, train, test, seeds[at:at + B])
+            wrong = (pred != y[None, :]) & test
+            errors[k, at:at + B] = wrong.sum(1) / test.sum(1)
+            at += B
     errors = errors.reshape(K, T, R, F)
     n_train = n_train.reshape(T, R, F)
     n_test = n_test.reshape(T, R, F)

@@ -266,3 +266,112 @@ def test_missing_values_are_imputed_per_training_fold():
         ref = make_pipeline(SimpleImputer(), StandardScaler(), lp.reference_estimator())
         ref.fit(X[m], y[m])
         assert np.mean(ref.predict(X[~m]) == pred[b][~m]) >= 0.98
+
+
+# --------------------------------------------------------------------------- compiled kernels
+
+
+def test_fast_tanh_and_exp_match_numpy_to_a_few_float32_ulp():
+    from simstudy.learners.neural import _consts, _exp_nonpos, _tanh_rows
+
+    K = _consts(np.dtype(np.float32))
+    x = np.concatenate([np.linspace(-12, 12, 40_001), [0.0, 1e-6, -3e-4, 5e-4, 7.9, -7.91, 30.0]])
+    t = x.astype(np.float32).reshape(1, -1).copy()
+    _tanh_rows(t, K, True)
+    np.testing.assert_allclose(t[0], np.tanh(x.astype(np.float32).astype(np.float64)), atol=4e-7)
+    z = -np.linspace(0, 87, 40_001).astype(np.float32)
+    e = z.copy()
+    _exp_nonpos(e, np.empty(len(e), np.int32))
+    np.testing.assert_allclose(e, np.exp(z.astype(np.float64)), rtol=4 * 2.0**-23)
+    e = np.array([-200.0, -88.0], np.float32)  # clamped far below the softmax's resolution
+    _exp_nonpos(e, np.empty(2, np.int32))
+    assert np.all((e >= 0) & (e < 2e-38))
+
+
+def _numpy_objective(theta, X, y, C, h, alpha, logistic=False):
+    """J and dJ/dθ in float64 numpy, written from the module docstring's formula."""
+    n, d = X.shape
+    Xa = np.hstack([X, np.ones((n, 1))])
+    Y = np.eye(C)[y]
+    if h == 0:
+        W = theta.reshape(d + 1, C)
+        Z = Xa @ W
+    else:
+        W1 = theta[: (d + 1) * h].reshape(d + 1, h)
+        W2 = theta[(d + 1) * h :].reshape(h + 1, C)
+        A = Xa @ W1
+        Hh = 1 / (1 + np.exp(-A)) if logistic else np.tanh(A)
+        Ha = np.hstack([Hh, np.ones((n, 1))])
+        Z = Ha @ W2
+    Z = Z - Z.max(axis=1, keepdims=True)
+    P = np.exp(Z) / np.exp(Z).sum(axis=1, keepdims=True)
+    D = P - Y
+    mats = [W] if h == 0 else [W1, W2]
+    J = -np.sum(np.log(P[np.arange(n), y])) + 0.5 * alpha * sum(np.sum(M[:-1] ** 2) for M in mats)
+    if h == 0:
+        grads = [Xa.T @ D]
+    else:
+        dH = D @ W2[:-1].T * (Hh * (1 - Hh) if logistic else 1 - Hh**2)
+        grads = [Xa.T @ dH, Ha.T @ D]
+    for G, M in zip(grads, mats, strict=True):
+        G[:-1] += alpha * M[:-1]  # biases unpenalised
+    return J, np.concatenate([G.ravel() for G in grads])
+
+
+@pytest.mark.parametrize("h, logistic", [(0, False), (7, False), (5, True)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_compiled_objective_and_gradient_match_numpy(h, logistic, dtype):
+    from simstudy.learners.neural import _PAD, _consts, _objective
+
+    rng = np.random.default_rng(h)
+    n, d, C, alpha = 37, 6, 4, 0.3  # 37 rows: padded to 48, the padding must add nothing
+    X = rng.normal(size=(n, d))
+    y = rng.integers(0, C, n)
+    P = (d + 1) * C if h == 0 else (d + 1) * h + (h + 1) * C
+    theta = rng.normal(scale=0.7, size=P)
+    pen = np.ones(P)
+    views = (
+        [pen.reshape(d + 1, C)]
+        if h == 0
+        else [pen[: (d + 1) * h].reshape(d + 1, h), pen[(d + 1) * h :].reshape(h + 1, C)]
+    )
+    for v in views:
+        v[-1] = 0.0
+    dt = np.dtype(dtype)
+    rp = -(-n // _PAD) * _PAD
+    Xt = np.zeros((d, rp), dt)
+    Xt[:, :n] = X.T
+    Yt = np.zeros((C, rp), dt)
+    Yt[y, np.arange(n)] = 1
+    hh = max(h, 1)
+    g = np.empty(P)
+    f = _objective(
+        theta, pen, alpha, Xt, Yt, y, d, h, C, logistic, _consts(dt), dt == np.float32,
+        np.empty(P, dt), np.empty((hh, rp), dt), np.empty((C, rp), dt), np.empty((hh, rp), dt),
+        np.empty(rp, dt), np.empty(rp, dt), np.empty(rp, np.int32), np.empty(P, dt), g,
+    )  # fmt: skip
+    J, grad = _numpy_objective(theta, X, y, C, h, alpha, logistic)
+    rtol = 1e-5 if dt == np.float32 else 1e-12
+    assert f == pytest.approx(J, rel=rtol)
+    np.testing.assert_allclose(g, grad, rtol=0, atol=rtol * 10 * np.abs(grad).max())
+
+
+def test_float32_and_float64_networks_reach_the_same_lp_optimum():
+    X, y = IRIS
+    train = halves(len(y), 3, 21)
+    a = LinearPerceptron()
+    b = LinearPerceptron(dtype="float64")
+    pa = a.fit_predict(X, y, train, ~train, seeds(6))
+    pb = b.fit_predict(X, y, train, ~train, seeds(6))
+    assert b.params_.dtype == np.float64 and a.params_.dtype == np.float32
+    assert np.mean(pa[~train] == pb[~train]) >= 0.99
+    np.testing.assert_allclose(a.params_, b.params_, atol=0.02 * np.abs(b.params_).max())
+
+
+def test_standardize_batch_treats_rounding_level_variance_as_constant_like_sklearn():
+    X = np.column_stack([np.full(75, 0.1), np.linspace(0, 1, 75)])  # 0.1·75/75 != 0.1 exactly
+    train = np.ones((1, 75), dtype=bool)
+    mean, scale = standardize_batch(X, train)
+    ref = StandardScaler().fit(X)
+    np.testing.assert_allclose(scale[0], ref.scale_, rtol=1e-12)
+    assert scale[0, 0] == 1.0

@@ -25,6 +25,9 @@ class Learner:
     """
 
     name: str = "learner"
+    # True when the cost of a call grows with the models' own rows only (index-based
+    # learners): the runner may then stack several generated trials into one X and call once
+    stack_trials: bool = False
     #: preprocessing the reference path fits per training fold before the estimator:
     #: "standardize" (impute + standardise), "impute" (mean imputation only) or "none"
     preprocess: str = "standardize"

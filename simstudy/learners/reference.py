@@ -57,6 +57,8 @@ class SklearnLearner(Learner):
     because the estimator is fitted on those codes; positions outside ``test`` are ``-1``.
     """
 
+    stack_trials = True  # works from each model's own row indices
+
     def __init__(
         self,
         estimator: Any,
