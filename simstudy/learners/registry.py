@@ -64,7 +64,7 @@ _BUILTIN: dict[str, str] = {
     "rf": "simstudy.learners.trees:RandomForest",
     "ab": "simstudy.learners.trees:AdaBoost",
     "c45": "simstudy.learners.trees:C45",
-    "svm": "",  # reference only: scikit-learn's SVC is the learner
+    "svm": "simstudy.learners.svm:FastSVC",
 }
 _USER: dict[str, Factory] = {}
 _WARNED: set[str] = set()
