@@ -105,6 +105,36 @@ def test_splitter_state_matches_sklearn_draw(seed: int) -> None:
     assert K.splitter_state(seed) == np.random.RandomState(seed).randint(0, 2**31 - 1)
 
 
+@settings(max_examples=25, deadline=None)
+@given(seeds=st.lists(st.integers(0, 2**31 - 2), min_size=1, max_size=11))
+def test_interleaved_seeding_matches_one_at_a_time(seeds: list[int]) -> None:
+    # the forest seeds 8 trees' generators side by side, AdaBoost all rounds' splitters
+    arr = np.array(seeds, dtype=np.int64)
+    mts = np.empty((len(seeds), 625), np.int64)
+    K.mt_seed_many(mts, arr, 0, len(seeds))
+    states = np.empty(len(seeds), np.int64)
+    K.splitter_states(arr, states)
+    for j, s in enumerate(seeds):
+        one = np.empty(625, np.int64)
+        K.mt_seed(one, s)
+        np.testing.assert_array_equal(mts[j], one)
+        assert states[j] == np.random.RandomState(s).randint(0, 2**31 - 1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31 - 2), m=st.integers(1, 700))
+def test_bootstrap_counts_and_splitter_seed_from_one_state(seed: int, m: int) -> None:
+    # sklearn: RandomState(seed).randint(0, m, m) for the bootstrap, and the tree's own
+    # RandomState(seed).randint(0, 2**31 - 1) for its splitter
+    mt = np.empty(625, np.int64)
+    K.mt_seed(mt, seed)
+    assert K._first_rand_r_seed(mt, seed) == np.random.RandomState(seed).randint(0, 2**31 - 1)
+    w = np.empty(m, np.float64)
+    K._bootstrap_counts(mt, m, w)
+    draws = np.random.RandomState(seed).randint(0, m, m)
+    np.testing.assert_array_equal(w, np.bincount(draws, minlength=m).astype(float))
+
+
 @pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 127, 128, 129, 300, 1001, 10_007])
 def test_pairwise_sum_is_numpys_sum(n: int) -> None:
     a = np.random.default_rng(n).random(n) * 10.0 ** np.random.default_rng(1).integers(-8, 8, n)
@@ -203,6 +233,24 @@ def test_model_depends_only_on_its_own_seed(learner) -> None:
     part = learner.fit_predict(X, y, train[order], test[order], [seeds[i] for i in order])
     np.testing.assert_array_equal(part, full[order])
     assert np.all(full[~test] == -1) and np.all(full[test] >= 0)
+
+
+def test_predictions_do_not_depend_on_the_number_of_threads() -> None:
+    import numba
+
+    X, y = load_iris(return_X_y=True)
+    train, test = half_masks(len(y), 5, seed=16)
+    seeds = seeds_for(5)
+    before = numba.get_num_threads()
+    try:
+        for learner in (RandomForest(n_estimators=20), AdaBoost()):
+            numba.set_num_threads(1)
+            one = learner.fit_predict(X, y, train, test, seeds)
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+            many = learner.fit_predict(X, y, train, test, seeds)
+            np.testing.assert_array_equal(one, many)
+    finally:
+        numba.set_num_threads(before)
 
 
 def test_global_class_codes_when_a_fold_misses_classes() -> None:

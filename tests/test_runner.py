@@ -239,3 +239,20 @@ def test_sigkill_then_resume_equals_uninterrupted_run(tmp_path):
     con = sqlite3.connect(killed)
     after = dict(con.execute("SELECT cell || '#' || run, created FROM trials").fetchall())
     assert all(after[k] == v for k, v in before.items())
+
+
+def test_generated_trials_same_numbers_stacked_or_one_by_one():
+    """A chunk of generated trials (stacked for index-based learners, per trial for dense
+    ones) gives each trial the numbers it gets alone.  This chunk once crashed AdaBoost."""
+    from simstudy.runner import Chunk
+    from simstudy.study import Cell
+
+    cell = Cell("wang-case7", ("svm", "ab"), "poor5x2", ("F5x2cv",))
+    together = compute_chunk(Chunk("t", cell, tuple(range(25, 50)), 2016, 0.05))
+    for rec in together[::6]:
+        alone = compute_chunk(Chunk("t", cell, (rec.run,), 2016, 0.05))[0]
+        assert np.array_equal(alone.losses.errors, rec.losses.errors)
+    cell2 = Cell("wang-case3", ("rt", "ls"), "b3x2", ("tB3x2cv",))
+    both = compute_chunk(Chunk("t", cell2, (0, 1, 2), 1, 0.05))
+    one = compute_chunk(Chunk("t", cell2, (2,), 1, 0.05))[0]
+    assert np.array_equal(both[2].losses.errors, one.losses.errors)

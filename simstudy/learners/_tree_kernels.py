@@ -24,6 +24,19 @@ exp/log differ from libm's in the last bit for a few percent of arguments, and t
 order in which tied feature values are summed depends on scikit-learn's introsort.  Both
 only matter when two candidate stumps are equally good to the last bit.
 
+Speed (issue 7).  Each batch kernel is a small ``prange`` over models calling a plain
+per-model function (short parallel regions compile faster), with work arrays allocated
+once per model.  The random forest transposes and presorts the training features once per
+model; each tree filters those orders by its bootstrap counts and keeps one sorted sample
+list per feature, stably partitioned at every split, so no node sorts anything (integer
+weights make the order of tied values irrelevant), and the test rows are partitioned
+alongside, so each leaf adds its class proportions to the rows that reach it.  Class sums
+of a child come from its parent's split; two-class scans keep their sums in scalars.
+AdaBoost sorts each feature once per model and scans the sorted lists with each round's
+weights (:func:`best_stump`).  The generators' seeding -- a 624-step (397 for a
+splitter) dependency chain -- is run for 8 trees, or for all boosting rounds, side by
+side.
+
 Everything here is plain arrays; validation lives in ``trees.py``.
 """
 
@@ -38,6 +51,7 @@ FEATURE_THRESHOLD = np.float32(1e-7)  # sklearn/tree/_partitioner.pxd (a float32
 EPSILON = float(np.finfo(np.float64).eps)  # sklearn/tree/_tree.pyx
 RAND_R_MAX = 2147483647  # sklearn/tree/_utils.pxd
 MAX_INT32 = 2147483647  # np.iinfo(np.int32).max, the bound for per-estimator seeds
+_SEED_CHUNK = 8  # random forests seed this many trees' generators side by side
 INF = np.inf
 M32 = 0xFFFFFFFF
 
@@ -58,17 +72,37 @@ def mt_seed(mt: np.ndarray, seed: int) -> None:
 
 @njit(cache=True)
 def _mt_gen(mt: np.ndarray) -> None:
-    # the standard MT19937 twist of the whole block (numpy's mt19937_gen)
-    for i in range(623):
+    # the standard MT19937 twist of the whole block (numpy's mt19937_gen); split at the
+    # wrap-around of i + 397 and branch-free so that the compiler can vectorise it
+    for i in range(227):
         y = (mt[i] & 0x80000000) | (mt[i + 1] & 0x7FFFFFFF)
-        j = i + 397 if i < 227 else i - 227
-        mt[i] = mt[j] ^ (y >> 1) ^ (0x9908B0DF if (y & 1) else 0)
+        mt[i] = mt[i + 397] ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+    for i in range(227, 623):
+        y = (mt[i] & 0x80000000) | (mt[i + 1] & 0x7FFFFFFF)
+        mt[i] = mt[i - 227] ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
     y = (mt[623] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
-    mt[623] = mt[396] ^ (y >> 1) ^ (0x9908B0DF if (y & 1) else 0)
+    mt[623] = mt[396] ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
     mt[624] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
+def mt_seed_many(mts: np.ndarray, seeds: np.ndarray, lo: int, n: int) -> None:
+    """``mt_seed(mts[j], seeds[lo + j])`` for ``j < n``, the chains run side by side.
+
+    Seeding is a 624-step dependency chain; interleaving independent seeds lets the
+    CPU (and the vectoriser) overlap them, about 4x faster than one after another.
+    """
+    for j in range(n):
+        mts[j, 0] = seeds[lo + j] & M32
+    for pos in range(1, 624):
+        for j in range(n):
+            x = mts[j, pos - 1]
+            mts[j, pos] = (1812433253 * (x ^ (x >> 30)) + pos) & M32
+    for j in range(n):
+        mts[j, 624] = 624
+
+
+@njit(cache=True)
 def _temper(y: int) -> int:
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
@@ -77,7 +111,7 @@ def _temper(y: int) -> int:
     return y & M32
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mt_next32(mt: np.ndarray) -> int:
     """Next raw 32-bit output (numpy's ``mt19937_next32``)."""
     if mt[624] >= 624:
@@ -87,7 +121,7 @@ def mt_next32(mt: np.ndarray) -> int:
     return _temper(mt[pos])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _gen_mask(rng: int) -> int:
     mask = rng
     mask |= mask >> 1
@@ -98,7 +132,7 @@ def _gen_mask(rng: int) -> int:
     return mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mt_randint(mt: np.ndarray, high: int) -> int:
     """``RandomState.randint(0, high)`` for ``high <= 2**32`` (legacy masked rejection)."""
     rng = high - 1
@@ -137,7 +171,7 @@ def splitter_state(seed: int) -> int:
     return mt_randint(mt, RAND_R_MAX)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _rand_r(state: np.ndarray) -> int:
     # sklearn/utils/_random.pxd::our_rand_r (xorshift on uint32, result mod 2**31)
     s = state[0]
@@ -245,7 +279,7 @@ def pairwise_sum(a: np.ndarray, lo: int, n: int) -> float:
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _insertion(v: np.ndarray, s: np.ndarray, lo: int, hi: int) -> None:
     for i in range(lo + 1, hi):
         tv = v[i]
@@ -331,7 +365,7 @@ def _sort2(v: np.ndarray, s: np.ndarray, lo: int, hi: int) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _node_stats(yc, yr, w, is_gini, K, samples, start, end, sum_total):
     # criterion.init over samples[start:end] in their current order
     for k in range(K):
@@ -353,7 +387,7 @@ def _node_stats(yc, yr, w, is_gini, K, samples, start, end, sum_total):
     return wn, sq
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _update(yc, yr, w, is_gini, K, samples, pos, new_pos, end, sum_total, wn, sum_left, wl):
     """Criterion.update: move samples[pos:new_pos] to the left child; returns new wl."""
     if (new_pos - pos) <= (end - new_pos):
@@ -383,7 +417,7 @@ def _update(yc, yr, w, is_gini, K, samples, pos, new_pos, end, sum_total, wn, su
     return wl
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _gini_children(K, sum_left, sum_total, wl, wr):
     sql = 0.0
     sqr = 0.0
@@ -397,7 +431,7 @@ def _gini_children(K, sum_left, sum_total, wl, wr):
     return gl, gr
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _proxy(is_gini, K, sum_left, sum_total, wl, wr):
     if is_gini:
         gl, gr = _gini_children(K, sum_left, sum_total, wl, wr)
@@ -611,7 +645,7 @@ def grow_tree(
     return n_nodes
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _leaf(nf, nt, nl, nr, x):
     node = 0
     while nf[node] >= 0:
@@ -655,72 +689,448 @@ def _alloc(m, d, K):
 
 
 # ---------------------------------------------------------------------------------------
-# batch kernels: one model per (train, test) pair, prange over models
+# random forest: Gini trees on presorted per-feature sample lists
 # ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _first_rand_r_seed(mt: np.ndarray, seed: int) -> int:
+    """``splitter_state(seed)`` from an already seeded (untwisted) state ``mt``.
+
+    The first output of ``RandomState(seed)`` depends on ``mt[0], mt[1], mt[397]`` only;
+    the forest seeds one state per tree for its bootstrap and the splitter's first draw
+    comes from the same seed, so the 397-step seeding is not repeated.
+    """
+    y = (mt[0] & 0x80000000) | (mt[1] & 0x7FFFFFFF)
+    v = _temper(mt[397] ^ (y >> 1) ^ (0x9908B0DF if (y & 1) else 0)) & 0x7FFFFFFF
+    if v <= RAND_R_MAX - 1:
+        return v
+    return splitter_state(seed)  # rejected (p = 2**-31): the general path
+
+
+@njit(cache=True)
+def _bootstrap_counts(mt: np.ndarray, m: int, w: np.ndarray) -> None:
+    """``w[i]`` = how often ``RandomState.randint(0, m, m)`` drew ``i`` (seeded ``mt``)."""
+    for r in range(m):
+        w[r] = 0.0
+    rng = m - 1
+    if rng == 0:
+        w[0] = float(m)
+        return
+    mask = _gen_mask(rng)
+    k = 0
+    pos = mt[624]
+    while k < m:
+        if pos >= 624:
+            _mt_gen(mt)
+            pos = 0
+        v = _temper(mt[pos]) & mask
+        pos += 1
+        if v <= rng:
+            w[v] += 1.0
+            k += 1
+    mt[624] = pos
+
+
+@njit(cache=True)
+def _gini_proxy(K, sl, st, wl, wr):
+    # ClassificationCriterion Gini: proxy_impurity_improvement, same operation order
+    sql = 0.0
+    sqr = 0.0
+    for c in range(K):
+        cl = sl[c]
+        sql += cl * cl
+        cr = st[c] - cl
+        sqr += cr * cr
+    gl = 0.0 + (1.0 - sql / (wl * wl))
+    gr = 0.0 + (1.0 - sqr / (wr * wr))
+    return -(wr * gr) - wl * gl
+
+
+@njit(cache=True)
+def grow_gini_presorted(
+    XT, yc, w, K, max_features, max_depth, rstate, lists, ns, XtT, tidx, ttmp, nte, proba,
+    feats, constf, sum_total, sum_left, flag, tmp, st_i, st_f, st_c,
+):
+    """One classification tree (scikit-learn's best splitter + depth-first builder, Gini),
+    grown on presorted lists, its leaf class proportions added to ``proba`` of test rows.
+
+    ``XT`` (d, m) float32 training features; ``w`` integer-valued weights (bootstrap
+    counts), so every weighted sum is exact and its order is irrelevant.  ``lists[f, :ns]``
+    hold the samples with ``w > 0`` sorted by feature ``f``; each node owns the same
+    range ``[start, end)`` of every list, kept sorted by stable partitioning at each split
+    (no per-node sorting).  The features are drawn exactly as in
+    ``sklearn/tree/_splitter.pyx::node_split_best`` (Fisher-Yates order from ``rstate``,
+    known-constant bookkeeping), candidates scanned in ascending order with the strict
+    ``>`` on the Gini proxy, so ties are broken as scikit-learn breaks them.  Test rows
+    ``tidx[:nte]`` (columns of ``XtT`` (d, n_test)) follow the splits down to their leaf,
+    where ``proba[row] += value`` (the tree's ``predict_proba``).  Returns the node count.
+    """
+    d = XT.shape[0]
+    for f in range(d):
+        feats[f] = f
+    wtot = 0.0
+    for p in range(ns):
+        wtot += w[lists[0, p]]
+    n_nodes = 0
+    # stack record: start, end, depth, is_left (unused), n_constant, test start, test end
+    st_i[0, 0] = 0
+    st_i[0, 1] = ns
+    st_i[0, 2] = 0
+    st_i[0, 3] = 0
+    st_i[0, 4] = 0
+    st_i[0, 5] = 0
+    st_i[0, 6] = nte
+    st_f[0] = INF
+    top = 1
+    first = True
+    while top > 0:
+        top -= 1
+        start = st_i[top, 0]
+        end = st_i[top, 1]
+        depth = st_i[top, 2]
+        n_known = st_i[top, 4]
+        t0 = st_i[top, 5]
+        t1 = st_i[top, 6]
+        impurity = st_f[top]
+        n_node = end - start
+        # class sums: the root's by summation, a child's from its parent's split (exact:
+        # integer weights); lists of known-constant features are not kept partitioned
+        if first:
+            for k in range(K):
+                sum_total[k] = 0.0
+            wn = 0.0
+            for p in range(start, end):
+                i = lists[0, p]
+                wi = w[i]
+                sum_total[yc[i]] += wi
+                wn += wi
+        else:
+            wn = 0.0
+            for k in range(K):
+                sum_total[k] = st_c[top, k]
+                wn += sum_total[k]
+        if first:
+            sqc = 0.0
+            for c in range(K):
+                sqc += sum_total[c] * sum_total[c]
+            impurity = 1.0 - sqc / (wn * wn)
+            first = False
+        is_leaf = depth >= max_depth or n_node < 2 or impurity <= EPSILON
+        best_pos = end
+        best_feat = -1
+        best_thr = 0.0
+        imp_l = 0.0
+        imp_r = 0.0
+        n_total = n_known
+        if not is_leaf:
+            f_i = d
+            n_visited = 0
+            n_found = 0
+            n_drawn = 0
+            best_proxy = -INF
+            while f_i > n_total and (
+                n_visited < max_features or n_visited <= n_found + n_drawn
+            ):
+                n_visited += 1
+                f_j = n_drawn + _rand_r(rstate) % (f_i - n_found - n_drawn)
+                if f_j < n_known:
+                    t = feats[n_drawn]
+                    feats[n_drawn] = feats[f_j]
+                    feats[f_j] = t
+                    n_drawn += 1
+                    continue
+                f_j += n_found
+                f = feats[f_j]
+                if XT[f, lists[f, end - 1]] <= XT[f, lists[f, start]] + FEATURE_THRESHOLD:
+                    t = feats[f_j]
+                    feats[f_j] = feats[n_total]
+                    feats[n_total] = t
+                    n_found += 1
+                    n_total += 1
+                    continue
+                f_i -= 1
+                t = feats[f_i]
+                feats[f_i] = feats[f_j]
+                feats[f_j] = t
+                # the scan: left = [start, p) for each p with x[p] > x[p-1] + threshold
+                vprev = XT[f, lists[f, start]]
+                if K == 2:
+                    # two classes in scalars (sums of integers: exact in any order)
+                    s1 = 0.0
+                    wl = 0.0
+                    c0 = sum_total[0]
+                    c1 = sum_total[1]
+                    for p in range(start + 1, end):
+                        i = lists[f, p - 1]
+                        wi = w[i]
+                        s1 += wi * yc[i]
+                        wl += wi
+                        v = XT[f, lists[f, p]]
+                        if v <= vprev + FEATURE_THRESHOLD:
+                            vprev = v
+                            continue
+                        s0 = wl - s1
+                        wr = wn - wl
+                        r0 = c0 - s0
+                        r1 = c1 - s1
+                        gl = 0.0 + (1.0 - (s0 * s0 + s1 * s1) / (wl * wl))
+                        gr = 0.0 + (1.0 - (r0 * r0 + r1 * r1) / (wr * wr))
+                        proxy = -(wr * gr) - wl * gl
+                        if proxy > best_proxy:
+                            best_proxy = proxy
+                            best_pos = p
+                            best_feat = f
+                            best_thr = vprev / 2.0 + v / 2.0
+                        vprev = v
+                    continue
+                for k in range(K):
+                    sum_left[k] = 0.0
+                wl = 0.0
+                for p in range(start + 1, end):
+                    i = lists[f, p - 1]
+                    wi = w[i]
+                    sum_left[yc[i]] += wi
+                    wl += wi
+                    v = XT[f, lists[f, p]]
+                    if v <= vprev + FEATURE_THRESHOLD:
+                        vprev = v
+                        continue
+                    proxy = _gini_proxy(K, sum_left, sum_total, wl, wn - wl)
+                    if proxy > best_proxy:
+                        best_proxy = proxy
+                        best_pos = p
+                        best_feat = f
+                        best_thr = vprev / 2.0 + v / 2.0
+                    vprev = v
+            if best_pos < end:
+                for k in range(K):
+                    sum_left[k] = 0.0
+                wl = 0.0
+                for p in range(start, best_pos):
+                    i = lists[best_feat, p]
+                    wi = w[i]
+                    sum_left[yc[i]] += wi
+                    wl += wi
+                wr = wn - wl
+                sql = 0.0
+                sqr = 0.0
+                for c in range(K):
+                    cl = sum_left[c]
+                    sql += cl * cl
+                    cr = sum_total[c] - cl
+                    sqr += cr * cr
+                imp_l = 0.0 + (1.0 - sql / (wl * wl))
+                imp_r = 0.0 + (1.0 - sqr / (wr * wr))
+                improvement = (wn / wtot) * (impurity - wr / wn * imp_r - wl / wn * imp_l)
+                if improvement + EPSILON < 0.0:
+                    best_pos = end
+            # constant-feature invariant for siblings and children
+            for q in range(n_known):
+                feats[q] = constf[q]
+            for q in range(n_known, n_total):
+                constf[q] = feats[q]
+            is_leaf = best_pos >= end
+        n_nodes += 1
+        if is_leaf:
+            for r in range(t0, t1):
+                row = tidx[r]
+                for k in range(K):
+                    proba[row, k] += sum_total[k] / wn
+            continue
+        # stable partition of the other lists (known-constant ones are never scanned
+        # again below this node: skip them), then of the test rows
+        for p in range(start, best_pos):
+            flag[lists[best_feat, p]] = True
+        for p in range(best_pos, end):
+            flag[lists[best_feat, p]] = False
+        for f in range(d):
+            if f == best_feat:
+                continue
+            skip = False
+            for q in range(n_total):
+                if feats[q] == f:
+                    skip = True
+            if skip:
+                continue
+            # branch-free: both destinations written, one of the counters advances
+            a = start
+            bcount = 0
+            for p in range(start, end):
+                i = lists[f, p]
+                g = 1 if flag[i] else 0
+                lists[f, a] = i
+                tmp[bcount] = i
+                a += g
+                bcount += 1 - g
+            for q in range(bcount):
+                lists[f, a + q] = tmp[q]
+        a = t0
+        bcount = 0
+        for r in range(t0, t1):
+            row = tidx[r]
+            g = 1 if XtT[best_feat, row] <= best_thr else 0
+            tidx[a] = row
+            ttmp[bcount] = row
+            a += g
+            bcount += 1 - g
+        for q in range(bcount):
+            tidx[a + q] = ttmp[q]
+        # push right, then left (left is processed first: sklearn's node order)
+        st_i[top, 0] = best_pos
+        st_i[top, 1] = end
+        st_i[top, 2] = depth + 1
+        st_i[top, 3] = 0
+        st_i[top, 4] = n_total
+        st_i[top, 5] = a
+        st_i[top, 6] = t1
+        st_f[top] = imp_r
+        for k in range(K):
+            st_c[top, k] = sum_total[k] - sum_left[k]
+        top += 1
+        st_i[top, 0] = start
+        st_i[top, 1] = best_pos
+        st_i[top, 2] = depth + 1
+        st_i[top, 3] = 1
+        st_i[top, 4] = n_total
+        st_i[top, 5] = t0
+        st_i[top, 6] = a
+        st_f[top] = imp_l
+        for k in range(K):
+            st_c[top, k] = sum_left[k]
+        top += 1
+    return n_nodes
+
+
+@njit(cache=True)
+def _argsort_rows(XT):
+    # (d, m) sample orders by each feature (ties in index order: irrelevant, see above)
+    d, m = XT.shape
+    order = np.empty((d, m), np.int64)
+    work = np.empty(m, np.float32)
+    for f in range(d):
+        for i in range(m):
+            work[i] = XT[f, i]
+            order[f, i] = i
+        _sort2(work, order[f], 0, m)
+    return order
+
+
+@njit(cache=True)
+def _gather_T(X32, fill, b, has_nan, idx, lo, hi):
+    # rows idx[lo:hi] of X transposed to (d, rows) float32, nan -> training-fold mean
+    d = X32.shape[1]
+    out = np.empty((d, hi - lo), np.float32)
+    for r in range(hi - lo):
+        i = idx[lo + r]
+        for f in range(d):
+            v = X32[i, f]
+            if has_nan and v != v:
+                v = fill[b, f]
+            out[f, r] = v
+    return out
+
+
+@njit(cache=True)
+def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
+            n_trees, max_features, max_depth, bootstrap, out):
+    # model b of :func:`rf_batch` (a plain function: the parallel loop stays small,
+    # which keeps numba's compile time down)
+    d = X32.shape[1]
+    lo = tr_ptr[b]
+    hi = tr_ptr[b + 1]
+    m = hi - lo
+    tlo = te_ptr[b]
+    thi = te_ptr[b + 1]
+    nte = thi - tlo
+    if m == 0 or nte == 0:
+        return
+    XT = _gather_T(X32, fill, b, has_nan, tr_idx, lo, hi)
+    XtT = _gather_T(X32, fill, b, has_nan, te_idx, tlo, thi)
+    yc = np.empty(m, np.int64)
+    for r in range(m):
+        yc[r] = y[tr_idx[lo + r]]
+    order = _argsort_rows(XT)
+    lists = np.empty((d, m), np.int64)
+    w = np.empty(m, np.float64)
+    flag = np.zeros(m, np.bool_)
+    tmp = np.empty(m, np.int64)
+    feats = np.empty(d, np.int64)
+    constf = np.empty(d, np.int64)
+    sums = np.empty((2, C), np.float64)
+    st_i = np.empty((m + 3, 7), np.int64)
+    st_f = np.empty(m + 3, np.float64)
+    st_c = np.empty((m + 3, C), np.float64)
+    tidx = np.empty(nte, np.int64)
+    ttmp = np.empty(nte, np.int64)
+    proba = np.zeros((nte, C), np.float64)
+    forest = np.empty(625, np.int64)
+    mt_seed(forest, seeds[b])
+    # the trees' seeds: one RandomState.randint(MAX_INT32) each from the forest's
+    # stream (sklearn's _set_random_states), independent of the data: draw them all
+    tseeds = np.empty(n_trees, np.int64)
+    for t in range(n_trees):
+        tseeds[t] = mt_randint(forest, MAX_INT32)
+    mts = np.empty((_SEED_CHUNK, 625), np.int64)
+    rstate = np.empty(1, np.int64)
+    for t in range(n_trees):
+        tseed = tseeds[t]
+        if bootstrap:
+            # _generate_sample_indices: RandomState(tseed).randint(0, m, m) -> counts;
+            # the tree's splitter draws its seed from a fresh RandomState(tseed)
+            j = t % _SEED_CHUNK
+            if j == 0:
+                mt_seed_many(mts, tseeds, t, min(_SEED_CHUNK, n_trees - t))
+            mt = mts[j]
+            rstate[0] = _first_rand_r_seed(mt, tseed)
+            _bootstrap_counts(mt, m, w)
+        else:
+            rstate[0] = splitter_state(tseed)
+            for r in range(m):
+                w[r] = 1.0
+        ns = 0
+        for f in range(d):
+            k = 0
+            for r in range(m):
+                i = order[f, r]
+                lists[f, k] = i
+                k += 1 if w[i] != 0.0 else 0  # branch-free filter
+            ns = k
+        for r in range(nte):
+            tidx[r] = r
+        grow_gini_presorted(XT, yc, w, C, max_features, max_depth, rstate, lists, ns,
+                            XtT, tidx, ttmp, nte, proba, feats, constf, sums[0], sums[1],
+                            flag, tmp, st_i, st_f, st_c)
+    for r in range(nte):
+        best = 0
+        bv = proba[r, 0] / n_trees
+        for c in range(1, C):
+            v = proba[r, c] / n_trees
+            if v > bv:
+                bv = v
+                best = c
+        out[b, te_idx[tlo + r]] = best
+
 
 
 @njit(parallel=True, cache=True)
 def rf_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
              n_trees, max_features, max_depth, bootstrap, out):
-    """RandomForestClassifier(n_estimators=n_trees, max_features, bootstrap) per model."""
-    B = seeds.shape[0]
-    d = X32.shape[1]
-    for b in prange(B):
-        lo = tr_ptr[b]
-        hi = tr_ptr[b + 1]
-        m = hi - lo
-        tlo = te_ptr[b]
-        thi = te_ptr[b + 1]
-        if m == 0 or thi == tlo:
-            continue
-        Xl = _gather(X32, fill, b, has_nan, tr_idx, lo, hi)
-        Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
-        yc = np.empty(m, np.int64)
-        for r in range(m):
-            yc[r] = y[tr_idx[lo + r]]
-        yr = np.empty((1, 1), np.float64)
-        nf, nt, nl, nr, nv, work, feats, constf, st, stf, sums = _alloc(m, d, C)
-        samples = np.empty(m, np.int64)
-        w = np.empty(m, np.float64)
-        proba = np.zeros((thi - tlo, C), np.float64)
-        forest = np.empty(625, np.int64)
-        mt = np.empty(625, np.int64)
-        mt_seed(forest, seeds[b])
-        rstate = np.empty(1, np.int64)
-        for _t in range(n_trees):
-            tseed = mt_randint(forest, MAX_INT32)
-            rstate[0] = splitter_state(tseed)
-            if bootstrap:
-                # _generate_sample_indices: RandomState(tseed).randint(0, m, m) -> counts
-                mt_seed(mt, tseed)
-                for r in range(m):
-                    w[r] = 0.0
-                for _r in range(m):
-                    w[mt_randint(mt, m)] += 1.0
-            else:
-                for r in range(m):
-                    w[r] = 1.0
-            ns = 0
-            for r in range(m):
-                if w[r] != 0.0:
-                    samples[ns] = r
-                    ns += 1
-            grow_tree(Xl, yc, yr, w, True, C, max_features, max_depth, rstate, samples, ns,
-                      nf, nt, nl, nr, nv, work, feats, constf, sums[0], sums[1], st, stf)
-            for r in range(thi - tlo):
-                leaf = _leaf(nf, nt, nl, nr, Xt[r])
-                for c in range(C):
-                    proba[r, c] += nv[leaf, c]
-        for r in range(thi - tlo):
-            best = 0
-            bv = proba[r, 0] / n_trees
-            for c in range(1, C):
-                v = proba[r, c] / n_trees
-                if v > bv:
-                    bv = v
-                    best = c
-            out[b, te_idx[tlo + r]] = best
+    """RandomForestClassifier(n_estimators=n_trees, max_features, bootstrap) per model.
+
+    Per model: features transposed and presorted once; per tree: one ``RandomState``
+    seeding for the bootstrap counts and the splitter's seed, then
+    :func:`grow_gini_presorted`.  Work arrays are allocated once per model.
+    """
+    for b in prange(seeds.shape[0]):
+        _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
+                n_trees, max_features, max_depth, bootstrap, out)
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# batch kernels: one model per (train, test) pair, prange over models
+# ---------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
@@ -741,7 +1151,7 @@ def _present(yc, C):
     return pc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _argmax_first(v, K):
     best = 0
     bv = v[0]
@@ -752,6 +1162,380 @@ def _argmax_first(v, K):
     return best
 
 
+@njit(cache=True)
+def splitter_states(seeds: np.ndarray, out: np.ndarray) -> None:
+    """``out[j] = splitter_state(seeds[j])`` for many seeds at once.
+
+    The 397-step seeding recurrence is one long dependency chain per seed; running the
+    chains side by side (inner loop over seeds) lets the CPU overlap them.
+    """
+    n = seeds.shape[0]
+    s = np.empty(n, np.int64)
+    m0 = np.empty(n, np.int64)
+    m1 = np.empty(n, np.int64)
+    for j in range(n):
+        s[j] = seeds[j] & M32
+        m0[j] = s[j]
+    for pos in range(397):
+        for j in range(n):
+            x = s[j]
+            s[j] = (1812433253 * (x ^ (x >> 30)) + pos + 1) & M32
+        if pos == 0:
+            for j in range(n):
+                m1[j] = s[j]
+    for j in range(n):
+        y = (m0[j] & 0x80000000) | (m1[j] & 0x7FFFFFFF)
+        v = _temper(s[j] ^ (y >> 1) ^ (0x9908B0DF if (y & 1) else 0)) & 0x7FFFFFFF
+        out[j] = v if v <= RAND_R_MAX - 1 else splitter_state(seeds[j])
+
+
+@njit(cache=True)
+def best_stump(vs, order, yc, yf, sw, K, rstate, feats, sum_total, sum_left, samples,
+               goes_left, res):
+    """Depth-1 Gini tree (scikit-learn's best splitter, all features) on presorted data.
+
+    ``vs[f]`` are feature ``f``'s float32 values sorted ascending, ``order[f]`` the
+    matching samples; ``yc`` class codes (``yf`` as floats); ``sw`` real sample weights.  Visits the features in the splitter's
+    random order (``rstate``), scans each with ``Criterion.update``'s exact rule (add
+    ``samples[pos:new_pos]`` forward, or restart from the node total and subtract
+    backwards, whichever touches fewer samples) so that every weighted sum is formed in
+    scikit-learn's order, up to the order of tied values.  The children are summed in
+    the order scikit-learn leaves them: sorted by the last feature visited, then
+    ``partition_samples_final``'s swaps.  ``res`` receives (feature or -1, threshold,
+    left class, right class) as float64; ``samples``, ``goes_left`` are (m,) work arrays.
+    """
+    d = vs.shape[0]
+    m = vs.shape[1]
+    for f in range(d):
+        feats[f] = f
+    for k in range(K):
+        sum_total[k] = 0.0
+    wn = 0.0
+    for i in range(m):
+        wi = sw[i]
+        sum_total[yc[i]] += wi
+        wn += wi
+    sqc = 0.0
+    for c in range(K):
+        sqc += sum_total[c] * sum_total[c]
+    impurity = 1.0 - sqc / (wn * wn)
+    best_pos = m
+    best_feat = -1
+    best_thr = 0.0
+    last = -1
+    if not (m < 2 or impurity <= EPSILON):
+        f_i = d
+        n_visited = 0
+        n_found = 0
+        n_drawn = 0
+        n_total = 0
+        best_proxy = -INF
+        while f_i > n_total and (n_visited < d or n_visited <= n_found + n_drawn):
+            n_visited += 1
+            f_j = n_drawn + _rand_r(rstate) % (f_i - n_found - n_drawn)
+            f_j += n_found
+            f = feats[f_j]
+            v = vs[f]
+            o = order[f]
+            last = f  # sklearn sorted samples by this feature
+            if v[m - 1] <= v[0] + FEATURE_THRESHOLD:
+                t = feats[f_j]
+                feats[f_j] = feats[n_total]
+                feats[n_total] = t
+                n_found += 1
+                n_total += 1
+                continue
+            f_i -= 1
+            t = feats[f_i]
+            feats[f_i] = feats[f_j]
+            feats[f_j] = t
+            if K == 2:
+                # two classes in scalars; adding w * 0.0 leaves a sum unchanged, so the
+                # sums are formed exactly as with sum_left[y[i]] += w
+                t0c = sum_total[0]
+                t1c = sum_total[1]
+                s0 = 0.0
+                s1 = 0.0
+                wl = 0.0
+                pos = 0
+                p = 0
+                while p < m:
+                    p += 1
+                    while p < m and v[p] <= v[p - 1] + FEATURE_THRESHOLD:
+                        p += 1
+                    if p == m:
+                        continue
+                    if (p - pos) <= (m - p):
+                        for q in range(pos, p):
+                            i = o[q]
+                            wi = sw[i]
+                            c = yf[i]
+                            s0 += wi * (1.0 - c)
+                            s1 += wi * c
+                            wl += wi
+                    else:
+                        s0 = t0c
+                        s1 = t1c
+                        wl = wn
+                        for q in range(m - 1, p - 1, -1):
+                            i = o[q]
+                            wi = sw[i]
+                            c = yf[i]
+                            s0 -= wi * (1.0 - c)
+                            s1 -= wi * c
+                            wl -= wi
+                    pos = p
+                    wr = wn - wl
+                    r0 = t0c - s0
+                    r1 = t1c - s1
+                    gl = 0.0 + (1.0 - (s0 * s0 + s1 * s1) / (wl * wl))
+                    gr = 0.0 + (1.0 - (r0 * r0 + r1 * r1) / (wr * wr))
+                    proxy = -(wr * gr) - wl * gl
+                    if proxy > best_proxy:
+                        best_proxy = proxy
+                        best_pos = p
+                        best_feat = f
+                        best_thr = v[p - 1] / 2.0 + v[p] / 2.0
+                continue
+            for k in range(K):
+                sum_left[k] = 0.0
+            wl = 0.0
+            pos = 0
+            p = 0
+            while p < m:
+                p += 1
+                while p < m and v[p] <= v[p - 1] + FEATURE_THRESHOLD:
+                    p += 1
+                if p == m:
+                    continue
+                if (p - pos) <= (m - p):
+                    for q in range(pos, p):
+                        i = o[q]
+                        wi = sw[i]
+                        sum_left[yc[i]] += wi
+                        wl += wi
+                else:
+                    for k in range(K):
+                        sum_left[k] = sum_total[k]
+                    wl = wn
+                    for q in range(m - 1, p - 1, -1):
+                        i = o[q]
+                        wi = sw[i]
+                        sum_left[yc[i]] -= wi
+                        wl -= wi
+                pos = p
+                proxy = _gini_proxy(K, sum_left, sum_total, wl, wn - wl)
+                if proxy > best_proxy:
+                    best_proxy = proxy
+                    best_pos = p
+                    best_feat = f
+                    best_thr = v[p - 1] / 2.0 + v[p] / 2.0
+    if best_pos < m:
+        # samples as sklearn leaves them, then partition_samples_final's swaps
+        o = order[last]
+        for q in range(m):
+            samples[q] = o[q]
+        # x <= threshold iff the sample's rank in best_feat's order is < best_pos (the
+        # values are sorted, the threshold lies strictly between two of them)
+        ob = order[best_feat]
+        for q in range(m):
+            goes_left[ob[q]] = q < best_pos
+        ps = 0
+        pe = m
+        while ps < pe:
+            if goes_left[samples[ps]]:
+                ps += 1
+            else:
+                pe -= 1
+                t = samples[ps]
+                samples[ps] = samples[pe]
+                samples[pe] = t
+        # criterion.reset(); update(best_pos); children_impurity; impurity_improvement
+        for k in range(K):
+            sum_left[k] = 0.0
+        wl = 0.0
+        if best_pos <= m - best_pos:
+            for q in range(best_pos):
+                i = samples[q]
+                sum_left[yc[i]] += sw[i]
+                wl += sw[i]
+        else:
+            for k in range(K):
+                sum_left[k] = sum_total[k]
+            wl = wn
+            for q in range(m - 1, best_pos - 1, -1):
+                i = samples[q]
+                sum_left[yc[i]] -= sw[i]
+                wl -= sw[i]
+        wr = wn - wl
+        sql = 0.0
+        sqr = 0.0
+        for c in range(K):
+            cl = sum_left[c]
+            sql += cl * cl
+            cr = sum_total[c] - cl
+            sqr += cr * cr
+        imp_l = 0.0 + (1.0 - sql / (wl * wl))
+        imp_r = 0.0 + (1.0 - sqr / (wr * wr))
+        improvement = (wn / wn) * (impurity - wr / wn * imp_r - wl / wn * imp_l)
+        if improvement + EPSILON < 0.0:
+            best_pos = m
+    if best_pos >= m:
+        # a single leaf: its value sum_total / wn
+        for k in range(K):
+            sum_left[k] = sum_total[k] / wn
+        c = _argmax_first(sum_left, K)
+        res[0] = -1.0
+        res[1] = 0.0
+        res[2] = c
+        res[3] = c
+        return
+    # the two leaves: criterion.init over each child's samples, in order
+    res[0] = best_feat
+    res[1] = best_thr
+    for side in range(2):
+        lo = 0 if side == 0 else best_pos
+        hi = best_pos if side == 0 else m
+        for k in range(K):
+            sum_left[k] = 0.0
+        wc = 0.0
+        for q in range(lo, hi):
+            i = samples[q]
+            sum_left[yc[i]] += sw[i]
+            wc += sw[i]
+        for k in range(K):
+            sum_left[k] = sum_left[k] / wc
+        res[2 + side] = _argmax_first(sum_left, K)
+
+
+@njit(cache=True)
+def _ab_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
+            n_rounds, learning_rate, out, n_used):
+    # model b of :func:`ab_batch` (a plain function: the parallel loop stays small,
+    # which keeps numba's compile time down)
+    d = X32.shape[1]
+    lo = tr_ptr[b]
+    hi = tr_ptr[b + 1]
+    m = hi - lo
+    tlo = te_ptr[b]
+    thi = te_ptr[b + 1]
+    if m == 0 or thi == tlo:
+        return
+    XT = _gather_T(X32, fill, b, has_nan, tr_idx, lo, hi)
+    Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
+    yc = np.empty(m, np.int64)
+    yf = np.empty(m, np.float64)
+    for r in range(m):
+        yc[r] = y[tr_idx[lo + r]]
+        yf[r] = yc[r]
+    pc = _present(yc, C)
+    K = pc.shape[0]
+    order = _argsort_rows(XT)
+    vs = np.empty((d, m), np.float32)
+    for f in range(d):
+        for q in range(m):
+            vs[f, q] = XT[f, order[f, q]]
+    feats = np.empty(d, np.int64)
+    sums = np.empty((2, C), np.float64)
+    samples = np.empty(m, np.int64)
+    goes_left = np.empty(m, np.bool_)
+    res = np.empty(4, np.float64)
+    sw = np.empty(m, np.float64)
+    tmp = np.empty(m, np.float64)
+    wrong = np.empty(m, np.bool_)
+    s_feat = np.full(n_rounds, -1, np.int64)
+    s_thr = np.zeros(n_rounds, np.float64)
+    s_cl = np.zeros(n_rounds, np.int64)
+    s_cr = np.zeros(n_rounds, np.int64)
+    alpha = np.zeros(n_rounds, np.float64)
+    ada = np.empty(625, np.int64)
+    mt_seed(ada, seeds[b])
+    rseeds = np.empty(n_rounds, np.int64)
+    for it in range(n_rounds):
+        rseeds[it] = mt_randint(ada, MAX_INT32)
+    rstates = np.empty(n_rounds, np.int64)
+    splitter_states(rseeds, rstates)
+    rstate = np.empty(1, np.int64)
+    for r in range(m):
+        sw[r] = 1.0
+    tot = pairwise_sum(sw, 0, m)
+    for r in range(m):
+        sw[r] = sw[r] / tot
+    n_est = 0
+    for it in range(n_rounds):
+        for r in range(m):
+            if sw[r] < EPSILON:  # np.clip(sample_weight, a_min=eps)
+                sw[r] = EPSILON
+        rstate[0] = rstates[it]
+        best_stump(vs, order, yc, yf, sw, C, rstate, feats, sums[0], sums[1], samples,
+                   goes_left, res)
+        f = int(res[0])
+        thr = res[1]
+        s_feat[it] = f
+        s_thr[it] = thr
+        s_cl[it] = int(res[2])
+        s_cr[it] = int(res[3])
+        for r in range(m):
+            if f < 0 or XT[f, r] <= thr:
+                pred = s_cl[it]
+            else:
+                pred = s_cr[it]
+            wrong[r] = pred != yc[r]
+            tmp[r] = sw[r] if wrong[r] else 0.0
+        err = pairwise_sum(tmp, 0, m) / pairwise_sum(sw, 0, m)
+        if err <= 0.0:
+            alpha[it] = 1.0
+            n_est = it + 1
+            break
+        if err >= 1.0 - 1.0 / K:
+            if it == 0:
+                # sklearn raises here (a stump no better than chance on the
+                # training data); keep that stump alone rather than failing the batch
+                alpha[0] = 1.0
+                n_est = 1
+            break
+        a = learning_rate * (math.log((1.0 - err) / err) + math.log(K - 1.0))
+        alpha[it] = a
+        n_est = it + 1
+        if it != n_rounds - 1:
+            for r in range(m):
+                inc = a if (wrong[r] and sw[r] > 0.0) else 0.0
+                sw[r] = math.exp(math.log(sw[r]) + inc)
+        tot = pairwise_sum(sw, 0, m)
+        if not np.isfinite(tot) or tot <= 0.0:
+            break
+        if it < n_rounds - 1:
+            for r in range(m):
+                sw[r] = sw[r] / tot
+    n_used[b] = n_est
+    S = pairwise_sum(alpha, 0, n_rounds)
+    neg = -1.0 / (K - 1.0) if K > 1 else -1.0
+    score = np.empty(C, np.float64)
+    for r in range(thi - tlo):
+        x = Xt[r]
+        if K == 1:
+            out[b, te_idx[tlo + r]] = pc[0]
+            continue
+        if K == 2:
+            # decision = -(p0/S) + p1/S with p0 == -p1 exactly: only the sign of p1
+            p1 = 0.0
+            for t in range(n_est):
+                h = s_cl[t] if (s_feat[t] < 0 or x[s_feat[t]] <= s_thr[t]) else s_cr[t]
+                p1 += alpha[t] if h == pc[1] else -alpha[t]
+            out[b, te_idx[tlo + r]] = pc[1] if p1 > 0.0 else pc[0]
+            continue
+        for k in range(K):
+            score[k] = 0.0
+        for t in range(n_est):
+            h = s_cl[t] if (s_feat[t] < 0 or x[s_feat[t]] <= s_thr[t]) else s_cr[t]
+            for k in range(K):
+                score[k] += alpha[t] if h == pc[k] else neg * alpha[t]
+        for k in range(K):
+            score[k] = score[k] / S
+        out[b, te_idx[tlo + r]] = pc[_argmax_first(score, K)]
+
+
+
 @njit(parallel=True, cache=True)
 def ab_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
              n_rounds, learning_rate, out, n_used):
@@ -760,124 +1544,64 @@ def ab_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
     Zhu, Zou, Rosset & Hastie (2009), SAMME: alpha_t = lr * (log((1 - e_t) / e_t)
     + log(K - 1)), w_i <- w_i * exp(alpha_t * [h_t(x_i) != y_i]); the control flow
     (early stops, weight clipping at machine epsilon, normalisation) follows
-    ``sklearn.ensemble.AdaBoostClassifier.fit`` / ``_boost``.  ``n_used[b]`` receives
-    the number of stumps kept.
+    ``sklearn.ensemble.AdaBoostClassifier.fit`` / ``_boost``.  The features are sorted
+    once per model (:func:`best_stump` scans the sorted lists with each round's
+    weights) and the rounds' splitter seeds are drawn up front (they do not depend on
+    the data).  ``n_used[b]`` receives the number of stumps kept.
     """
-    B = seeds.shape[0]
-    d = X32.shape[1]
-    for b in prange(B):
-        lo = tr_ptr[b]
-        hi = tr_ptr[b + 1]
-        m = hi - lo
-        tlo = te_ptr[b]
-        thi = te_ptr[b + 1]
-        if m == 0 or thi == tlo:
-            continue
-        Xl = _gather(X32, fill, b, has_nan, tr_idx, lo, hi)
-        Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
-        yc = np.empty(m, np.int64)
-        for r in range(m):
-            yc[r] = y[tr_idx[lo + r]]
-        pc = _present(yc, C)
-        K = pc.shape[0]
-        yr = np.empty((1, 1), np.float64)
-        nf, nt, nl, nr, nv, work, feats, constf, st, stf, sums = _alloc(m, d, C)
-        samples = np.empty(m, np.int64)
-        sw = np.empty(m, np.float64)
-        tmp = np.empty(m, np.float64)
-        wrong = np.empty(m, np.bool_)
-        s_feat = np.full(n_rounds, -1, np.int64)
-        s_thr = np.zeros(n_rounds, np.float64)
-        s_cl = np.zeros(n_rounds, np.int64)
-        s_cr = np.zeros(n_rounds, np.int64)
-        alpha = np.zeros(n_rounds, np.float64)
-        for r in range(m):
-            sw[r] = 1.0
-        tot = pairwise_sum(sw, 0, m)
-        for r in range(m):
-            sw[r] = sw[r] / tot
-        ada = np.empty(625, np.int64)
-        mt_seed(ada, seeds[b])
-        rstate = np.empty(1, np.int64)
-        n_est = 0
-        for it in range(n_rounds):
-            for r in range(m):
-                if sw[r] < EPSILON:  # np.clip(sample_weight, a_min=eps)
-                    sw[r] = EPSILON
-            rstate[0] = splitter_state(mt_randint(ada, MAX_INT32))
-            for r in range(m):
-                samples[r] = r
-            nn = grow_tree(Xl, yc, yr, sw, True, C, d, 1, rstate, samples, m,
-                           nf, nt, nl, nr, nv, work, feats, constf, sums[0], sums[1],
-                           st, stf)
-            if nn == 1:
-                s_feat[it] = -1
-                s_cl[it] = _argmax_first(nv[0], C)
-                s_cr[it] = s_cl[it]
-            else:
-                s_feat[it] = nf[0]
-                s_thr[it] = nt[0]
-                s_cl[it] = _argmax_first(nv[nl[0]], C)
-                s_cr[it] = _argmax_first(nv[nr[0]], C)
-            for r in range(m):
-                if s_feat[it] < 0 or Xl[r, s_feat[it]] <= s_thr[it]:
-                    pred = s_cl[it]
-                else:
-                    pred = s_cr[it]
-                wrong[r] = pred != yc[r]
-                tmp[r] = sw[r] if wrong[r] else 0.0
-            err = pairwise_sum(tmp, 0, m) / pairwise_sum(sw, 0, m)
-            if err <= 0.0:
-                alpha[it] = 1.0
-                n_est = it + 1
-                break
-            if err >= 1.0 - 1.0 / K:
-                if it == 0:
-                    # sklearn raises here (a stump no better than chance on the
-                    # training data); keep that stump alone rather than failing the batch
-                    alpha[0] = 1.0
-                    n_est = 1
-                break
-            a = learning_rate * (math.log((1.0 - err) / err) + math.log(K - 1.0))
-            alpha[it] = a
-            n_est = it + 1
-            if it != n_rounds - 1:
-                for r in range(m):
-                    inc = a if (wrong[r] and sw[r] > 0.0) else 0.0
-                    sw[r] = math.exp(math.log(sw[r]) + inc)
-            tot = pairwise_sum(sw, 0, m)
-            if not np.isfinite(tot) or tot <= 0.0:
-                break
-            if it < n_rounds - 1:
-                for r in range(m):
-                    sw[r] = sw[r] / tot
-        n_used[b] = n_est
-        S = pairwise_sum(alpha, 0, n_rounds)
-        neg = -1.0 / (K - 1.0) if K > 1 else -1.0
-        score = np.empty(C, np.float64)
-        for r in range(thi - tlo):
-            x = Xt[r]
-            if K == 1:
-                out[b, te_idx[tlo + r]] = pc[0]
-                continue
-            if K == 2:
-                # decision = -(p0/S) + p1/S with p0 == -p1 exactly: only the sign of p1
-                p1 = 0.0
-                for t in range(n_est):
-                    h = s_cl[t] if (s_feat[t] < 0 or x[s_feat[t]] <= s_thr[t]) else s_cr[t]
-                    p1 += alpha[t] if h == pc[1] else -alpha[t]
-                out[b, te_idx[tlo + r]] = pc[1] if p1 > 0.0 else pc[0]
-                continue
-            for k in range(K):
-                score[k] = 0.0
-            for t in range(n_est):
-                h = s_cl[t] if (s_feat[t] < 0 or x[s_feat[t]] <= s_thr[t]) else s_cr[t]
-                for k in range(K):
-                    score[k] += alpha[t] if h == pc[k] else neg * alpha[t]
-            for k in range(K):
-                score[k] = score[k] / S
-            out[b, te_idx[tlo + r]] = pc[_argmax_first(score, K)]
+    for b in prange(seeds.shape[0]):
+        _ab_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
+                n_rounds, learning_rate, out, n_used)
     return out
+
+
+@njit(cache=True)
+def _rt_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
+            max_depth, out):
+    # model b of :func:`rt_batch` (a plain function: the parallel loop stays small,
+    # which keeps numba's compile time down)
+    d = X32.shape[1]
+    lo = tr_ptr[b]
+    hi = tr_ptr[b + 1]
+    m = hi - lo
+    tlo = te_ptr[b]
+    thi = te_ptr[b + 1]
+    if m == 0 or thi == tlo:
+        return
+    Xl = _gather(X32, fill, b, has_nan, tr_idx, lo, hi)
+    Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
+    yc = np.empty(m, np.int64)
+    for r in range(m):
+        yc[r] = y[tr_idx[lo + r]]
+    pc = _present(yc, C)
+    Kp = pc.shape[0]
+    if Kp == 1:
+        for r in range(thi - tlo):
+            out[b, te_idx[tlo + r]] = pc[0]
+        return
+    K = 1 if Kp == 2 else Kp
+    yr = np.zeros((m, K), np.float64)
+    for r in range(m):
+        if Kp == 2:
+            yr[r, 0] = 1.0 if yc[r] == pc[1] else 0.0
+        else:
+            for k in range(Kp):
+                if yc[r] == pc[k]:
+                    yr[r, k] = 1.0
+    nf, nt, nl, nr, nv, work, feats, constf, st, stf, sums = _alloc(m, d, K)
+    samples = np.arange(m)
+    w = np.ones(m, np.float64)
+    rstate = np.empty(1, np.int64)
+    rstate[0] = splitter_state(seeds[b])
+    grow_tree(Xl, yc, yr, w, False, K, d, max_depth, rstate, samples, m,
+              nf, nt, nl, nr, nv, work, feats, constf, sums[0], sums[1], st, stf)
+    for r in range(thi - tlo):
+        leaf = _leaf(nf, nt, nl, nr, Xt[r])
+        if K == 1:
+            out[b, te_idx[tlo + r]] = pc[1] if nv[leaf, 0] > 0.5 else pc[0]
+        else:
+            out[b, te_idx[tlo + r]] = pc[_argmax_first(nv[leaf], K)]
+
 
 
 @njit(parallel=True, cache=True)
@@ -890,47 +1614,7 @@ def rt_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
     tree on the 0/1 label thresholded at 0.5).  Three or more: one output per present
     class (one-hot), predicted class = argmax of the leaf means (first on ties).
     """
-    B = seeds.shape[0]
-    d = X32.shape[1]
-    for b in prange(B):
-        lo = tr_ptr[b]
-        hi = tr_ptr[b + 1]
-        m = hi - lo
-        tlo = te_ptr[b]
-        thi = te_ptr[b + 1]
-        if m == 0 or thi == tlo:
-            continue
-        Xl = _gather(X32, fill, b, has_nan, tr_idx, lo, hi)
-        Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
-        yc = np.empty(m, np.int64)
-        for r in range(m):
-            yc[r] = y[tr_idx[lo + r]]
-        pc = _present(yc, C)
-        Kp = pc.shape[0]
-        if Kp == 1:
-            for r in range(thi - tlo):
-                out[b, te_idx[tlo + r]] = pc[0]
-            continue
-        K = 1 if Kp == 2 else Kp
-        yr = np.zeros((m, K), np.float64)
-        for r in range(m):
-            if Kp == 2:
-                yr[r, 0] = 1.0 if yc[r] == pc[1] else 0.0
-            else:
-                for k in range(Kp):
-                    if yc[r] == pc[k]:
-                        yr[r, k] = 1.0
-        nf, nt, nl, nr, nv, work, feats, constf, st, stf, sums = _alloc(m, d, K)
-        samples = np.arange(m)
-        w = np.ones(m, np.float64)
-        rstate = np.empty(1, np.int64)
-        rstate[0] = splitter_state(seeds[b])
-        grow_tree(Xl, yc, yr, w, False, K, d, max_depth, rstate, samples, m,
-                  nf, nt, nl, nr, nv, work, feats, constf, sums[0], sums[1], st, stf)
-        for r in range(thi - tlo):
-            leaf = _leaf(nf, nt, nl, nr, Xt[r])
-            if K == 1:
-                out[b, te_idx[tlo + r]] = pc[1] if nv[leaf, 0] > 0.5 else pc[0]
-            else:
-                out[b, te_idx[tlo + r]] = pc[_argmax_first(nv[leaf], K)]
+    for b in prange(seeds.shape[0]):
+        _rt_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
+                max_depth, out)
     return out

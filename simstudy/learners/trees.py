@@ -14,7 +14,8 @@ scikit-learn's, as the issue asks:
         argmax of the leaf means (first class on ties).
 
 Each learner fits a whole batch of models in one compiled call (numba, ``prange`` over
-models; kernels in :mod:`simstudy.learners._tree_kernels`).  The kernels replay
+models; kernels in :mod:`simstudy.learners._tree_kernels`: features presorted once per
+model, no per-node sorting; see its docstring).  The kernels replay
 scikit-learn's algorithm *and its random streams*: model ``b`` uses the integer
 ``int(seeds[b].generate_state(1)[0])`` exactly where the reference path
 (:class:`simstudy.learners.reference.SklearnLearner`) passes it as ``random_state``.  So
@@ -165,6 +166,7 @@ class RandomForest(Learner):
 
     name = "rf"
     preprocess = "impute"
+    stack_trials = True  # works from each model's own row indices
 
     def __init__(
         self,
@@ -252,6 +254,7 @@ class AdaBoost(Learner):
 
     name = "ab"
     preprocess = "impute"
+    stack_trials = True  # works from each model's own row indices
 
     def __init__(self, n_estimators: int = 50, learning_rate: float = 1.0) -> None:
         self.n_estimators = _int_param("n_estimators", n_estimators, 1, "ab")
@@ -311,6 +314,7 @@ class RegressionTree(Learner):
 
     name = "rt"
     preprocess = "impute"
+    stack_trials = True  # works from each model's own row indices
 
     def __init__(self, max_depth: int | None = None) -> None:
         self.max_depth = _depth_param(max_depth, "rt")
