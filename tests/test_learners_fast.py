@@ -108,7 +108,7 @@ def test_1nn_ties_lowest_index_like_sklearn() -> None:
     y = np.array([0, 1, 0, 1, 0, 1])
     train = np.array([[True, True, True, True, False, False], [False, True, True, True, True, False]])
     test = ~train
-    for kernel in ("loop", "blas"):
+    for kernel in ("loop", "blas", "lists"):
         p = Fast1NN(kernel=kernel).fit_predict(X, y, train, test, _seeds(2))
         r = get_learner("1nn", reference=True).fit_predict(X, y, train, test, _seeds(2))
         assert np.array_equal(p[test], r[test])
@@ -176,3 +176,117 @@ def test_chunking_does_not_change_predictions() -> None:
         full = a.fit_predict(ds.X, ds.y, train, ~train, _seeds(len(train)))
         a.memory_budget = 1.0  # one model per chunk
         assert np.array_equal(a.fit_predict(ds.X, ds.y, train, ~train, _seeds(len(train))), full)
+
+
+# ------------------------------------------------------------ 1-NN kernels and preprocessing
+
+
+def _tied_data(n: int, d: int, seed: int, missing: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Small-integer data: many duplicated rows and many exactly equal distances."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, (n, d)).astype(float)
+    X[rng.integers(0, n, n // 4)] = X[rng.integers(0, n, n // 4)]  # exact duplicates
+    if missing:
+        X[rng.random((n, d)) < missing] = np.nan
+    y = rng.integers(0, 3, n)
+    return X, y
+
+
+def _kernel_preds(X, y, train, test, **kw) -> dict[str, np.ndarray]:
+    out = {}
+    for kernel in ("loop", "blas", "lists", "auto"):
+        learner = Fast1NN(kernel=kernel, **kw)
+        out[kernel] = learner.fit_predict(X, y, train, test, _seeds(len(train)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("n", "d", "missing", "scale"),
+    [(600, 64, 0.0, "standard"), (500, 5, 0.1, "standard"), (450, 3, 0.0, "none")],
+)
+def test_1nn_kernels_identical_with_ties(n: int, d: int, missing: float, scale: str) -> None:
+    """The screened kernels only skip rows proven not nearest: with duplicated rows, mirror
+    ties and missing values they still return exactly what the plain loop returns."""
+    X, y = _tied_data(n, d, seed=n + d, missing=missing)
+    rng = np.random.default_rng(d)
+    train = _masks(n, rng, halves=3)
+    train[-1] = rng.random(n) < 0.3  # a small training set
+    test = ~train
+    test[0, :5] = True  # rows in both masks: their own nearest neighbour
+    p = _kernel_preds(X, y, train, test, scale=scale)
+    for kernel in ("blas", "lists", "auto"):
+        assert np.array_equal(p[kernel], p["loop"]), kernel
+    # and the loop kernel is the first exact minimum of the direct-difference distance
+    from simstudy.learners.preprocess import apply_stats, fold_stats
+
+    mean, sc = fold_stats(X, train[:2], standardize=scale == "standard")
+    Z = apply_stats(X, mean, sc)
+    for b in range(2):
+        tr = np.flatnonzero(train[b])
+        for i in np.flatnonzero(test[b])[:40]:
+            D = ((Z[b, i] - Z[b, tr]) ** 2).sum(axis=1)
+            assert p["loop"][b, i] == y[tr[np.argmin(D)]]
+            assert p["loop"][b, i] == y[tr[D == D.min()][0]]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 6), st.booleans())
+def test_1nn_kernels_identical_hypothesis(seed: int, d: int, empty_fold: bool) -> None:
+    X, y = _tied_data(420, d, seed, missing=0.05 if seed % 2 else 0.0)
+    rng = np.random.default_rng(seed)
+    train = rng.random((4, 420)) < rng.uniform(0.05, 0.95, (4, 1))
+    if empty_fold:
+        train[1] = False  # no training row: class 0, as the reference path
+    test = ~train
+    p = _kernel_preds(X, y, train, test)
+    assert np.array_equal(p["blas"], p["loop"]) and np.array_equal(p["lists"], p["loop"])
+    if empty_fold:
+        assert np.all(p["lists"][1] == 0)
+
+
+def test_1nn_lists_kernel_proves_most_rows_and_matches_sklearn() -> None:
+    """digits (n = 1000, d = 64), auto kernel = candidate lists: equal to scikit-learn's
+    brute-force 1-NN, and most test rows are settled by the lists (few fall back)."""
+    X, y = load_digits(return_X_y=True)
+    X, y = np.asarray(X[:1000], float), np.asarray(y[:1000], np.int64)
+    train = _masks(1000, np.random.default_rng(3), halves=3)
+    test = ~train
+    learner = Fast1NN()
+    assert learner._pick_kernel(1000, len(train)) == "lists"
+    fallback = []
+    blas = learner._blas
+    learner._blas = lambda Z, tr, te, out: (fallback.append(len(te)), blas(Z, tr, te, out))
+    p = learner.fit_predict(X, y, train, test, _seeds(len(train)))
+    r = get_learner("1nn", reference=True).fit_predict(X, y, train, test, _seeds(len(train)))
+    assert np.array_equal(p[test], r[test])
+    assert sum(fallback) < 0.1 * test.sum()
+
+
+def test_1nn_kernel_name_is_checked() -> None:
+    from simstudy.errors import SimstudyError
+
+    with pytest.raises(SimstudyError, match="'gemm'"):
+        Fast1NN(kernel="gemm")
+
+
+def test_fold_stats_tiny_spread_columns_match_scaler() -> None:
+    """A column whose spread in the fold is tiny against its global range (the moment
+    formula cannot resolve it) and constant columns: as StandardScaler."""
+    from sklearn.preprocessing import StandardScaler
+
+    from simstudy.learners.preprocess import fold_stats
+
+    X = np.zeros((12, 3))
+    X[0, 0] = 9.43055886e-110
+    X[11, 0] = 1.0
+    X[:, 1] = 0.1  # constant: sklearn's mean is not exactly 0.1, its scale 1
+    X[:, 2] = np.arange(12.0) * 1e-9 + 1e6  # tiny spread on a large offset
+    train = np.zeros((2, 12), bool)
+    train[0, :2] = True
+    train[1, 3:9] = True
+    mean, scale = fold_stats(X, train)
+    for b in range(2):
+        sc = StandardScaler().fit(X[train[b]])
+        np.testing.assert_allclose(mean[b], sc.mean_, rtol=1e-12)
+        np.testing.assert_allclose(scale[b], sc.scale_, rtol=1e-6)
+    assert scale[0, 0] == pytest.approx(4.71527943e-110) and scale[0, 1] == 1.0

@@ -92,8 +92,10 @@ def test_sklearn_import_paths_and_objects() -> None:
         assert lr.estimator.C == 10 and lr.name == spec
     obj = get_learner(GaussianNB())
     assert isinstance(obj, SklearnLearner) and obj.name == "GaussianNB"
-    svm = get_learner("svm[C=2.5]")
-    assert svm.estimator.C == 2.5 and svm.estimator.kernel == "rbf" and svm.name == "svm[C=2.5]"
+    svm = get_learner("svm[C=2.5]")  # the libsvm fast path; its reference is SVC(C=2.5)
+    ref = svm.reference_estimator()
+    assert ref.C == 2.5 and ref.kernel == "rbf" and svm.name == "svm[C=2.5]"
+    assert get_learner("svm[C=2.5]", reference=True).estimator.C == 2.5
 
 
 def test_register_user_factory() -> None:

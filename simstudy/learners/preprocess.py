@@ -66,48 +66,78 @@ def fold_stats(
     mean, scale : (B, d) float64.  ``mean[b]`` is the fill value of fold ``b`` (0 for an
     all-missing column) and the centre used for standardisation; ``scale[b]`` the sd of
     the imputed training column (1 where it is near constant).
+
+    Cost: three ``(B, n) @ (n, d)`` products (two without missing values) plus an exact
+    two-pass recomputation of the few (fold, column) pairs whose moment variance is too
+    small to trust.
     """
     X = np.asarray(X, dtype=np.float64)
-    T = np.asarray(train, dtype=np.float64)
+    train = np.asarray(train, dtype=bool)
+    T = train.astype(np.float64)
     ok = ~np.isnan(X)
+    complete = bool(ok.all())
+    n_b = T.sum(axis=1)[:, None]
     # shift by a global column centre first: the masked second moment below then loses
     # no precision to cancellation when |mean| >> sd (e.g. years, ids-like scales)
     n_obs = ok.sum(axis=0)
-    centre = np.where(ok, X, 0.0).sum(axis=0) / np.maximum(n_obs, 1)
-    Xc = np.where(ok, X - centre, 0.0)
-    cnt = T @ ok.astype(np.float64)  # observed training values per column
+    if complete:
+        centre = X.sum(axis=0) / max(X.shape[0], 1)
+        Xc = X - centre
+        cnt = np.broadcast_to(n_b, (T.shape[0], X.shape[1]))
+    else:
+        centre = np.where(ok, X, 0.0).sum(axis=0) / np.maximum(n_obs, 1)
+        Xc = np.where(ok, X - centre, 0.0)
+        cnt = T @ ok.astype(np.float64)  # observed training values per column
     s1 = T @ Xc
     with np.errstate(invalid="ignore", divide="ignore"):
         m_c = np.where(cnt > 0, s1 / np.maximum(cnt, 1.0), 0.0)
     mean = np.where(cnt > 0, m_c + centre, 0.0)
     if not standardize:
         return mean, np.ones_like(mean)
-    n_b = T.sum(axis=1)[:, None]
     # imputed entries equal the mean and add nothing to the centred sum of squares
     ss = T @ (Xc * Xc) - cnt * m_c * m_c
     var = np.maximum(ss, 0.0) / np.maximum(n_b, 1.0)
-    # the moment formula leaves ~1e-21 where a column is exactly constant in the fold;
-    # scikit-learn gets 0 there (and then scale 1), so test constancy exactly
-    var = np.where(_constant_columns(X, ok, np.asarray(train, dtype=bool)), 0.0, var)
+    # The moment formula is accurate to about n·eps·max|Xc|² (worst case).  Where the
+    # variance is not far above that -- (near-)constant columns, where scikit-learn gets
+    # exactly 0 and then scale 1, and columns whose spread in the fold is tiny against
+    # their global range -- mean and variance are recomputed exactly (two-pass, constancy
+    # tested exactly).  A threshold of 1e-6·max|Xc|² keeps the rest within ~1e-9 relative.
+    amax = np.abs(Xc).max(axis=0) if X.shape[0] else np.zeros(X.shape[1])
+    cand = var <= 1e-6 * amax * amax
+    if cand.any():
+        mean, var = _exact_pairs(X, ok, train, cand, mean, var)
     constant = var <= n_b * _EPS * var + (n_b * mean * _EPS) ** 2
     scale = np.where(constant, 1.0, np.sqrt(var))
     return mean, scale
 
 
-def _constant_columns(X: np.ndarray, ok: np.ndarray, train: np.ndarray) -> np.ndarray:
-    """(B, d) True where the observed training values of a column are all equal."""
-    B, n = train.shape
-    d = X.shape[1]
-    hi_src = np.where(ok, X, -np.inf)
-    lo_src = np.where(ok, X, np.inf)
-    out = np.empty((B, d), dtype=bool)
-    step = chunk_size(2.0 * n * d * 8, 64e6)
-    for s in range(0, B, step):
-        t = train[s : s + step, :, None]
-        hi = np.where(t, hi_src[None], -np.inf).max(axis=1)
-        lo = np.where(t, lo_src[None], np.inf).min(axis=1)
-        out[s : s + step] = ~(hi > lo)  # also True for a column with no observed value
-    return out
+def _exact_pairs(
+    X: np.ndarray, ok: np.ndarray, train: np.ndarray, cand: np.ndarray,
+    mean: np.ndarray, var: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two-pass mean and (imputed-column) variance of the (fold, column) pairs in
+    ``cand``; variance exactly 0 where the observed training values are all equal (or
+    there is none).  Work: ``n`` per pair, vectorised per column."""
+    mean = mean.copy()
+    var = var.copy()
+    n_b = train.sum(axis=1)
+    for j in np.flatnonzero(cand.any(axis=0)):
+        rows = np.flatnonzero(cand[:, j])
+        obs = ok[:, j]
+        v = X[obs, j]
+        if v.size == 0 or v.min() == v.max():  # constant over the whole data set
+            var[rows, j] = 0.0
+            continue
+        t = train[rows][:, obs]
+        cnt = t.sum(axis=1)
+        m = np.where(t, v, 0.0).sum(axis=1) / np.maximum(cnt, 1)
+        dev = np.where(t, v - m[:, None], 0.0)
+        ss = (dev * dev).sum(axis=1) - dev.sum(axis=1) ** 2 / np.maximum(cnt, 1)
+        hi = np.where(t, v, -np.inf).max(axis=1)
+        lo = np.where(t, v, np.inf).min(axis=1)
+        mean[rows, j] = np.where(cnt > 0, m, 0.0)
+        var[rows, j] = np.where(hi > lo, np.maximum(ss, 0.0) / np.maximum(n_b[rows], 1), 0.0)
+    return mean, var
 
 
 def apply_stats(
