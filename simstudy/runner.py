@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -45,7 +45,6 @@ class RunSummary:
     trials_computed: int
     seconds: float
     store: str
-    per_cell_seconds: dict = field(default_factory=dict)
 
 
 # --- resolving names (cached per process: workers resolve each name once) ------------------

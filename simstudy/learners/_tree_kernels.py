@@ -54,13 +54,21 @@ MAX_INT32 = 2147483647  # np.iinfo(np.int32).max, the bound for per-estimator se
 _SEED_CHUNK = 8  # random forests seed this many trees' generators side by side
 INF = np.inf
 M32 = 0xFFFFFFFF
+# IEEE division, as in scikit-learn's trees (Cython, cdivision=True): x / 0.0 is inf or
+# nan, never an exception.  AdaBoost needs it: with real weights a candidate split can
+# leave a child of weight exactly 0.0 in floating point (the weights there are clipped
+# at machine epsilon and absorbed by the node total), its Gini proxy is nan there and
+# `nan > best` simply rejects it.  Under numba's default ("python") error model that
+# division raised ZeroDivisionError, which inside a prange loop silently abandoned the
+# rest of that thread's block of models (their predictions stayed unwritten).
+_JIT = {"cache": True, "error_model": "numpy"}
 
 # ---------------------------------------------------------------------------------------
 # np.random.RandomState (legacy MT19937) -- only what scikit-learn draws from it
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def mt_seed(mt: np.ndarray, seed: int) -> None:
     """numpy's ``mt19937_seed`` (what ``RandomState(int)`` does); mt: (625,) int64, mt[624]=pos."""
     s = seed & M32
@@ -70,7 +78,7 @@ def mt_seed(mt: np.ndarray, seed: int) -> None:
     mt[624] = 624
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _mt_gen(mt: np.ndarray) -> None:
     # the standard MT19937 twist of the whole block (numpy's mt19937_gen); split at the
     # wrap-around of i + 397 and branch-free so that the compiler can vectorise it
@@ -85,7 +93,7 @@ def _mt_gen(mt: np.ndarray) -> None:
     mt[624] = 0
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def mt_seed_many(mts: np.ndarray, seeds: np.ndarray, lo: int, n: int) -> None:
     """``mt_seed(mts[j], seeds[lo + j])`` for ``j < n``, the chains run side by side.
 
@@ -102,7 +110,7 @@ def mt_seed_many(mts: np.ndarray, seeds: np.ndarray, lo: int, n: int) -> None:
         mts[j, 624] = 624
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _temper(y: int) -> int:
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
@@ -111,7 +119,7 @@ def _temper(y: int) -> int:
     return y & M32
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def mt_next32(mt: np.ndarray) -> int:
     """Next raw 32-bit output (numpy's ``mt19937_next32``)."""
     if mt[624] >= 624:
@@ -121,7 +129,7 @@ def mt_next32(mt: np.ndarray) -> int:
     return _temper(mt[pos])
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _gen_mask(rng: int) -> int:
     mask = rng
     mask |= mask >> 1
@@ -132,7 +140,7 @@ def _gen_mask(rng: int) -> int:
     return mask
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def mt_randint(mt: np.ndarray, high: int) -> int:
     """``RandomState.randint(0, high)`` for ``high <= 2**32`` (legacy masked rejection)."""
     rng = high - 1
@@ -145,7 +153,7 @@ def mt_randint(mt: np.ndarray, high: int) -> int:
             return v
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def splitter_state(seed: int) -> int:
     """Initial ``rand_r_state`` of a tree fitted with ``random_state=seed``.
 
@@ -171,7 +179,7 @@ def splitter_state(seed: int) -> int:
     return mt_randint(mt, RAND_R_MAX)
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _rand_r(state: np.ndarray) -> int:
     # sklearn/utils/_random.pxd::our_rand_r (xorshift on uint32, result mod 2**31)
     s = state[0]
@@ -189,7 +197,7 @@ def _rand_r(state: np.ndarray) -> int:
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _pw_block(a: np.ndarray, lo: int, n: int) -> float:
     # numpy's pairwise_sum for n <= 128: plain loop below 8, else 8 running sums
     if n < 8:
@@ -224,7 +232,7 @@ def _pw_block(a: np.ndarray, lo: int, n: int) -> float:
     return res
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def pairwise_sum(a: np.ndarray, lo: int, n: int) -> float:
     """``np.add.reduce`` of ``a[lo:lo+n]`` with numpy's blocked pairwise algorithm.
 
@@ -279,7 +287,7 @@ def pairwise_sum(a: np.ndarray, lo: int, n: int) -> float:
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _insertion(v: np.ndarray, s: np.ndarray, lo: int, hi: int) -> None:
     for i in range(lo + 1, hi):
         tv = v[i]
@@ -293,7 +301,7 @@ def _insertion(v: np.ndarray, s: np.ndarray, lo: int, hi: int) -> None:
         s[j + 1] = ts
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _sort2(v: np.ndarray, s: np.ndarray, lo: int, hi: int) -> None:
     """Sort v[lo:hi] ascending, permuting s alongside.
 
@@ -365,7 +373,7 @@ def _sort2(v: np.ndarray, s: np.ndarray, lo: int, hi: int) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _node_stats(yc, yr, w, is_gini, K, samples, start, end, sum_total):
     # criterion.init over samples[start:end] in their current order
     for k in range(K):
@@ -387,7 +395,7 @@ def _node_stats(yc, yr, w, is_gini, K, samples, start, end, sum_total):
     return wn, sq
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _update(yc, yr, w, is_gini, K, samples, pos, new_pos, end, sum_total, wn, sum_left, wl):
     """Criterion.update: move samples[pos:new_pos] to the left child; returns new wl."""
     if (new_pos - pos) <= (end - new_pos):
@@ -417,7 +425,7 @@ def _update(yc, yr, w, is_gini, K, samples, pos, new_pos, end, sum_total, wn, su
     return wl
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _gini_children(K, sum_left, sum_total, wl, wr):
     sql = 0.0
     sqr = 0.0
@@ -431,7 +439,7 @@ def _gini_children(K, sum_left, sum_total, wl, wr):
     return gl, gr
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _proxy(is_gini, K, sum_left, sum_total, wl, wr):
     if is_gini:
         gl, gr = _gini_children(K, sum_left, sum_total, wl, wr)
@@ -446,7 +454,7 @@ def _proxy(is_gini, K, sum_left, sum_total, wl, wr):
     return pl / wl + pr / wr
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def grow_tree(
     Xl, yc, yr, w, is_gini, K, max_features, max_depth, rstate, samples, m,
     nf, nt, nl, nr, nv, work_f32, feats, constf, sum_total, sum_left,
@@ -645,7 +653,7 @@ def grow_tree(
     return n_nodes
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _leaf(nf, nt, nl, nr, x):
     node = 0
     while nf[node] >= 0:
@@ -656,7 +664,7 @@ def _leaf(nf, nt, nl, nr, x):
     return node
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _gather(X32, fill, b, has_nan, idx, lo, hi):
     # rows idx[lo:hi] of X as float32, nan -> this model's training-fold mean
     d = X32.shape[1]
@@ -671,7 +679,7 @@ def _gather(X32, fill, b, has_nan, idx, lo, hi):
     return out
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _alloc(m, d, K):
     cap = 2 * m + 1
     nf = np.empty(cap, np.int64)
@@ -693,7 +701,7 @@ def _alloc(m, d, K):
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _first_rand_r_seed(mt: np.ndarray, seed: int) -> int:
     """``splitter_state(seed)`` from an already seeded (untwisted) state ``mt``.
 
@@ -708,7 +716,7 @@ def _first_rand_r_seed(mt: np.ndarray, seed: int) -> int:
     return splitter_state(seed)  # rejected (p = 2**-31): the general path
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _bootstrap_counts(mt: np.ndarray, m: int, w: np.ndarray) -> None:
     """``w[i]`` = how often ``RandomState.randint(0, m, m)`` drew ``i`` (seeded ``mt``)."""
     for r in range(m):
@@ -732,7 +740,7 @@ def _bootstrap_counts(mt: np.ndarray, m: int, w: np.ndarray) -> None:
     mt[624] = pos
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _gini_proxy(K, sl, st, wl, wr):
     # ClassificationCriterion Gini: proxy_impurity_improvement, same operation order
     sql = 0.0
@@ -747,7 +755,7 @@ def _gini_proxy(K, sl, st, wl, wr):
     return -(wr * gr) - wl * gl
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def grow_gini_presorted(
     XT, yc, w, K, max_features, max_depth, rstate, lists, ns, XtT, tidx, ttmp, nte, proba,
     feats, constf, sum_total, sum_left, flag, tmp, st_i, st_f, st_c,
@@ -1002,7 +1010,7 @@ def grow_gini_presorted(
     return n_nodes
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _argsort_rows(XT):
     # (d, m) sample orders by each feature (ties in index order: irrelevant, see above)
     d, m = XT.shape
@@ -1016,7 +1024,7 @@ def _argsort_rows(XT):
     return order
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _gather_T(X32, fill, b, has_nan, idx, lo, hi):
     # rows idx[lo:hi] of X transposed to (d, rows) float32, nan -> training-fold mean
     d = X32.shape[1]
@@ -1031,7 +1039,7 @@ def _gather_T(X32, fill, b, has_nan, idx, lo, hi):
     return out
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
             n_trees, max_features, max_depth, bootstrap, out):
     # model b of :func:`rf_batch` (a plain function: the parallel loop stays small,
@@ -1113,7 +1121,7 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
 
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, **_JIT)
 def rf_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
              n_trees, max_features, max_depth, bootstrap, out):
     """RandomForestClassifier(n_estimators=n_trees, max_features, bootstrap) per model.
@@ -1133,7 +1141,7 @@ def rf_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _present(yc, C):
     cnt = np.zeros(C, np.int64)
     for r in range(yc.shape[0]):
@@ -1151,7 +1159,7 @@ def _present(yc, C):
     return pc
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _argmax_first(v, K):
     best = 0
     bv = v[0]
@@ -1162,7 +1170,7 @@ def _argmax_first(v, K):
     return best
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def splitter_states(seeds: np.ndarray, out: np.ndarray) -> None:
     """``out[j] = splitter_state(seeds[j])`` for many seeds at once.
 
@@ -1189,7 +1197,7 @@ def splitter_states(seeds: np.ndarray, out: np.ndarray) -> None:
         out[j] = v if v <= RAND_R_MAX - 1 else splitter_state(seeds[j])
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def best_stump(vs, order, yc, yf, sw, K, rstate, feats, sum_total, sum_left, samples,
                goes_left, res):
     """Depth-1 Gini tree (scikit-learn's best splitter, all features) on presorted data.
@@ -1408,7 +1416,7 @@ def best_stump(vs, order, yc, yf, sw, K, rstate, feats, sum_total, sum_left, sam
         res[2 + side] = _argmax_first(sum_left, K)
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _ab_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
             n_rounds, learning_rate, out, n_used):
     # model b of :func:`ab_batch` (a plain function: the parallel loop stays small,
@@ -1536,7 +1544,7 @@ def _ab_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
 
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, **_JIT)
 def ab_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
              n_rounds, learning_rate, out, n_used):
     """AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), SAMME) per model.
@@ -1555,7 +1563,7 @@ def ab_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
     return out
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _rt_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
             max_depth, out):
     # model b of :func:`rt_batch` (a plain function: the parallel loop stays small,
@@ -1604,7 +1612,7 @@ def _rt_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
 
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, **_JIT)
 def rt_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
              max_depth, out):
     """Least-squares regression tree on class indicators (DecisionTreeRegressor) per model.
