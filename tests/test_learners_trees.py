@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_iris, load_wine
 from sklearn.ensemble import AdaBoostClassifier, RandomForestClassifier
 from sklearn.impute import SimpleImputer
-from sklearn.tree import DecisionTreeRegressor
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from simstudy.errors import SimstudyError
 from simstudy.learners import _tree_kernels as K
@@ -272,6 +272,96 @@ def test_large_stacked_batch_runs_and_is_accurate() -> None:
     err = (AdaBoost().fit_predict(X, y, train, test, seeds_for(40)) != y)[test].mean()
     # Bayes error for mu1 - mu0 = (1, 1), identity covariance: Phi(-sqrt(2)/2) = 0.240
     assert 0.23 < err < 0.27
+
+
+
+# ------------------------------------------- zero-weight children (IEEE division, issue)
+
+
+def test_stump_skips_a_split_whose_child_weight_rounds_to_zero() -> None:
+    # x <= 2.5 leaves sample 3 (weight 1e-17) alone on the right: its weight is absorbed
+    # by the others' sum, so wr = wn - wl is exactly 0.0 and the Gini proxy is 0/0.
+    # scikit-learn (cdivision) gets nan and `nan > best` rejects the split; the kernel
+    # raised ZeroDivisionError here before it used IEEE division.
+    X = np.array([[0.0, 3.0], [1.0, 2.0], [2.0, 1.0], [3.0, 0.0]])
+    y = np.array([0, 0, 1, 1])
+    w = np.array([0.25, 0.25, 0.5, 1e-17])
+    vs = np.ascontiguousarray(np.sort(X.T, axis=1), dtype=np.float32)
+    order = np.argsort(X.T, axis=1, kind="stable").astype(np.int64)
+    for seed in (0, 1, 2, 3):
+        res = np.empty(4)
+        K.best_stump(vs, order, y, y.astype(float), w, 2, np.array([K.splitter_state(seed)]),
+                     np.empty(2, np.int64), np.empty(2), np.empty(2), np.empty(4, np.int64),
+                     np.empty(4, np.bool_), res)
+        tree = DecisionTreeClassifier(max_depth=1, random_state=seed).fit(X, y, sample_weight=w)
+        t = tree.tree_
+        left, right = t.children_left[0], t.children_right[0]
+        assert (int(res[0]), res[1]) == (t.feature[0], t.threshold[0])
+        assert (res[2], res[3]) == (t.value[left].argmax(), t.value[right].argmax())
+        assert res[1] == 1.5  # the perfect split, not the one with a weightless child
+
+
+def stacked_blocks(n_blocks: int = 25, n: int = 200, d: int = 5, shift: float = 3.0,
+                   seed: int = 20) -> tuple[np.ndarray, ...]:
+    """The runner's stacking: independent two-class Gaussian samples one below the other,
+    two models per block (its two halves, 2-fold cv), masks inside the model's own block.
+
+    Well separated classes (every feature shifted by ``shift`` for class 1): boosting drives
+    most weights down to ~1e-15, where splits with a child of zero weight (in floating
+    point) occur; with the defaults the kernel before the fix failed in 29 of 50 models.
+    """
+    rng = np.random.default_rng(seed)
+    Xs, ys = [], []
+    train = np.zeros((2 * n_blocks, n_blocks * n), dtype=bool)
+    for k in range(n_blocks):
+        yk = rng.permutation(np.repeat([0, 1], n // 2))
+        Xs.append(rng.normal(size=(n, d)) + shift * yk[:, None])
+        ys.append(yk)
+        half = np.zeros(n, dtype=bool)
+        half[rng.permutation(n)[: n // 2]] = True
+        train[2 * k, k * n:(k + 1) * n] = half
+        train[2 * k + 1, k * n:(k + 1) * n] = ~half
+    test = np.zeros_like(train)
+    test[0::2], test[1::2] = train[1::2], train[0::2]
+    return np.concatenate(Xs), np.concatenate(ys), train, test
+
+
+def test_ab_stacked_blocks_same_as_each_block_alone_and_as_sklearn() -> None:
+    # regression: one model's ZeroDivisionError inside the prange loop silently left the
+    # rest of its thread's models unwritten (-1: test error 1.0) in the stacked batch
+    X, y, train, test = stacked_blocks()
+    n = 200
+    seeds = seeds_for(train.shape[0], root=21)
+    ab = AdaBoost()
+    stacked = ab.fit_predict(X, y, train, test, seeds)
+    assert np.all(stacked[test] >= 0) and np.all(stacked[~test] == -1)
+    assert np.mean(ab.last_n_used == 50) > 0.9  # boosting runs on while weights shrink
+    ref = reference_predictions(AdaBoostClassifier(), X, y, train, test, seeds)
+    np.testing.assert_array_equal(stacked, ref)
+    for b in range(train.shape[0]):
+        rows = slice((b // 2) * n, (b // 2 + 1) * n)
+        alone = ab.fit_predict(X[rows], y[rows], train[b:b + 1, rows], test[b:b + 1, rows],
+                               seeds[b:b + 1])
+        np.testing.assert_array_equal(alone[0], stacked[b, rows])
+    assert 0.0 < (stacked != y)[test].mean() < 0.05
+
+
+def test_unwritten_predictions_raise_instead_of_scoring_as_errors(monkeypatch) -> None:
+    # the guard after each batch kernel: a model with training rows whose test rows were
+    # left at -1 (a failed kernel) is an error, never a silent test error of 1.0
+    X, y = gaussian(n=40)
+    train, test = half_masks(40, 3, seed=0)
+
+    real = K.ab_batch
+
+    def abandon_model_1(*args):
+        out = real(*args)
+        out[1] = -1  # as if model 1's part of the prange loop had been abandoned
+        return out
+
+    monkeypatch.setattr(K, "ab_batch", abandon_model_1)
+    with pytest.raises(RuntimeError, match="model 1"):
+        AdaBoost(n_estimators=3).fit_predict(X, y, train, test, [1, 2, 3])
 
 
 # ------------------------------------------------------------------------- user input

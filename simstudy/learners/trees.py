@@ -124,6 +124,24 @@ def _prepare(X, y, train, test, seeds):
     return X32, fill, has_nan, y64, C, tr_ptr, tr_idx, te_ptr, te_idx, seed_ints(seeds)
 
 
+def _check_written(out: np.ndarray, train: np.ndarray, test: np.ndarray,
+                   learner: str) -> np.ndarray:
+    """Every test position of a model with training rows must hold a prediction.
+
+    The kernels leave -1 where they write nothing.  An exception inside a numba
+    ``prange`` loop can silently end the rest of that thread's block of models instead
+    of propagating; this turns such a failure into an error instead of predictions of -1
+    (which score as test error 1.0).
+    """
+    bad = np.flatnonzero(((out < 0) & test).any(axis=1) & train.any(axis=1))
+    if bad.size:
+        raise RuntimeError(
+            f"{learner}: the batch kernel left {bad.size} model(s) without predictions "
+            f"(first: model {int(bad[0])}); this is a bug in simstudy.learners._tree_kernels"
+        )
+    return out
+
+
 def _int_param(name: str, value: Any, low: int, learner: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer, str)):
         raise SimstudyError(f"{learner}: {name} must be an integer >= {low}, got {value!r}")
@@ -231,7 +249,7 @@ class RandomForest(Learner):
         depth = _MAX_DEPTH_NONE if self.max_depth is None else self.max_depth
         K.rf_batch(X32, fill, has_nan, y64, C, trp, tri, tep, tei, s, self.n_estimators,
                    self._n_features(X32.shape[1]), depth, self.bootstrap, out)
-        return out
+        return _check_written(out, np.asarray(train), np.asarray(test), self.name)
 
 
 class AdaBoost(Learner):
@@ -295,7 +313,7 @@ class AdaBoost(Learner):
         K.ab_batch(X32, fill, has_nan, y64, C, trp, tri, tep, tei, s, self.n_estimators,
                    self.learning_rate, out, n_used)
         self.last_n_used = n_used
-        return out
+        return _check_written(out, np.asarray(train), np.asarray(test), self.name)
 
 
 class RegressionTree(Learner):
@@ -335,7 +353,7 @@ class RegressionTree(Learner):
         out = np.full(np.shape(train), -1, dtype=np.int64)
         depth = _MAX_DEPTH_NONE if self.max_depth is None else self.max_depth
         K.rt_batch(X32, fill, has_nan, y64, C, trp, tri, tep, tei, s, depth, out)
-        return out
+        return _check_written(out, np.asarray(train), np.asarray(test), self.name)
 
 
 class ThresholdedRegressionTree(ClassifierMixin, BaseEstimator):
