@@ -184,6 +184,11 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
         for X, y, train, test in groups:
             B = train.shape[0]
             pred = learner.fit_predict(X, y, train, test, seeds[at:at + B])
+            if pred.shape != train.shape or np.any(pred[test] < 0):
+                raise SimstudyError(
+                    f"learner {ln!r} returned no prediction (shape {pred.shape}, or -1) for "
+                    f"some test instances of cell {cid!r}; predictions must be class codes "
+                    f"0..{int(y.max())} at every test position")
             wrong = (pred != y[None, :]) & test
             errors[k, at:at + B] = wrong.sum(1) / test.sum(1)
             at += B

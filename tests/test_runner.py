@@ -256,3 +256,21 @@ def test_generated_trials_same_numbers_stacked_or_one_by_one():
     both = compute_chunk(Chunk("t", cell2, (0, 1, 2), 1, 0.05))
     one = compute_chunk(Chunk("t", cell2, (2,), 1, 0.05))[0]
     assert np.array_equal(both[2].losses.errors, one.losses.errors)
+
+
+def test_a_learner_that_leaves_test_rows_unpredicted_is_an_error(monkeypatch):
+    from simstudy.errors import SimstudyError
+    from simstudy.learners import registry
+    from simstudy.learners.base import Learner
+    from simstudy.runner import Chunk
+    from simstudy.study import Cell
+
+    class Lazy(Learner):
+        name = "lazy"
+
+        def fit_predict(self, X, y, train, test, seeds):
+            return np.full(train.shape, -1, dtype=np.int64)
+
+    monkeypatch.setitem(registry._USER, "lazy", lambda **kw: Lazy())
+    with pytest.raises(SimstudyError, match="'lazy'"):
+        compute_chunk(Chunk("t", Cell("iris", ("nmc", "lazy"), "5x2", ("t5x2cv",)), (0,), 0, 0.05))
