@@ -157,10 +157,12 @@ def _fig2(t3: pd.DataFrame, out: Path) -> list[Path]:
         ax.plot(d["z"], d["ours_t"], "o", mfc="none", label="5×2 cv t")
         ax.plot(d["z"], d["ours_F"], "s", mfc="none", label="combined 5×2 cv F")
         ax.axhline(0.05, ls=":", color="k", lw=0.8)
-        ax.set(xlabel="z = (mean LP error − mean MLP error) / sd MLP error",
-               ylabel="P(reject)", title=("(a) small z" if zoom else "(b) all experiments"))
+        ax.set(xlabel="z", ylabel="P(reject)",
+               title=("(a) small z (|z| ≤ 1)" if zoom else "(b) all experiments"))
         ax.legend(fontsize=8)
-    fig.suptitle("Fig. 2: LP vs MLP, reject probability against the normalised difference")
+    fig.suptitle("Fig. 2: LP vs MLP, reject probability against the normalised difference\n"
+                 "z = (mean LP error − mean MLP error) / sd of MLP error", fontsize=10)
+    fig.tight_layout()
     return savefig(fig, out, "figure2")
 
 
