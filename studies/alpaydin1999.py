@@ -264,6 +264,7 @@ def render_numerator(result, out: Path) -> list[Path]:
     ours = pd.DataFrame(rows)
     t1 = paper.merge(ours, on="dataset", how="left")
     t1.insert(1, "status", ["ok" if NUMERATOR_SETS[d] else "not available" for d in t1["dataset"]])
+    t1["run0_t_rejects_out_of_10"] = t1["run0_t_rejects_out_of_10"].astype("Int64")
     paths = write_table(t1, out, "table1_numerator",
                         caption="Alpaydin 1999 Table 1: rejects out of 10 numerators (paper, ours)")
     paths += write_table(pd.DataFrame(dist), out, "numerator_count_distribution",
@@ -303,6 +304,7 @@ def render_errors(result, out: Path) -> list[Path]:
                                            else "not run")
         rows.append(row)
     t2 = pd.DataFrame(rows)
+    t2["hidden"] = t2["hidden"].astype("Int64")
     paths = write_table(t2, out, "table2_errors", digits=2,
                         caption="Alpaydin 1999 Table 2: test-fold error (%) of LP and MLPs")
     ok = t2[t2["status"] == "ok"]
