@@ -12,10 +12,10 @@ import pandas as pd
 
 
 def _fmt(v: object, digits: int) -> str:
+    if v is None or v is pd.NA or v is pd.NaT:
+        return ""
     if isinstance(v, (float, np.floating)):
         return "" if np.isnan(v) else f"{v:.{digits}f}"
-    if v is None or (isinstance(v, float) and np.isnan(v)):
-        return ""
     return str(v)
 
 
