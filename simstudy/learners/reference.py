@@ -327,24 +327,29 @@ def _stratified_holdout(y: np.ndarray, n_hold: int, rng: np.random.Generator) ->
 class ThresholdTreeRegressor(ClassifierMixin, BaseEstimator):
     """Least-squares regression tree used as a classifier (Wang et al. 2016, §3.1 (A)).
 
-    Two classes: a fully grown ``DecisionTreeRegressor`` on the 0/1 label, class 1 iff the
-    leaf value is ``> 0.5`` (Wang's ``I[N(X) > 0.5]``).  More classes (not in the paper):
-    one multi-output regression tree on the class indicators, argmax of the leaf values.
+    Two classes: a ``DecisionTreeRegressor`` (fully grown unless ``max_depth``) on the 0/1
+    indicator of ``classes_[1]``, predicting ``classes_[1]`` iff the leaf value is ``> 0.5``
+    (Wang's ``I[N(X) > 0.5]``).  More classes (not in the paper): one multi-output tree on
+    the class indicators, argmax of the leaf values.  The reference of the batched ``rt``.
     """
 
-    def __init__(self, random_state: int | None = None) -> None:
+    def __init__(self, max_depth: int | None = None, random_state: int | None = None) -> None:
+        self.max_depth = max_depth
         self.random_state = random_state
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> ThresholdTreeRegressor:
         self.classes_, yi = np.unique(y, return_inverse=True)
-        target = yi.astype(np.float64) if len(self.classes_) == 2 else np.eye(len(self.classes_))[yi]
-        self.tree_model_ = DecisionTreeRegressor(random_state=self.random_state).fit(X, target)
+        k = len(self.classes_)
+        target = (yi == 1).astype(np.float64) if k <= 2 else np.eye(k)[yi]
+        self.tree_ = DecisionTreeRegressor(
+            max_depth=self.max_depth, random_state=self.random_state
+        ).fit(X, target)
         return self
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        F = self.tree_model_.predict(X)
-        if len(self.classes_) == 2:
-            return self.classes_[(F > 0.5).astype(int)]
+        F = self.tree_.predict(X)
+        if len(self.classes_) <= 2:
+            return self.classes_[np.minimum((F > 0.5).astype(int), len(self.classes_) - 1)]
         return self.classes_[np.argmax(F, axis=1)]
 
 

@@ -37,13 +37,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.tree import DecisionTreeRegressor
 
 from ..errors import SimstudyError
 from ..spec import format_spec
 from . import _tree_kernels as K
 from .base import Learner
+from .reference import ThresholdTreeRegressor as ThresholdedRegressionTree
 
 __all__ = ["AdaBoost", "RandomForest", "RegressionTree", "ThresholdedRegressionTree",
            "seed_ints"]
@@ -323,7 +322,7 @@ class RegressionTree(Learner):
     fitted to the 0/1 indicator of the larger class code; the prediction is that class
     iff the leaf mean is > 0.5.  Wang uses two classes; with more we fit one multi-output
     tree on the class indicators and take the argmax of the leaf means (documented
-    extension, same as :class:`ThresholdedRegressionTree`).
+    extension, same as :class:`~simstudy.learners.reference.ThresholdTreeRegressor`).
 
     Parameters
     ----------
@@ -354,32 +353,3 @@ class RegressionTree(Learner):
         depth = _MAX_DEPTH_NONE if self.max_depth is None else self.max_depth
         K.rt_batch(X32, fill, has_nan, y64, C, trp, tri, tep, tei, s, depth, out)
         return _check_written(out, np.asarray(train), np.asarray(test), self.name)
-
-
-class ThresholdedRegressionTree(ClassifierMixin, BaseEstimator):
-    """The scikit-learn reference of ``rt``: ``DecisionTreeRegressor`` on class indicators.
-
-    Two classes: regress the 0/1 indicator of ``classes_[1]``, predict ``classes_[1]`` iff
-    the prediction is > 0.5.  More classes: one multi-output tree on the one-hot
-    indicators, argmax.  (Same rule as ``reference.ThresholdTreeRegressor``, plus
-    ``max_depth``.)
-    """
-
-    def __init__(self, max_depth: int | None = None, random_state: int | None = None) -> None:
-        self.max_depth = max_depth
-        self.random_state = random_state
-
-    def fit(self, X: np.ndarray, y: np.ndarray) -> ThresholdedRegressionTree:
-        self.classes_, yi = np.unique(y, return_inverse=True)
-        k = len(self.classes_)
-        target = (yi == 1).astype(np.float64) if k <= 2 else np.eye(k)[yi]
-        self.tree_ = DecisionTreeRegressor(
-            max_depth=self.max_depth, random_state=self.random_state
-        ).fit(X, target)
-        return self
-
-    def predict(self, X: np.ndarray) -> np.ndarray:
-        F = self.tree_.predict(X)
-        if len(self.classes_) <= 2:
-            return self.classes_[np.minimum((F > 0.5).astype(int), len(self.classes_) - 1)]
-        return self.classes_[np.argmax(F, axis=1)]
