@@ -23,8 +23,8 @@ Names (the papers' meanings):
 =========  ====================================================================
 
 Each class's docstring says what the paper fixes and what we chose.  ``lp``, ``lgc``,
-``mlp-h`` live in :mod:`simstudy.learners.neural` and ``rt``, ``rf``, ``ab`` (and maybe
-``c45``) in :mod:`simstudy.learners.trees`; while such a module or class is not importable
+``mlp-h`` live in :mod:`simstudy.learners.neural` and ``rt``, ``rf``, ``ab`` in
+:mod:`simstudy.learners.trees` (``c45`` has no batched path yet); while such a module or class is not importable
 ``get_learner`` falls back to the scikit-learn reference configuration of
 :mod:`simstudy.learners.reference` and warns once per name.
 
@@ -63,7 +63,7 @@ _BUILTIN: dict[str, str] = {
     "rt": "simstudy.learners.trees:RegressionTree",
     "rf": "simstudy.learners.trees:RandomForest",
     "ab": "simstudy.learners.trees:AdaBoost",
-    "c45": "simstudy.learners.trees:C45",
+    "c45": "",  # reference only: scikit-learn's entropy tree, pruned on a 20 % hold-out
     "svm": "simstudy.learners.svm:FastSVC",
 }
 _USER: dict[str, Factory] = {}
