@@ -142,6 +142,18 @@ def _undefined(df: float | tuple[float, float] | None, alternative: str | None) 
     return TestResult(_NAN, 1.0, df, alternative)
 
 
+def _d_array(d: object, **check: object) -> np.ndarray:
+    """``d`` validated and divided by ``max|d|``.
+
+    Every statistic here is invariant to the scale of ``d``; working at unit scale keeps
+    squares of tiny differences from underflowing (which would make the result depend on
+    the scale).
+    """
+    a = _array(d, "d", **check)  # type: ignore[arg-type]
+    m = float(np.abs(a).max())
+    return a / m if m > 0 else a
+
+
 def _degenerate(ss: float, scale: float, count: int) -> bool:
     """True when a sum of squared spreads ``ss`` is zero up to rounding of values ~``scale``."""
     return ss <= count * (_REL_TOL * scale) ** 2
@@ -201,7 +213,7 @@ def ttest_5x2cv(
     d : array (5, 2)
         Error-rate differences A - B, ``d[replication, fold]``.
     """
-    a = _array(d, "d", shape=(5, 2))
+    a = _d_array(d, shape=(5, 2))
     alternative = _check_alternative(alternative)
     i, j = _check_numerator(numerator)
     s2 = _s2_sum(a)
@@ -218,7 +230,7 @@ def ftest_5x2cv(d: object) -> TestResult:
     (the test is two-sided in its hypothesis, mu_A = mu_B, but squares the differences).
     Matches mlxtend's ``combined_ftest_5x2cv`` on the same differences.
     """
-    a = _array(d, "d", shape=(5, 2))
+    a = _d_array(d, shape=(5, 2))
     return _ftest(a, 1.0, 10.0)
 
 
@@ -275,7 +287,7 @@ def ftest_balanced_5x2cv(
       ``1 - rho1`` and ``df_num = dof_balanced(rho1, rho2)``.  Giving ``df_num`` too, or
       ``rho1`` without ``rho2``, is an error (ambiguous).
     """
-    a = _array(d, "d", shape=(5, 2))
+    a = _d_array(d, shape=(5, 2))
     if rho1 is None and rho2 is None:
         if df_num is None:
             df_num = 7.0
@@ -312,7 +324,7 @@ def ttest_blocked_3x2cv(d: object, *, alternative: str = "two-sided") -> TestRes
     conf.R`` (``R/signif_Test/t_test_bmx2cv.R`` computes ``p = 2*pt(-|t|, df)``).  That code
     replaces a zero variance by 1e-9; we return nan / p = 1 instead (module convention).
     """
-    a = _array(d, "d", shape=(3, 2))
+    a = _d_array(d, shape=(3, 2))
     alternative = _check_alternative(alternative)
     x = a.ravel()
     m = float(x.mean())
@@ -330,7 +342,7 @@ def ttest_kfold(d: object, *, alternative: str = "two-sided") -> TestResult:
     ``t = sqrt(K) m / S`` with ``S^2 = sum (p_i - m)^2 / (K - 1)``, compared with t(K - 1).
     ``d`` is 1-d, one difference per fold (K >= 2).
     """
-    a = _array(d, "d", ndim=1, min_size=2)
+    a = _d_array(d, ndim=1, min_size=2)
     return _paired_t(a, _check_alternative(alternative), None)
 
 
@@ -340,7 +352,7 @@ def ttest_resampled(d: object, *, alternative: str = "two-sided") -> TestResult:
     The standard paired t on n random train/test splits: ``t = mean / sqrt(s^2 / n)``,
     t(n - 1).  Known to have a very high type I error; kept as a baseline.
     """
-    a = _array(d, "d", ndim=1, min_size=2)
+    a = _d_array(d, ndim=1, min_size=2)
     return _paired_t(a, _check_alternative(alternative), None)
 
 
@@ -359,7 +371,7 @@ def ttest_corrected_resampled(
     freedom", which we read as a slip (with n = 10 the critical values differ by 2 %).
     ``n_train``/``n_test`` may be per-run arrays; their means are used.
     """
-    a = _array(d, "d", ndim=1, min_size=2)
+    a = _d_array(d, ndim=1, min_size=2)
     alternative = _check_alternative(alternative)
     n1 = _positive(n_train, "n_train")
     n2 = _positive(n_test, "n_test")
@@ -378,7 +390,7 @@ def ttest_corrected_repeated_kfold(
     ``d`` has shape (r, k): run j, fold i.  ``t = m / sqrt((1/(k r) + n2/n1) s^2)`` with
     m, s^2 the mean and variance (ddof=1) of all k r differences; df = k r - 1.
     """
-    a = _array(d, "d", ndim=2, min_size=2)
+    a = _d_array(d, ndim=2, min_size=2)
     alternative = _check_alternative(alternative)
     n1 = _positive(n_train, "n_train")
     n2 = _positive(n_test, "n_test")
@@ -455,7 +467,8 @@ def _batch(d: object) -> np.ndarray:
         raise SimstudyError(f"d must have shape (..., 5, 2), got shape {a.shape!r}")
     if not np.isfinite(a).all():
         raise SimstudyError("d contains nan or inf")
-    return a
+    m = np.abs(a).max(axis=(-2, -1), keepdims=True)  # unit scale, as _d_array
+    return a / np.where(m > 0, m, 1.0)
 
 
 def _batch_s2(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
