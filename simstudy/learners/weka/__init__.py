@@ -1,0 +1,8 @@
+"""Weka 3.6 learners, reproduced exactly (Bouckaert & Frank 2004 ran Weka's NaiveBayes, J48
+and IB1): ``wnb`` (:mod:`.nb`), ``ib1`` (:mod:`.ib1`), ``j48`` (:mod:`.j48`).
+
+They take nominal attributes as nominal (codes, not one-hot) and impute nothing;
+:mod:`._nominal` turns a :class:`~simstudy.core.Dataset`'s one-hot groups back into
+attributes.  The suite compares their predictions with Weka 3.6.14's on committed fixtures
+(``tests/weka/``).
+"""
