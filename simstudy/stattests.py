@@ -128,5 +128,9 @@ def _register_defaults() -> None:
         lambda fl, a, b: S.ttest_corrected_repeated_kfold(fl.diff(a, b), **sizes(fl)),
         "corrected repeated k-fold cv t (Bouckaert & Frank sec. 3.3), t(rk-1)"))
 
+    register_test(StatTest(
+        "rxk-t", _is_kfold, lambda fl, a, b: S.ttest_repeated_kfold(fl.diff(a, b)),
+        "uncorrected repeated k-fold cv t on all rk differences (Bouckaert & Frank "
+        "sec. 3.3, 4.3), t(rk-1)"))
 
 _register_defaults()

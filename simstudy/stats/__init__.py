@@ -36,6 +36,7 @@ from .pairwise import (
     ttest_corrected_repeated_kfold,
     ttest_corrected_resampled,
     ttest_kfold,
+    ttest_repeated_kfold,
     ttest_resampled,
 )
 from .replicability import (
@@ -76,5 +77,6 @@ __all__ = [
     "ttest_corrected_repeated_kfold",
     "ttest_corrected_resampled",
     "ttest_kfold",
+    "ttest_repeated_kfold",
     "ttest_resampled",
 ]

@@ -51,6 +51,7 @@ __all__ = [
     "ttest_corrected_repeated_kfold",
     "ttest_corrected_resampled",
     "ttest_kfold",
+    "ttest_repeated_kfold",
     "ttest_resampled",
 ]
 
@@ -395,6 +396,21 @@ def ttest_corrected_repeated_kfold(
     n1 = _positive(n_train, "n_train")
     n2 = _positive(n_test, "n_test")
     return _paired_t(a, alternative, 1.0 / a.size + n2 / n1)
+
+
+def ttest_repeated_kfold(d: object, *, alternative: str = "two-sided") -> TestResult:
+    """Uncorrected repeated k-fold cv t test (Bouckaert & Frank 2004 §3.3 and §4.3).
+
+    The standard paired t test on all ``r k`` differences of r times k-fold cv, with no
+    variance correction: ``t = m / sqrt(s^2 / (k r))``, ``m`` and ``s^2`` the mean and
+    variance (ddof=1) of the ``k r`` differences (§3.3's "one could simply use" estimates),
+    compared with t(k r - 1), i.e. df = 99 for 10×10 cv (§4.3: "the standard t-test based on
+    the 100 differences obtained by 10-times 10-fold cross validation").  Its type I error
+    is very high (the differences are not independent); kept as the paper's baseline.
+    ``d`` has shape (r, k): run j, fold i.  With r = 1 it equals :func:`ttest_kfold`.
+    """
+    a = _d_array(d, ndim=2, min_size=2)
+    return _paired_t(a, _check_alternative(alternative), None)
 
 
 # ------------------------------------------------------------- single train/test split
