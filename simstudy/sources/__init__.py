@@ -7,7 +7,8 @@
 * a path to a user ``.csv``/``.csv.gz``/``.arff`` file (label: column ``class`` or the last);
 * ``openml:NAME`` or ``openml:ID`` (optional ``openml`` package, network);
 * the Gaussian two-class generator ``gauss[...]`` and its named cases ``wang-case1`` …
-  ``wang-case8`` (Wang, Li & Li 2016 Table 3).
+  ``wang-case8`` (Wang, Li & Li 2016 Table 3);
+* the Bayesian-network sources ``ban[src=K]``, K = 1..4 (Bouckaert & Frank 2004 Table 5).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pandas as pd
 
 from ..errors import SimstudyError, unknown
 from ..spec import parse_spec
+from .ban import BanSource, make_ban
 from .base import Source
 from .bundled import PAPER_NAMES, BundledSource, bundled_names, manifest
 from .files import SUFFIXES, FileSource
@@ -30,6 +32,7 @@ __all__ = [
     "FileSource",
     "GaussianSource",
     "OpenMLSource",
+    "BanSource",
     "get_source",
     "list_sources",
     "dataset_info",
@@ -41,7 +44,8 @@ _TEMPLATES = ["gauss[...]", "openml:NAME", "PATH.csv", "PATH.arff"]
 
 def list_sources() -> list[str]:
     """Bundled data set names, the Gaussian cases, and templates for the other kinds."""
-    return bundled_names() + [f"wang-case{k}" for k in WANG2016_CASES] + _TEMPLATES
+    return (bundled_names() + [f"wang-case{k}" for k in WANG2016_CASES]
+            + [f"ban[src={k}]" for k in range(1, 5)] + _TEMPLATES)
 
 
 def dataset_info() -> pd.DataFrame:
@@ -67,6 +71,8 @@ def get_source(spec: str) -> Source:
     head = spec.split("[", 1)[0].strip()
     if head == "gauss" or head.startswith("wang-case"):
         return make_gauss(*parse_spec(spec))
+    if head == "ban":
+        return make_ban(parse_spec(spec)[1])
     if head in bundled_names():
         name, params = parse_spec(spec)
         bad = sorted(set(params) - {"drop"})
