@@ -3,7 +3,8 @@
 ``get_source(spec)`` accepts
 
 * a bundled UCI data set name (``"iris"``; ``list_sources()``; ``dataset_info()`` gives the
-  manifest), optionally ``name[drop=a;b]`` to leave attributes out;
+  manifest), optionally ``name[drop=a;b]`` to leave attributes out and ``name[rows=N]`` to
+  keep the file's first N instances;
 * a path to a user ``.csv``/``.csv.gz``/``.arff`` file (label: column ``class`` or the last);
 * ``openml:NAME`` or ``openml:ID`` (optional ``openml`` package, network);
 * the Gaussian two-class generator ``gauss[...]`` and its named cases ``wang-case1`` …
@@ -75,15 +76,22 @@ def get_source(spec: str) -> Source:
         return make_ban(parse_spec(spec)[1])
     if head in bundled_names():
         name, params = parse_spec(spec)
-        bad = sorted(set(params) - {"drop"})
+        bad = sorted(set(params) - {"drop", "rows"})
         if bad:
             raise SimstudyError(
-                f"source {spec!r}: unknown parameter {bad[0]!r}; valid parameters: drop"
+                f"source {spec!r}: unknown parameter {bad[0]!r}; valid parameters: drop, rows"
             )
         drop = tuple(x.strip() for x in params.get("drop", "").split(";") if x.strip())
-        src = BundledSource(name, drop)
-        if drop:
-            src.sample(None)  # check the attribute names now, at the boundary
+        rows = None
+        if "rows" in params:
+            try:
+                rows = int(params["rows"])
+            except ValueError:
+                raise SimstudyError(
+                    f"source {spec!r}: rows must be an integer, got {params['rows']!r}") from None
+        src = BundledSource(name, drop, rows)
+        if drop or rows is not None:
+            src.sample(None)  # check the attribute names / row count now, at the boundary
         return src
     if _looks_like_path(spec):
         if not spec.lower().endswith(SUFFIXES):

@@ -168,12 +168,14 @@ def verify(name: str, data_dir: str = str(DATA_DIR)) -> Path:
 
 
 @functools.lru_cache(maxsize=64)
-def load_bundled(name: str, data_dir: str = str(DATA_DIR), drop: tuple[str, ...] = ()) -> Dataset:
+def load_bundled(name: str, data_dir: str = str(DATA_DIR), drop: tuple[str, ...] = (),
+                 rows: int | None = None) -> Dataset:
     """Load a bundled data set (sha256-checked, cached per process).
 
     ``drop`` removes attributes by name before encoding (e.g. vowel's three bookkeeping
-    attributes).  Integer-coded categorical attributes (manifest column) are one-hot
-    encoded like the string ones.
+    attributes).  ``rows`` keeps only the first ``rows`` instances of the file (e.g. the
+    first 3823 rows of ``optdigits`` are UCI's optdigits.tra).  Integer-coded categorical
+    attributes (manifest column) are one-hot encoded like the string ones.
     """
     path = verify(name, data_dir)
     row = _row(name, data_dir)
@@ -193,7 +195,13 @@ def load_bundled(name: str, data_dir: str = str(DATA_DIR), drop: tuple[str, ...]
     if missing:
         raise unknown(f"attribute of {name!r}", missing[0], [c for c in df.columns if c != "class"])
     df = df.drop(columns=list(drop))
-    meta = {"path": str(path), "source": "bundled", "sha256": row["sha256"], "drop": drop}
+    if rows is not None:
+        if not (isinstance(rows, int) and 2 <= rows <= len(df)):
+            raise SimstudyError(
+                f"rows of {name!r} must be an integer from 2 to {len(df)}, got {rows!r}")
+        df = df.iloc[:rows].reset_index(drop=True)
+    meta = {"path": str(path), "source": "bundled", "sha256": row["sha256"], "drop": drop,
+            "rows": rows}
     return encode(df, name, nominal=[c for c in nominal if c not in drop], meta=meta)
 
 
@@ -202,10 +210,12 @@ class BundledSource(Source):
 
     fixed = True
 
-    def __init__(self, name: str, drop: tuple[str, ...] = ()) -> None:
+    def __init__(self, name: str, drop: tuple[str, ...] = (), rows: int | None = None) -> None:
         _row(name, str(DATA_DIR))  # unknown names fail here, at the boundary
-        self.dataset_name, self.drop = name, tuple(drop)
-        self.name = f"{name}[drop={';'.join(self.drop)}]" if self.drop else name
+        self.dataset_name, self.drop, self.rows = name, tuple(drop), rows
+        params = ([f"drop={';'.join(self.drop)}"] if self.drop else []) + (
+            [f"rows={rows}"] if rows is not None else [])
+        self.name = f"{name}[{','.join(params)}]" if params else name
 
     def sample(self, rng: np.random.Generator) -> Dataset:
-        return load_bundled(self.dataset_name, str(DATA_DIR), self.drop)
+        return load_bundled(self.dataset_name, str(DATA_DIR), self.drop, self.rows)
