@@ -26,6 +26,13 @@ def perf(session: nox.Session) -> None:
     session.run("python", "-m", "simstudy", "perf", "--json", "out/perf.json", *session.posargs)
 
 
+@nox.session(python=PY, name="weka-fixtures")
+def weka_fixtures(session: nox.Session) -> None:
+    """Regenerate tests/weka/fixtures/ with Weka 3.6.14 (Debian's ``weka`` package + Java)."""
+    session.install("-e", ".[test]")
+    session.run("python", "tests/weka/make_fixtures.py", *session.posargs)
+
+
 def _study(session: nox.Session, name: str, runs: str) -> None:
     session.install("-e", ".[test]")
     session.run("python", "-m", "simstudy", "run", name, "--runs", runs, "--jobs", "2",

@@ -1,0 +1,200 @@
+"""Regenerate the Weka oracle fixtures (needs Weka 3.6.14 + Java; run ``nox -s weka-fixtures``).
+
+For each data set below and each of ``SEEDS``: a random 66/34 train/test split of the rows
+(both index lists sorted ascending), both parts written as ARFF by
+:func:`simstudy.learners.weka.arff.to_arff` (so Weka reads exactly the attributes, domains
+and values our Weka learners see), Weka's NaiveBayes, J48 ``-C 0.25 -M 2`` and IB1 run with
+``-t train.arff -T test.arff -p 0``, and the predicted class indices (Weka's value index =
+our class code) stored with the row indices, the ARFF texts' sha256 and the Weka version in
+``fixtures/<set>.json``.  Weka classifies the test rows in file order, i.e. in ascending row
+index (this matters for IB1, which widens its min/max ranges with every test instance).
+
+The suite (``tests/test_learners_weka.py``, ``tests/test_learners_j48.py``) reads the JSON
+files only; :func:`load_fixtures` and :func:`fixture_dataset` are its entry points.
+
+``binary9`` is not bundled: 300 rows of 9 binary attributes and a binary class drawn here
+from a fixed seed (a naive-Bayes structure plus a chain among attributes, the shape of
+Bouckaert & Frank's Table 5 data); its rows are stored in the fixture itself.
+
+Usage: ``python tests/weka/make_fixtures.py [--weka /usr/share/java/weka.jar] [SET ...]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "fixtures"
+SETS = (
+    "vote", "credit-g", "crx", "iris", "labor", "breast-cancer", "hepatitis", "soybean",
+    "glass", "heart-h", "horse-colic", "binary9",
+)
+SEEDS = (0, 1, 2)
+TRAIN_FRACTION = 0.66
+# our learner name -> (Weka class, options)
+LEARNERS = {
+    "wnb": ("weka.classifiers.bayes.NaiveBayes", []),
+    "j48": ("weka.classifiers.trees.J48", ["-C", "0.25", "-M", "2"]),
+    "ib1": ("weka.classifiers.lazy.IB1", []),
+}
+_INST = re.compile(r"^\s*(\d+)\s+(.*)$")
+_INDEX = re.compile(r"(?:^|\s)(\d+|\?):")  # "k:label" (labels may contain spaces)
+
+
+def binary9_rows() -> tuple[np.ndarray, np.ndarray]:
+    """The ``binary9`` table: (300, 9) attributes in {0, 1} and (300,) classes in {0, 1}."""
+    rng = np.random.default_rng(20041)
+    n, d = 300, 9
+    y = rng.integers(0, 2, n)
+    p1 = rng.uniform(0.15, 0.85, (2, d))  # P(x_j = 1 | class)
+    X = np.empty((n, d), dtype=np.int64)
+    for j in range(d):
+        p = p1[y, j]
+        if j % 3 == 2:  # every third attribute also copies its left neighbour a third of the time
+            p = np.where(rng.random(n) < 1 / 3, X[:, j - 1], p)
+        X[:, j] = (rng.random(n) < p).astype(np.int64)
+    return X, y
+
+
+def _binary9_dataset(X: np.ndarray, y: np.ndarray):
+    import pandas as pd
+
+    from simstudy.sources.encode import encode
+
+    df = pd.DataFrame({f"b{j + 1}": [str(v) for v in X[:, j]] for j in range(X.shape[1])})
+    df["class"] = [str(v) for v in y]
+    return encode(df, "binary9", nominal=list(df.columns[:-1]))
+
+
+def dataset(name: str):
+    """Our :class:`~simstudy.core.Dataset` for a fixture set name."""
+    if name == "binary9":
+        return _binary9_dataset(*binary9_rows())
+    from simstudy.sources.bundled import load_bundled
+
+    return load_bundled(name)
+
+
+def fixture_dataset(fx: dict[str, Any]):
+    """The Dataset a fixture file describes (``binary9`` from the rows stored in it)."""
+    if "rows" in fx:
+        X = np.array([[int(c) for c in r] for r in fx["rows"]["X"]], dtype=np.int64)
+        y = np.array([int(c) for c in fx["rows"]["y"]], dtype=np.int64)
+        return _binary9_dataset(X, y)
+    return dataset(fx["dataset"])
+
+
+def load_fixtures(directory: Path = FIXTURES) -> list[dict[str, Any]]:
+    """All fixture files, parsed, sorted by data set name."""
+    return [json.loads(p.read_text()) for p in sorted(directory.glob("*.json"))]
+
+
+def split(name: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted train and test row indices of split ``seed`` of set ``name``."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(name.encode())]))
+    perm = rng.permutation(n)
+    k = int(round(TRAIN_FRACTION * n))
+    return np.sort(perm[:k]), np.sort(perm[k:])
+
+
+def weka_version(jar: str) -> str:
+    out = subprocess.run(["java", "-cp", jar, "weka.core.Version"], capture_output=True,
+                         text=True, check=True, timeout=120).stdout
+    return out.split()[0]
+
+
+def run_weka(jar: str, cls: str, options: list[str], train: Path, test: Path, n_test: int) -> list[int]:
+    """Weka's predicted class indices (0-based) for the test file's rows, in file order."""
+    cmd = ["java", "-cp", jar, cls, *options, "-t", str(train), "-T", str(test), "-p", "0"]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if res.returncode != 0 or "Predictions on test data" not in res.stdout:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{res.stdout}\n{res.stderr}")
+    body = res.stdout.split("Predictions on test data", 1)[1]
+    preds: list[int] = []
+    for line in body.splitlines():
+        m = _INST.match(line)
+        if not m:
+            continue
+        found = _INDEX.findall(m.group(2))  # actual, predicted
+        if len(found) < 2:
+            raise RuntimeError(f"{cls}: cannot parse prediction line {line!r}")
+        preds.append(-1 if found[1] == "?" else int(found[1]) - 1)
+    if len(preds) != n_test:
+        raise RuntimeError(f"{cls}: parsed {len(preds)} predictions for {n_test} test rows")
+    return preds
+
+
+def make(name: str, jar: str, version: str) -> dict[str, Any]:
+    from simstudy.learners.weka.arff import sha256, to_arff
+
+    data = dataset(name)
+    if any(_INDEX.search(" " + c) for c in data.classes):
+        raise RuntimeError(f"{name}: a class label looks like Weka's 'k:' prefix: {data.classes!r}")
+    fx: dict[str, Any] = {
+        "dataset": name,
+        "weka_version": version,
+        "train_fraction": TRAIN_FRACTION,
+        "n": data.n,
+        "classes": list(data.classes),
+        "learners": {k: {"weka_class": c, "options": " ".join(o)} for k, (c, o) in LEARNERS.items()},
+        "splits": [],
+    }
+    if name == "binary9":
+        X, y = binary9_rows()
+        fx["rows"] = {"X": ["".join(str(v) for v in r) for r in X], "y": "".join(str(v) for v in y)}
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in SEEDS:
+            tr, te = split(name, data.n, seed)
+            a_tr, a_te = to_arff(data, tr), to_arff(data, te)
+            p_tr, p_te = Path(tmp) / "train.arff", Path(tmp) / "test.arff"
+            p_tr.write_text(a_tr, encoding="utf-8")
+            p_te.write_text(a_te, encoding="utf-8")
+            entry: dict[str, Any] = {
+                "seed": seed,
+                "train": tr.tolist(),
+                "test": te.tolist(),
+                "sha256_train": sha256(a_tr),
+                "sha256_test": sha256(a_te),
+                "pred": {},
+            }
+            for key, (cls, opts) in LEARNERS.items():
+                entry["pred"][key] = run_weka(jar, cls, opts, p_tr, p_te, len(te))
+            fx["splits"].append(entry)
+    return fx
+
+
+def _dump(fx: dict[str, Any]) -> str:
+    # one split list per line: small diffs, readable files
+    text = json.dumps(fx, indent=1, sort_keys=True)
+    return re.sub(r"\[\s+([-\d,\s]+?)\s+\]", lambda m: "[" + re.sub(r"\s+", "", m.group(1)).replace(",", ", ") + "]", text) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sets", nargs="*", default=list(SETS))
+    ap.add_argument("--weka", default="/usr/share/java/weka.jar")
+    args = ap.parse_args(argv)
+    if not Path(args.weka).exists():
+        print(f"Weka not found at {args.weka!r}; install Debian's 'weka' package", file=sys.stderr)
+        return 2
+    version = weka_version(args.weka)
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    for name in args.sets:
+        fx = make(name, args.weka, version)
+        (FIXTURES / f"{name}.json").write_text(_dump(fx))
+        print(f"{name}: {len(fx['splits'])} splits, n={fx['n']}, Weka {version}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
