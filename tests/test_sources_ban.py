@@ -17,8 +17,8 @@ import pytest
 from scipy import stats as sps
 
 from simstudy.errors import SimstudyError
-from simstudy.sources import get_source, list_sources
 from simstudy.sources import ban as B
+from simstudy.sources import get_source, list_sources
 from simstudy.sources.encode import encode
 from simstudy.study import SOURCE, trial_seed
 
