@@ -19,6 +19,8 @@ STUDIES: dict[str, str] = {
     "errors": "studies.alpaydin1999:build_errors",
     "gaussian": "studies.wang2016:build_gaussian",
     "wang-real": "studies.wang2016:build_real",
+    "replicability": "studies.bouckaert2004:build",
+    "replicability-strat": "studies.bouckaert2004:build_strat",
 }
 
 
