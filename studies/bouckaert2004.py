@@ -464,15 +464,19 @@ def claims(long: pd.DataFrame, dirs: pd.DataFrame) -> list[Claim]:
                     f"{', '.join(f'{x:.0f}' for x in r100c)}"))
     unc = [_get(long, "§4.3", "10x10 cv, uncorrected t", p, "consistent") for p in PAIR_NAMES]
     if not any(np.isnan(unc)):
-        others = ok[(ok["measure"] == "consistent") & ~((ok["table"] == "§4.3")
-                                                        & (ok["test"] == "rxk-t"))
-                    & ~(ok["table"] == "Table 4")]
+        # "impressive compared to any of the tests we have evaluated so far": Tables 1-2 and
+        # the 1x10 cv t (Table 3 comes after).  On the paper's own numbers this fails for
+        # C4.5 vs NN (18 < 23 at 100 resampling runs); we report it as it falls.
+        others = ok[(ok["measure"] == "consistent")
+                    & (ok["table"].isin(["Table 1", "Table 2"])
+                       | ((ok["table"] == "§4.3") & (ok["test"] == "cv-t")))]
         best = [float(others[others["pair"] == p]["ours"].max()) for p in PAIR_NAMES]
-        out.append(("§4.3: the uncorrected t on 10×10 cv is the most consistent of the tests "
-                    "(paper 25, 24, 18) — bought with a very high type I error",
+        out.append(("§4.3: the uncorrected t on 10×10 cv is more consistent than every test "
+                    "evaluated before it (paper 25, 24, 18; its own Tables 1–2 give at most 21, "
+                    "20, 23) — bought with a very high type I error",
                     all(u >= b for u, b in zip(unc, best, strict=True)),
-                    f"ours {', '.join(f'{x:.0f}' for x in unc)}; best other test/design "
-                    f"(Tables 1–3, 1×10 cv t) {', '.join(f'{x:.0f}' for x in best)}"))
+                    f"ours {', '.join(f'{x:.0f}' for x in unc)}; best of Tables 1–2 and the "
+                    f"1×10 cv t {', '.join(f'{x:.0f}' for x in best)}"))
 
     # 4. Table 3 at least as good as Table 2 at equal cost (r×10 cv vs 10r resampling)
     worse, n, pworse, wl = 0, 0, 0, []
