@@ -21,6 +21,7 @@ STUDIES: dict[str, str] = {
     "wang-real": "studies.wang2016:build_real",
     "replicability": "studies.bouckaert2004:build",
     "replicability-strat": "studies.bouckaert2004:build_strat",
+    "multitest": "studies.yildiz2006:build",
     "ban": "studies.bouckaert2004_ban:build",
 }
 
