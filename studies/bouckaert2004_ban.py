@@ -314,7 +314,7 @@ def claims(long: pd.DataFrame, acc: pd.DataFrame) -> list[Claim]:
         ok = s4 == float(five["ours"].min()) and all(s4 < v for v in others4)
         out.append(("source 4 is hard for the 5x2 cv t: its lowest source, and below every "
                     "other test on source 4", ok,
-                    f"5x2 cv on sources 1-4: "
+                    "5x2 cv on sources 1-4: "
                     + ", ".join(f"{v:.1f}" for v in five["ours"]) + "; other tests on source 4: "
                     + ", ".join(f"{v:.1f}" for v in others4) + " (paper 16.9 vs >= 48.8)"))
     easy, detail = [], []
