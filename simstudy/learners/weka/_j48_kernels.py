@@ -1,0 +1,793 @@
+"""Numba kernels of Weka 3.6's J48 (C4.5 release 8 as Weka implements it), many trees per call.
+
+The algorithm follows Weka 3.6.14's ``weka.classifiers.trees.j48`` package
+(``C45ModelSelection``, ``C45Split``, ``Distribution``, ``InfoGainSplitCrit``,
+``GainRatioSplitCrit``, ``Stats.addErrs``, ``C45PruneableClassifierTree``,
+``ClassifierTree``) with ``-C 0.25 -M 2`` and Weka's defaults (subtree raising on, tree
+collapsed before pruning, MDL-corrected numeric splits).  Written from a reading of that
+code; the data structures are ours:
+
+* a model's training data is a list of *entries* ``(row, weight)`` (an instance with a
+  missing split value is copied into every branch with a fractional weight, as Weka does);
+  a node owns a contiguous *segment* of the entry buffer;
+* a tree is a set of flat node arrays; the children of a node are contiguous;
+* numeric attributes are ranked once per call (all rows); a node counts its entries per
+  rank (or sorts the ranks when the node is small next to the rank range), so the cut
+  scan runs over distinct values only -- the same cuts and the same sums as Weka's scan
+  over sorted instances.
+
+Weka compares floats with ``Utils`` tolerances (``SMALL = 1e-6``): ``gr(a, b)`` is
+``a - b > 1e-6``, ``grOrEq(a, b)`` is ``b - a < 1e-6``, ``sm(a, b)`` is ``b - a > 1e-6``,
+``smOrEq(a, b)`` is ``a - b < 1e-6``, ``eq`` both; they are reproduced where Weka uses them.
+
+Buffers have fixed capacities; a fit that would overflow sets a flag and is re-run by
+the driver with larger buffers (results never depend on capacities).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+SMALL = 1e-6
+LN2 = np.log(2.0)
+#: Weka 3.6.14 ``Statistics.normalInverse(1 - 0.25)`` (printed by Weka itself)
+Z_075 = 0.6744897501960816
+CF = 0.25
+MIN_NO_OBJ = 2.0
+
+
+@njit(cache=True)
+def _logf(x):
+    # EntropyBasedSplitCrit.logFunc: x log2 x, 0 below 1e-6
+    if x < 1e-6:
+        return 0.0
+    return x * np.log(x) / LN2
+
+
+@njit(cache=True)
+def add_errs(N, e):
+    """Stats.addErrs(N, e, 0.25): extra errors of the upper confidence bound (C4.5)."""
+    if e < 1.0:
+        base = N * (1.0 - CF ** (1.0 / N))
+        if e == 0.0:
+            return base
+        return base + e * (add_errs(N, 1.0) - base)
+    if e + 0.5 >= N:
+        return max(N - e, 0.0)
+    z = Z_075
+    f = (e + 0.5) / N
+    r = (f + (z * z) / (2.0 * N) + z * np.sqrt((f / N) - (f * f / N) + (z * z / (4.0 * N * N)))) / (
+        1.0 + (z * z) / N
+    )
+    return r * N - e
+
+
+@njit(cache=True)
+def _max_class(cw):
+    # Distribution.maxClass: first class strictly above the running max (tolerance)
+    best = 0.0
+    idx = 0
+    for c in range(cw.shape[0]):
+        if cw[c] - best > SMALL:
+            best = cw[c]
+            idx = c
+    return idx
+
+
+@njit(cache=True)
+def _est_dist(cw, tot):
+    # getEstimatedErrorsForDistribution
+    if abs(tot) < SMALL:
+        return 0.0
+    e = tot - cw[_max_class(cw)]
+    return e + add_errs(tot, e)
+
+
+@njit(cache=True)
+def _seg_dist(y, e_idx, e_w, s0, sn, cw):
+    cw[:] = 0.0
+    tot = 0.0
+    for t in range(s0, s0 + sn):
+        w = e_w[t]
+        cw[y[e_idx[t]]] += w
+        tot += w
+    return tot
+
+
+# ---------------------------------------------------------------------------------------
+# split evaluation
+
+
+@njit(cache=True)
+def _eval_nominal(a, V, A, y, C, e_idx, e_w, s0, sn, sumW, cnt):
+    """C45Split.handleEnumeratedAttribute: (valid, infoGain, gainRatio)."""
+    cnt[: V * C] = 0.0
+    for t in range(s0, s0 + sn):
+        v = A[e_idx[t], a]
+        if not np.isnan(v):
+            cnt[int(v) * C + y[e_idx[t]]] += e_w[t]
+    known = 0.0
+    nbig = 0
+    new_ent = 0.0
+    split_ent = 0.0
+    old_ent = 0.0
+    for i in range(V):
+        pb = 0.0
+        for c in range(C):
+            x = cnt[i * C + c]
+            pb += x
+            new_ent -= _logf(x)
+        new_ent += _logf(pb)
+        split_ent -= _logf(pb)
+        known += pb
+        if MIN_NO_OBJ - pb < SMALL:  # Distribution.check: grOrEq(perBag, minNoObj)
+            nbig += 1
+    if nbig <= 1:
+        return False, 0.0, 0.0
+    for c in range(C):
+        x = 0.0
+        for i in range(V):
+            x += cnt[i * C + c]
+        old_ent -= _logf(x)
+    old_ent += _logf(known)
+    gain = _info_gain(old_ent, new_ent, known, sumW)
+    ratio = _gain_ratio(gain, split_ent, known, sumW)
+    return True, gain, ratio
+
+
+@njit(cache=True)
+def _info_gain(old_ent, new_ent, known, sumW):
+    # InfoGainSplitCrit.splitCritValue
+    unknown_rate = (sumW - known) / sumW
+    num = (1.0 - unknown_rate) * (old_ent - new_ent)
+    if abs(num) < SMALL:
+        return 0.0
+    return num / known
+
+
+@njit(cache=True)
+def _gain_ratio(gain, split_ent_bags, known, sumW):
+    # GainRatioSplitCrit.splitCritValue; split_ent_bags = -sum_i logf(perBag_i)
+    den = 0.0
+    if known > SMALL:
+        den = split_ent_bags - _logf(sumW - known) + _logf(sumW)
+    if abs(den) < SMALL:
+        return 0.0
+    return gain / (den / sumW)
+
+
+@njit(cache=True)
+def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, gval, gcnt, gw, keys, left, right):
+    """C45Split.handleNumericAttribute: (valid, infoGain (MDL-corrected), gainRatio, cut).
+
+    ``cut`` is the midpoint of the best adjacent distinct values (before Weka relocates it
+    to a training value)."""
+    # known entries: rank range, count, weight
+    rmin = 1 << 62
+    rmax = -1
+    nk = 0
+    for t in range(s0, s0 + sn):
+        r = rank[e_idx[t], a]
+        if r >= 0:
+            nk += 1
+            if r < rmin:
+                rmin = r
+            if r > rmax:
+                rmax = r
+    if nk == 0:
+        return False, 0.0, 0.0, 0.0
+    # group the known entries by distinct value, in increasing order
+    G = 0
+    if rmax - rmin + 1 <= 4 * nk:
+        for t in range(s0, s0 + sn):
+            i = e_idx[t]
+            r = rank[i, a]
+            if r >= 0:
+                bcnt[r] += 1
+                bw[r * C + y[i]] += e_w[t]
+        for r in range(rmin, rmax + 1):
+            if bcnt[r] > 0:
+                gval[G] = uvals[r]
+                gcnt[G] = bcnt[r]
+                for c in range(C):
+                    gw[G * C + c] = bw[r * C + c]
+                    bw[r * C + c] = 0.0
+                bcnt[r] = 0
+                G += 1
+    else:
+        m = 0
+        for t in range(s0, s0 + sn):
+            r = rank[e_idx[t], a]
+            if r >= 0:
+                keys[m] = r * (sn + 1) + (t - s0)
+                m += 1
+        ks = np.sort(keys[:m])
+        prev = -1
+        for q in range(m):
+            r = ks[q] // (sn + 1)
+            t = s0 + ks[q] % (sn + 1)
+            if r != prev:
+                gval[G] = uvals[r]
+                gcnt[G] = 0
+                for c in range(C):
+                    gw[G * C + c] = 0.0
+                G += 1
+                prev = r
+            gcnt[G - 1] += 1
+            gw[(G - 1) * C + y[e_idx[t]]] += e_w[t]
+    # the known distribution, all in bag 1 (right)
+    known = 0.0
+    for c in range(C):
+        left[c] = 0.0
+        right[c] = 0.0
+    for g in range(G):
+        for c in range(C):
+            right[c] += gw[g * C + c]
+    for c in range(C):
+        known += right[c]
+    min_split = 0.1 * known / C
+    if min_split - MIN_NO_OBJ < SMALL:
+        min_split = MIN_NO_OBJ
+    elif min_split - 25.0 > SMALL:
+        min_split = 25.0
+    if 2.0 * min_split - nk > SMALL:  # too few instances with known values
+        return False, 0.0, 0.0, 0.0
+    default_ent = _logf(known)
+    for c in range(C):
+        default_ent -= _logf(right[c])
+    best_gain = 0.0
+    best_g = -1
+    n_cuts = 0
+    lw = 0.0
+    rw = known
+    for g in range(G - 1):
+        for c in range(C):
+            x = gw[g * C + c]
+            left[c] += x
+            right[c] -= x
+            lw += x
+            rw -= x
+        if not (gval[g] + 1e-5 < gval[g + 1]):
+            continue  # Weka: no cut between values closer than 1e-5
+        if min_split - lw < SMALL and min_split - rw < SMALL:
+            new_ent = _logf(lw) + _logf(rw)
+            for c in range(C):
+                new_ent -= _logf(left[c]) + _logf(right[c])
+            gain = _info_gain(default_ent, new_ent, known, sumW)
+            if gain - best_gain > SMALL:
+                best_gain = gain
+                best_g = g
+            n_cuts += 1
+    if n_cuts == 0:
+        return False, 0.0, 0.0, 0.0
+    gain = best_gain - np.log(n_cuts) / LN2 / sumW
+    if gain < SMALL:  # smOrEq(gain, 0)
+        return False, 0.0, 0.0, 0.0
+    lo = gval[best_g]
+    hi = gval[best_g + 1]
+    cut = (lo + hi) / 2.0
+    if cut == hi:
+        cut = lo
+    lw = 0.0
+    for g in range(best_g + 1):
+        for c in range(C):
+            lw += gw[g * C + c]
+    rw = known - lw
+    ratio = _gain_ratio(gain, -_logf(lw) - _logf(rw), known, sumW)
+    return True, gain, ratio, cut
+
+
+# ---------------------------------------------------------------------------------------
+# splitting a segment of entries by a node's test
+
+
+@njit(cache=True)
+def _subset(A, i, attr, V, sp):
+    """C45Split.whichSubset: branch of row ``i`` (-1 if its value is missing)."""
+    v = A[i, attr]
+    if np.isnan(v):
+        return -1
+    if V > 0:
+        return int(v)
+    if v - sp < SMALL:  # smOrEq(v, splitPoint)
+        return 0
+    return 1
+
+
+@njit(cache=True)
+def _split_segment(A, attr, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
+    """Split a segment into ``nsub`` new segments at the top of the entry buffer
+    (ClassifierSplitModel.split after C45Split.resetDistribution): known values go to their
+    branch; a missing value goes to every branch whose share of the known weight is
+    > 1e-6, with its weight times that share.  Returns False on buffer overflow."""
+    for j in range(nsub):
+        probs[j] = 0.0
+        lens[j] = 0
+    known = 0.0
+    nmiss = 0
+    for t in range(s0, s0 + sn):
+        j = _subset(A, e_idx[t], attr, V, sp)
+        if j >= 0:
+            probs[j] += e_w[t]
+            known += e_w[t]
+            lens[j] += 1
+        else:
+            nmiss += 1
+    # Distribution.addInstWithUnknown: shares of the known weight (1/k if none)
+    for j in range(nsub):
+        if abs(known) < SMALL:
+            probs[j] = 1.0 / nsub
+        else:
+            probs[j] = probs[j] / known
+    if nmiss > 0:
+        for j in range(nsub):
+            if probs[j] > SMALL:
+                lens[j] += nmiss
+    top = st[0]
+    total = 0
+    for j in range(nsub):
+        offs[j] = top + total
+        total += lens[j]
+    if top + total > ecap:
+        st[2] = 1
+        return False
+    for j in range(nsub):
+        lens[j] = 0
+    for t in range(s0, s0 + sn):
+        i = e_idx[t]
+        j = _subset(A, i, attr, V, sp)
+        if j >= 0:
+            p = offs[j] + lens[j]
+            e_idx[p] = i
+            e_w[p] = e_w[t]
+            lens[j] += 1
+        else:
+            for k in range(nsub):
+                if probs[k] > SMALL:
+                    p = offs[k] + lens[k]
+                    e_idx[p] = i
+                    e_w[p] = e_w[t] * probs[k]
+                    lens[k] += 1
+    st[0] = top + total
+    return True
+
+
+# ---------------------------------------------------------------------------------------
+# one tree
+
+
+@njit(cache=True)
+def _grow(A, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
+          n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st):
+    """ClassifierTree.buildTree with C45ModelSelection.selectModel, depth first from the
+    root segment (node 0, already set up).  Returns False on overflow."""
+    m = nval.shape[0]
+    Vmax = 2
+    Rmax = 1
+    for a in range(m):
+        if nval[a] > Vmax:
+            Vmax = nval[a]
+        if is_num[a]:
+            R = uoff[a + 1] - uoff[a]
+            if R > Rmax:
+                Rmax = R
+    cnt = np.zeros(Vmax * C)
+    bcnt = np.zeros(Rmax, dtype=np.int64)
+    bw = np.zeros(Rmax * C)
+    nroot = n_sn[0]
+    gval = np.empty(nroot + 1)
+    gcnt = np.empty(nroot + 1, dtype=np.int64)
+    gw = np.empty((nroot + 1) * C)
+    keys = np.empty(ecap, dtype=np.int64)
+    left = np.empty(C)
+    right = np.empty(C)
+    offs = np.empty(Vmax, dtype=np.int64)
+    lens = np.empty(Vmax, dtype=np.int64)
+    probs = np.empty(Vmax)
+    valid = np.zeros(m, dtype=np.bool_)
+    gains = np.zeros(m)
+    ratios = np.zeros(m)
+    cuts = np.zeros(m)
+    stack = np.empty(ncap, dtype=np.int64)
+    sp_ = 0
+    stack[sp_] = 0
+    sp_ += 1
+    while sp_ > 0:
+        sp_ -= 1
+        k = stack[sp_]
+        s0 = n_s0[k]
+        sn = n_sn[k]
+        tot = _seg_dist(y, e_idx, e_w, s0, sn, n_cw[k])
+        n_tot[k] = tot
+        n_leaf[k] = True
+        n_empty[k] = abs(tot) < SMALL
+        n_attr[k] = -1
+        n_nsub[k] = 0
+        cw = n_cw[k]
+        if 2.0 * MIN_NO_OBJ - tot > SMALL or abs(tot - cw[_max_class(cw)]) < SMALL:
+            continue
+        if sn > gval.shape[0]:
+            gval = np.empty(sn + 1)
+            gcnt = np.empty(sn + 1, dtype=np.int64)
+            gw = np.empty((sn + 1) * C)
+        avg = 0.0
+        nvalid = 0
+        for a in range(m):
+            if is_num[a]:
+                ok, g, r, cut = _eval_numeric(a, A, rank, uvals[uoff[a]:uoff[a + 1]], y, C, e_idx, e_w,
+                                              s0, sn, tot, bcnt, bw, gval, gcnt, gw, keys, left, right)
+                cuts[a] = cut
+            else:
+                ok, g, r = _eval_nominal(a, nval[a], A, y, C, e_idx, e_w, s0, sn, tot, cnt)
+            valid[a] = ok
+            gains[a] = g
+            ratios[a] = r
+            if ok and count_avg[a]:
+                avg += g
+                nvalid += 1
+        if nvalid == 0:
+            continue
+        avg = avg / nvalid
+        best = -1
+        best_r = 0.0
+        for a in range(m):
+            if valid[a] and gains[a] >= avg - 1e-3 and ratios[a] - best_r > SMALL:
+                best = a
+                best_r = ratios[a]
+        if abs(best_r) < SMALL:
+            continue
+        V = nval[best]
+        nsub = V if V > 0 else 2
+        sp = 0.0
+        if V == 0:
+            # C45Split.setSplitPoint: the largest training value <= the cut
+            lo = uoff[best]
+            r = np.searchsorted(uvals[lo:uoff[best + 1]], cuts[best] + SMALL, side="right") - 1
+            sp = -np.inf
+            while r >= 0:
+                if present[lo + r]:
+                    sp = uvals[lo + r]
+                    break
+                r -= 1
+        if st[1] + nsub > ncap:
+            st[2] = 1
+            return False
+        if not _split_segment(A, best, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
+            return False
+        c0 = st[1]
+        st[1] += nsub
+        n_leaf[k] = False
+        n_attr[k] = best
+        n_sp[k] = sp
+        n_nsub[k] = nsub
+        n_child[k] = c0
+        for j in range(nsub - 1, -1, -1):
+            n_s0[c0 + j] = offs[j]
+            n_sn[c0 + j] = lens[j]
+            stack[sp_] = c0 + j
+            sp_ += 1
+    return True
+
+
+@njit(cache=True)
+def _train_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot):
+    if n_leaf[k]:
+        cw = n_cw[k]
+        return n_tot[k] - cw[_max_class(cw)]
+    e = 0.0
+    for j in range(n_nsub[k]):
+        e += _train_errors(n_child[k] + j, n_leaf, n_nsub, n_child, n_cw, n_tot)
+    return e
+
+
+@njit(cache=True)
+def _collapse(k, n_leaf, n_nsub, n_child, n_cw, n_tot):
+    """C45PruneableClassifierTree.collapse: a subtree that does not lower the training
+    error (by more than 1e-3) becomes a leaf."""
+    if n_leaf[k]:
+        return
+    cw = n_cw[k]
+    if _train_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot) >= n_tot[k] - cw[_max_class(cw)] - 1e-3:
+        n_leaf[k] = True
+        return
+    for j in range(n_nsub[k]):
+        _collapse(n_child[k] + j, n_leaf, n_nsub, n_child, n_cw, n_tot)
+
+
+@njit(cache=True)
+def _est_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot):
+    if n_leaf[k]:
+        return _est_dist(n_cw[k], n_tot[k])
+    e = 0.0
+    for j in range(n_nsub[k]):
+        e += _est_errors(n_child[k] + j, n_leaf, n_nsub, n_child, n_cw, n_tot)
+    return e
+
+
+@njit(cache=True)
+def _est_branch(k, s0, sn, A, nval, y, C, e_idx, e_w, ecap, st,
+                n_attr, n_sp, n_nsub, n_child, n_leaf):
+    """getEstimatedErrorsForBranch: estimated errors of subtree ``k`` on another segment
+    (temporary entries at the buffer top, released on return)."""
+    if st[2]:
+        return 0.0
+    if n_leaf[k]:
+        cw = np.empty(C)
+        tot = _seg_dist(y, e_idx, e_w, s0, sn, cw)
+        return _est_dist(cw, tot)
+    nsub = n_nsub[k]
+    a = n_attr[k]
+    offs = np.empty(nsub, dtype=np.int64)
+    lens = np.empty(nsub, dtype=np.int64)
+    probs = np.empty(nsub)
+    top = st[0]
+    if not _split_segment(A, a, nval[a], n_sp[k], nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
+        return 0.0
+    e = 0.0
+    for j in range(nsub):
+        e += _est_branch(n_child[k] + j, offs[j], lens[j], A, nval, y, C, e_idx, e_w, ecap, st,
+                         n_attr, n_sp, n_nsub, n_child, n_leaf)
+    st[0] = top
+    return e
+
+
+@njit(cache=True)
+def _new_distribution(k, s0, sn, A, nval, y, C, e_idx, e_w, ecap, st,
+                      n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot):
+    """newDistribution: give subtree ``k`` a new training segment, recursively."""
+    if st[2]:
+        return
+    n_s0[k] = s0
+    n_sn[k] = sn
+    n_tot[k] = _seg_dist(y, e_idx, e_w, s0, sn, n_cw[k])
+    if n_leaf[k]:
+        if abs(n_tot[k]) >= SMALL:
+            n_empty[k] = False
+        return
+    nsub = n_nsub[k]
+    a = n_attr[k]
+    offs = np.empty(nsub, dtype=np.int64)
+    lens = np.empty(nsub, dtype=np.int64)
+    probs = np.empty(nsub)
+    if not _split_segment(A, a, nval[a], n_sp[k], nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
+        return
+    for j in range(nsub):
+        _new_distribution(n_child[k] + j, offs[j], lens[j], A, nval, y, C, e_idx, e_w, ecap, st,
+                          n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot)
+
+
+@njit(cache=True)
+def _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn):
+    """Distribution.maxBag of node ``k``'s split: the LAST branch among (near-)ties.
+    Branch weights include missing-value instances shared out by known weight."""
+    nsub = n_nsub[k]
+    a = n_attr[k]
+    V = nval[a]
+    known = np.zeros(nsub)
+    kt = 0.0
+    miss = 0.0
+    for t in range(n_s0[k], n_s0[k] + n_sn[k]):
+        j = _subset(A, e_idx[t], a, V, n_sp[k])
+        if j >= 0:
+            known[j] += e_w[t]
+            kt += e_w[t]
+        else:
+            miss += e_w[t]
+    best = 0.0
+    idx = -1
+    for j in range(nsub):
+        p = 1.0 / nsub if abs(kt) < SMALL else known[j] / kt
+        pb = known[j] + p * miss
+        if best - pb < SMALL:  # grOrEq
+            best = pb
+            idx = j
+    return idx
+
+
+@njit(cache=True)
+def _prune(k, A, nval, y, C, e_idx, e_w, ecap, st,
+           n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot):
+    """C45PruneableClassifierTree.prune: error-based pruning with subtree raising."""
+    if st[2] or n_leaf[k]:
+        return
+    for j in range(n_nsub[k]):
+        _prune(n_child[k] + j, A, nval, y, C, e_idx, e_w, ecap, st,
+               n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot)
+    big = n_child[k] + _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn)
+    err_branch = _est_branch(big, n_s0[k], n_sn[k], A, nval, y, C, e_idx, e_w, ecap, st,
+                             n_attr, n_sp, n_nsub, n_child, n_leaf)
+    err_leaf = _est_dist(n_cw[k], n_tot[k])
+    err_tree = _est_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot)
+    if st[2]:
+        return
+    if err_leaf - (err_tree + 0.1) < SMALL and err_leaf - (err_branch + 0.1) < SMALL:
+        n_leaf[k] = True
+        return
+    if err_branch - (err_tree + 0.1) < SMALL:
+        # raise the largest branch into this node and re-distribute this node's data
+        n_attr[k] = n_attr[big]
+        n_sp[k] = n_sp[big]
+        n_nsub[k] = n_nsub[big]
+        n_child[k] = n_child[big]
+        n_leaf[k] = n_leaf[big]
+        _new_distribution(k, n_s0[k], n_sn[k], A, nval, y, C, e_idx, e_w, ecap, st,
+                          n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot)
+        _prune(k, A, nval, y, C, e_idx, e_w, ecap, st,
+               n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot)
+
+
+@njit(cache=True)
+def _fit_one(A, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune):
+    """Grow (and prune) one tree on ``rows``; returns the node arrays and a status flag
+    (1 = a buffer overflowed: call again with larger ``ecap``/``ncap``)."""
+    e_idx = np.empty(ecap, dtype=np.int64)
+    e_w = np.empty(ecap)
+    n_attr = np.empty(ncap, dtype=np.int64)
+    n_sp = np.zeros(ncap)
+    n_nsub = np.zeros(ncap, dtype=np.int64)
+    n_child = np.zeros(ncap, dtype=np.int64)
+    n_leaf = np.ones(ncap, dtype=np.bool_)
+    n_empty = np.zeros(ncap, dtype=np.bool_)
+    n_s0 = np.zeros(ncap, dtype=np.int64)
+    n_sn = np.zeros(ncap, dtype=np.int64)
+    n_cw = np.zeros((ncap, C))
+    n_tot = np.zeros(ncap)
+    st = np.zeros(3, dtype=np.int64)  # entry top, node count, overflow flag
+    nr = rows.shape[0]
+    # C45ModelSelection: nominal attributes with >= 0.3 N values do not count toward the
+    # average gain, unless every attribute is such
+    m = nval.shape[0]
+    multi = True
+    for a in range(m):
+        if is_num[a] or nval[a] < 0.3 * nr - SMALL:
+            multi = False
+    count_avg = np.empty(m, dtype=np.bool_)
+    for a in range(m):
+        count_avg[a] = is_num[a] or multi or nval[a] < 0.3 * nr - SMALL
+    # training values present per numeric attribute (for the split-point relocation)
+    present = np.zeros(uvals.shape[0], dtype=np.bool_)
+    for a in range(nval.shape[0]):
+        if is_num[a]:
+            for q in range(nr):
+                r = rank[rows[q], a]
+                if r >= 0:
+                    present[uoff[a] + r] = True
+    if nr > ecap:
+        st[2] = 1
+    else:
+        for q in range(nr):
+            e_idx[q] = rows[q]
+            e_w[q] = 1.0
+        st[0] = nr
+        st[1] = 1
+        n_s0[0] = 0
+        n_sn[0] = nr
+        ok = _grow(A, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
+                   n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st)
+        if ok:
+            _collapse(0, n_leaf, n_nsub, n_child, n_cw, n_tot)
+        if ok and prune:
+            _prune(0, A, nval, y, C, e_idx, e_w, ecap, st,
+                   n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot)
+    # the missing-value shares of every split node's branches (Distribution after
+    # resetDistribution: perBag / total), stored at the child
+    n_share = np.zeros(ncap)
+    if st[2] == 0:
+        stack = np.empty(ncap, dtype=np.int64)
+        h = 1
+        stack[0] = 0
+        while h > 0:
+            h -= 1
+            k = stack[h]
+            if n_leaf[k]:
+                continue
+            nsub = n_nsub[k]
+            a = n_attr[k]
+            known = np.zeros(nsub)
+            kt = 0.0
+            miss = 0.0
+            for t in range(n_s0[k], n_s0[k] + n_sn[k]):
+                j = _subset(A, e_idx[t], a, nval[a], n_sp[k])
+                if j >= 0:
+                    known[j] += e_w[t]
+                    kt += e_w[t]
+                else:
+                    miss += e_w[t]
+            for j in range(nsub):
+                p = 1.0 / nsub if abs(kt) < SMALL else known[j] / kt
+                n_share[n_child[k] + j] = (known[j] + p * miss) / (kt + miss)
+                stack[h] = n_child[k] + j
+                h += 1
+    return (st[2], n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_cw, n_tot, n_share, st[1])
+
+
+@njit(cache=True)
+def _predict_row(A, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_cw, n_tot, n_share,
+                 C, probs, stack_k, stack_w):
+    """ClassifierTree.classifyInstance: class scores summed over the leaves an instance
+    reaches (weighted by branch shares where its value is missing); the first class whose
+    score beats the running maximum by more than 1e-6."""
+    for c in range(C):
+        probs[c] = 0.0
+    h = 1
+    stack_k[0] = 0
+    stack_w[0] = 1.0
+    while h > 0:
+        h -= 1
+        k = stack_k[h]
+        w = stack_w[h]
+        if n_leaf[k]:
+            tot = n_tot[k]
+            if abs(tot) >= SMALL:
+                for c in range(C):
+                    probs[c] += w * n_cw[k, c] / tot
+            continue
+        a = n_attr[k]
+        j = _subset(A, i, a, nval[a], n_sp[k])
+        if j < 0:
+            for jj in range(n_nsub[k] - 1, -1, -1):
+                ch = n_child[k] + jj
+                if not n_empty[ch]:
+                    stack_k[h] = ch
+                    stack_w[h] = w * n_share[ch]
+                    h += 1
+            continue
+        ch = n_child[k] + j
+        if n_empty[ch]:
+            # empty leaf: this node's class distribution (C45Split.classProb)
+            tot = n_tot[k]
+            if abs(tot) >= SMALL:
+                for c in range(C):
+                    probs[c] += w * n_cw[k, c] / tot
+            continue
+        stack_k[h] = ch
+        stack_w[h] = w
+        h += 1
+    best = -1.0
+    idx = 0
+    for c in range(C):
+        if probs[c] - best > SMALL:
+            best = probs[c]
+            idx = c
+    return idx
+
+
+@njit(cache=True)
+def _fit_predict_one(A, nval, rank, uvals, uoff, is_num, y, C, rows, test_rows, prune, out_row):
+    nr = rows.shape[0]
+    ecap = 8 * nr + 64
+    ncap = 2 * nr + 64
+    while True:
+        res = _fit_one(A, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune)
+        if res[0] == 0:
+            break
+        ecap *= 2
+        ncap *= 2
+    _, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_cw, n_tot, n_share, nn = res
+    probs = np.empty(C)
+    stack_k = np.empty(nn + 1, dtype=np.int64)
+    stack_w = np.empty(nn + 1)
+    for q in range(test_rows.shape[0]):
+        i = test_rows[q]
+        out_row[i] = _predict_row(A, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty,
+                                  n_cw, n_tot, n_share, C, probs, stack_k, stack_w)
+    return nn
+
+
+@njit(cache=True, parallel=False)
+def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, prune):
+    """Fit one J48 per row of the ``(B, n)`` masks ``train`` and predict the rows of ``test``.
+
+    ``A`` (n, m): nominal codes (as floats) or numeric values, ``nan`` missing;
+    ``nval`` (m,): number of values of a nominal attribute, 0 for numeric;
+    ``rank`` (n, m): index of the value in the attribute's sorted distinct values
+    ``uvals[uoff[a]:uoff[a+1]]`` (numeric attributes; -1 missing or nominal);
+    ``is_num`` (m,): numeric attribute."""
+    B, n = train.shape
+    out = np.full((B, n), -1, dtype=np.int64)
+    for b in prange(B):
+        rows = np.flatnonzero(train[b])
+        trows = np.flatnonzero(test[b])
+        _fit_predict_one(A, nval, rank, uvals, uoff, is_num, y, C, rows, trows, prune, out[b])
+    return out
