@@ -24,15 +24,21 @@ def reject_table(results: pd.DataFrame, alpha: float | None = None,
                  confidence: float = 0.95) -> pd.DataFrame:
     """One row per cell x test (x pair): rejects, runs, proportion, Wilson CI and MC SE.
 
-    ``alpha=None`` uses the decisions stored with each trial; a number recomputes them
-    from the stored p-values.
+    Decisions are taken here, from the stored p-values: reject when ``pvalue < alpha``
+    (an undefined p-value never rejects).  ``alpha=None`` uses each row's ``alpha`` column
+    (the study's alpha when the row was stored), or a ``reject`` column when there is no
+    ``alpha`` column.  Choice-method rows (``a < 0``) are not
+    reject decisions and are left out.
     """
     cols = ["cell", "test", "a", "b", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
     if results.empty:
         return pd.DataFrame(columns=cols)
-    res = results.copy()
-    if alpha is not None:
-        res["reject"] = (res["pvalue"] < alpha).astype(int)
+    res = results[results["a"] >= 0].copy()
+    if res.empty:
+        return pd.DataFrame(columns=cols)
+    if alpha is not None or "alpha" in res.columns:
+        level = res["alpha"].astype(float) if alpha is None else float(alpha)
+        res["reject"] = (res["pvalue"].astype(float) < level).astype(int)
     g = res.groupby(["cell", "test", "a", "b"], sort=False)["reject"].agg(["sum", "count"])
     rows = []
     for (cell, test, a, b), (k, n) in g.iterrows():
@@ -63,11 +69,58 @@ class StudyResult:
         return pd.DataFrame(rows, columns=["cell", "learner", "error_mean", "error_sd"])
 
 
+def asked_results(study: Study, results: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the tests each cell asks for, in the study's cell and test order."""
+    if results.empty:
+        return results
+    cell_pos = {c.id: i for i, c in enumerate(study.cells)}
+    test_pos = {(c.id, t): j for c in study.cells for j, t in enumerate(c.tests)}
+    key = [test_pos.get((c, t), -1) for c, t in zip(results["cell"], results["test"])]
+    out = results.assign(_t=key, _c=results["cell"].map(cell_pos))
+    out = out[out["_t"] >= 0].sort_values(["_c", "run", "_t", "a", "b"], kind="stable")
+    return out.drop(columns=["_t", "_c"]).reset_index(drop=True)
+
+
+def _choices_at(study: Study, trials: pd.DataFrame, results: pd.DataFrame,
+                alpha: float) -> pd.DataFrame:
+    """Choice-method rows re-decided at ``alpha`` from the stored fold errors (no refit)."""
+    from .core import FoldLosses
+    from .runner import evaluate
+    from .stattests import is_choice
+
+    sel = (results["a"] < 0) & (results["alpha"].astype(float) != alpha)
+    if not sel.any():
+        return results
+    by_id = {c.id: c for c in study.cells}
+    rows = []
+    for tr in trials.itertuples(index=False):
+        cell = by_id[tr.cell]
+        names = tuple(t for t in cell.tests if is_choice(t))
+        if not names:
+            continue
+        for r in evaluate(cell, FoldLosses(tr.errors, tr.n_train, tr.n_test), alpha, tr.run, names):
+            v = r.values(tr.cell, int(tr.seed), int(tr.run))
+            rows.append(dict(zip(results.columns, v)))
+    fresh = pd.DataFrame(rows, columns=results.columns)
+    fresh["statistic"] = fresh["statistic"].astype(float)
+    return pd.concat([results[~(results["a"] < 0)], fresh], ignore_index=True)
+
+
 def collect(study: Study, store: Store, alpha: float | None = None) -> StudyResult:
-    """Read a study's trials (runs < study.runs, the study's seed) and aggregate them."""
+    """Read a study's trials (runs < study.runs, the study's seed) and aggregate them.
+
+    Decisions are taken at ``alpha`` (default: the study's alpha) from the stored
+    p-values; choice methods are re-decided from the stored errors when ``alpha`` differs
+    from the one they were stored at.  ``result.study.alpha`` is the alpha used.
+    """
+    if alpha is not None and float(alpha) != study.alpha:
+        study = study.replace(alpha=float(alpha))
+    alpha = study.alpha
     ids = [c.id for c in study.cells]
     trials = store.trials(ids, seed=study.seed, runs=study.runs)
     results = store.results(ids, seed=study.seed, runs=study.runs)
+    if not results.empty:
+        results = asked_results(study, _choices_at(study, trials, results, alpha))
     table = reject_table(results, alpha=alpha)
     labels = study.grid().rename(columns={"tests": "cell_tests"})
     # a label named like a table column (e.g. "test") keeps its value under "label_<name>"

@@ -63,21 +63,36 @@ def _from_file(path: str):
     return build
 
 
+def _call_build(build, where: str) -> Study:
+    """Run a study's ``build()``; anything but a Study (or an exception) is one clear line."""
+    try:
+        study = build()
+    except SimstudyError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a study file's own failure: report it in one line
+        raise SimstudyError(f"{where}: build() raised {type(e).__name__}: {e}") from None
+    if not isinstance(study, Study):
+        raise SimstudyError(f"{where}: build() must return a simstudy.study.Study, "
+                            f"got {type(study).__name__} ({study!r:.80})")
+    return study
+
+
 def get_study(name: str, **overrides) -> Study:
     """Build study ``name``; ``overrides`` (runs, seed, alpha, chunk) replace its defaults.
 
-    ``name`` may also be the path of a ``.py`` file defining ``build() -> Study``.
+    ``name`` may also be the path of a ``.py`` file defining ``build() -> Study``.  The
+    cells come back keyed by their sources' content (:meth:`Study.keyed`).
     """
     if name.endswith(".py"):
-        study = _from_file(name)()
-        changes = {k: v for k, v in overrides.items() if v is not None}
-        return study.replace(**changes) if changes else study
-    if name not in STUDIES:
-        raise unknown("study", name, STUDIES)
-    try:
-        build = _load(name)
-    except (ImportError, AttributeError):
-        raise unknown("study", name, available_studies()) from None
-    study = build()
+        study = _call_build(_from_file(name), f"study file {name!r}")
+    else:
+        if name not in STUDIES:
+            raise unknown("study", name, STUDIES)
+        try:
+            build = _load(name)
+        except (ImportError, AttributeError):
+            raise unknown("study", name, available_studies()) from None
+        study = _call_build(build, f"study {name!r}")
     changes = {k: v for k, v in overrides.items() if v is not None}
-    return study.replace(**changes) if changes else study
+    study = study.replace(**changes) if changes else study
+    return study.keyed()

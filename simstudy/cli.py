@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .errors import SimstudyError
 
-COMMANDS = ("list", "run", "report", "bench", "perf")
+COMMANDS = ("list", "run", "report", "bench", "perf", "migrate")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run a study (only missing trials), then render it")
     common(r)
+    r.add_argument("--sets", type=_positive_int("sets"),
+                   help="data draws per source, for studies that repeat runs on each draw "
+                        "(runs = sets x the study's runs per set)")
     r.add_argument("--jobs", type=_positive_int("jobs"), default=1, help="parallel workers")
     r.add_argument("--backend", choices=("serial", "joblib", "dask"), default="joblib")
     r.add_argument("--scheduler", help="Dask scheduler address (backend dask)")
@@ -83,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     common(rp)
     rp.add_argument("--format", choices=("md", "csv", "latex"), default="md")
     rp.add_argument("--out", type=Path, help="also render the study's tables and figures here")
+
+    m = sub.add_parser("migrate", help="bring a store of an older schema to this version "
+                                        "(in place, one transaction, backup copy kept)")
+    m.add_argument("--store", default=DEFAULT_STORE)
 
     b = sub.add_parser("bench", help="evaluate a new test on a study's stored losses")
     b.add_argument("--test", required=True, help="MODULE:FUNCTION, f(d, *, n_train, n_test)")
@@ -120,9 +127,51 @@ def _cmd_list() -> None:
 def _study(args) -> object:
     from .catalog import get_study
 
-    study = get_study(args.study, runs=args.runs, seed=args.seed, alpha=args.alpha,
+    runs = args.runs
+    sets = getattr(args, "sets", None)
+    if sets is not None:
+        per = get_study(args.study).meta.get("runs_per_set")
+        if not per:
+            raise SimstudyError(f"--sets {sets!r}: study {args.study!r} has no data sets drawn "
+                                "per source; use --runs")
+        if runs is not None:
+            raise SimstudyError("give --sets or --runs, not both")
+        runs = sets * int(per)
+    study = get_study(args.study, runs=runs, seed=args.seed, alpha=args.alpha,
                       chunk=getattr(args, "chunk", None))
     return study.select(args.filter)
+
+
+def stored_scope(study, store, runs: int | None, seed: int | None):
+    """The study restricted to what the store holds: its seed and its number of runs.
+
+    With no ``seed``: the one seed the store holds for the study's cells (several: an error
+    listing them).  With no ``runs``: the most runs stored for any cell.  Asking for more
+    runs than stored reports what there is, with one line on stderr.
+    """
+    held = store.holdings([c.id for c in study.cells])
+    if seed is None:
+        seeds = sorted(int(x) for x in held["seed"].unique())
+        if not seeds:
+            raise SimstudyError(f"store {str(store.path)!r} holds no trials of study "
+                                f"{study.name!r}; run it first: python -m simstudy run "
+                                f"{study.name} --store {store.path}")
+        if len(seeds) > 1:
+            raise SimstudyError(f"store {str(store.path)!r} holds study {study.name!r} at "
+                                f"seeds {seeds}; choose one with --seed")
+        seed = seeds[0]
+    held = held[held["seed"] == seed]
+    if held.empty:
+        have = sorted(int(x) for x in store.holdings([c.id for c in study.cells])["seed"].unique())
+        raise SimstudyError(f"store {str(store.path)!r} holds no trials of study "
+                            f"{study.name!r} with seed {seed!r}; seeds stored: {have or 'none'}")
+    most = int(held["runs"].max())
+    if runs is None:
+        runs = most
+    elif runs > most:
+        print(f"simstudy: note: {runs} runs asked, the store holds at most {most} per cell "
+              f"of {study.name!r} (seed {seed}); reporting those", file=sys.stderr)
+    return study.replace(runs=int(runs), seed=int(seed))
 
 
 def _print_table(table, fmt: str) -> None:
@@ -160,13 +209,15 @@ def _cmd_run(args) -> None:
         t0 = time.time()
         s = run_study(study, store, jobs=args.jobs, backend=args.backend,
                       scheduler=args.scheduler, progress=not args.no_progress,
-                      args={k: v for k, v in vars(args).items() if k != "command"})
+                      args={**{k: v for k, v in vars(args).items() if k != "command"},
+                            "argv": sys.argv})
         result = collect(study, store)
         out = args.out or Path("out") / study.name
         paths = _render(study, result, out)
     _print_table(result.table, "md")
     print(f"{study.name}: {s.trials_computed} trials computed, {s.trials_done_before} already "
-          f"stored, {s.trials_total} in all; {time.time() - t0:.1f} s; store {s.store}")
+          f"stored, {s.trials_total} in all; {s.results_recomputed} test results computed "
+          f"from stored losses (no refit); {time.time() - t0:.1f} s; store {s.store}")
     for pth in paths:
         print(f"wrote {pth}")
 
@@ -176,9 +227,10 @@ def _cmd_report(args) -> None:
     from .store import Store
 
     study = _study(args)
-    with Store(args.store, create=False) as store:
+    with Store(args.store, readonly=True) as store:
+        study = stored_scope(study, store, args.runs, args.seed)
         result = collect(study, store)
-        if result.table.empty:
+        if result.table.empty and result.trials.empty:
             raise SimstudyError(f"store {args.store!r} holds no trials of study {study.name!r} "
                                 f"(seed {study.seed}); run it first")
         _print_table(result.table, args.format)
@@ -194,19 +246,46 @@ def _cmd_bench(args) -> None:
     from .store import Store
 
     fn = load_function(args.test)
-    study = get_study(args.study, runs=args.runs, seed=args.seed, alpha=args.alpha)
+    study = get_study(args.study, alpha=args.alpha)
     name = args.name or args.test.rsplit(":", 1)[1]
-    with Store(args.store, create=False) as store:
+    with Store(args.store, readonly=True) as store:
+        study = stored_scope(study, store, args.runs, args.seed)
         table = bench(fn, study, store, name=name)
-    print(f"reject proportions at alpha={study.alpha if args.alpha is None else args.alpha} "
+    print(f"reject proportions at alpha={study.alpha} "
           f"({name} beside the baselines, from stored fold losses):")
     print(to_markdown(table), end="")
 
 
+def _cmd_migrate(args) -> None:
+    import sqlite3
+
+    from .store import SCHEMA_VERSION, Store
+
+    path = Path(args.store)
+    if not path.is_file():
+        raise SimstudyError(f"store {str(path)!r} does not exist")
+    with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as con:
+        from .store import _schema_version
+
+        before = _schema_version(con, path)
+    with Store(path):
+        pass  # opening for writing migrates
+    if before == SCHEMA_VERSION:
+        print(f"store {str(path)!r} is already at schema version {SCHEMA_VERSION}")
+    else:
+        print(f"store {str(path)!r} migrated from schema {before} to {SCHEMA_VERSION}; "
+              f"backup at {path.name}.v1.bak")
+
+
 def main(argv: list[str] | None = None) -> int:
+    import os
+    import sqlite3
+
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv = ["run", *argv]  # python -m simstudy STUDY ... == run STUDY ...
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # the console script imports user modules as -m does
     try:
         if argv and argv[0] == "perf":
             from .perf import main as perf_main
@@ -217,10 +296,20 @@ def main(argv: list[str] | None = None) -> int:
             build_parser().print_help()
             return 0
         {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
-         "bench": _cmd_bench}[args.command](args)
+         "bench": _cmd_bench, "migrate": _cmd_migrate}[args.command](args)
+        sys.stdout.flush()
     except SimstudyError as e:
         print(f"simstudy: error: {e}", file=sys.stderr)
         return 2
+    except sqlite3.DatabaseError as e:
+        print(f"simstudy: error: the store is damaged or not a simstudy store ({e})",
+              file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (report ... | head): stop quietly, as cat does
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("simstudy: interrupted; finished trials are stored, rerun to resume",
               file=sys.stderr)

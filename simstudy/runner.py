@@ -20,7 +20,7 @@ import numpy as np
 
 from .core import Dataset, FoldLosses
 from .errors import SimstudyError
-from .store import Store, TrialRecord
+from .store import ResultRow, Store, TrialRecord
 from .study import DESIGN, MODEL, SOURCE, Cell, Study, trial_seed
 
 BACKENDS = ("serial", "joblib", "dask")
@@ -45,6 +45,11 @@ class RunSummary:
     trials_computed: int
     seconds: float
     store: str
+    results_recomputed: int = 0  # test results computed from stored losses (no refit)
+
+
+class TrialError(SimstudyError):
+    """A learner or test failed inside a trial: names the cell, run, fold and the cause."""
 
 
 # --- resolving names (cached per process: workers resolve each name once) ------------------
@@ -76,6 +81,36 @@ def _tests(names: tuple[str, ...]):
     return [get_test(t) for t in names]
 
 
+def learner_impl(learner) -> str:
+    """Which implementation fits a learner: ``module:Class`` (recorded with every trial)."""
+    inner = getattr(learner, "learner", None)  # ReferenceOf wraps the fast learner
+    cls = type(learner)
+    tag = f"{cls.__module__}:{cls.__qualname__}"
+    if inner is not None:
+        tag += f"({type(inner).__qualname__})"
+    return tag
+
+
+def check_folds(cell_id: str, y: np.ndarray, train: np.ndarray, test: np.ndarray) -> None:
+    """Every fold needs a test instance and at least two classes with >= 2 training instances.
+
+    (Requiring two instances of *every* class would refuse the papers' own data sets, where
+    some classes have a single member, e.g. audiology and primary-tumor.)
+    """
+    R, F, _ = train.shape
+    C = int(y.max()) + 1
+    for r in range(R):
+        for f in range(F):
+            nte = int(test[r, f].sum())
+            counts = np.bincount(y[train[r, f]], minlength=C)
+            if nte == 0 or int((counts >= 2).sum()) < 2:
+                raise SimstudyError(
+                    f"cell {cell_id!r}: the data set (n={y.shape[0]}) is too small for its "
+                    f"design: replication {r}, fold {f} has {nte} test instance(s) and "
+                    f"training class counts {counts.tolist()}; each fold needs at least one "
+                    "test instance and two classes with at least 2 training instances")
+
+
 def validate(study: Study) -> None:
     """Resolve every name and check every cell can run, before anything is written.
 
@@ -94,15 +129,30 @@ def validate(study: Study) -> None:
         check_tests_fit(cell.tests, des)
         # one throwaway sample checks the data set against the design (too small, …)
         data = src.sample(np.random.default_rng(0))
-        des.masks(data.y, np.random.default_rng(0))
+        train = des.masks(data.y, np.random.default_rng(0))
+        check_folds(cell.id, data.y, train, des.test_masks(train))
 
 
 # --- one chunk -----------------------------------------------------------------------------
 
+def source_seed(root: int, cell: Cell, run: int) -> np.random.SeedSequence:
+    """The seed of a trial's data draw.
+
+    Normally the cell's own (each trial a fresh sample).  A source with ``runs_per_draw = k``
+    shares draws across cells: runs ``k*i .. k*i+k-1`` of *every* cell with that source spec
+    see draw ``i``, seeded by (source spec, i) -- Bouckaert & Frank's Table 5 feeds the same
+    training sets to every design and test.
+    """
+    k = getattr(_source(cell.source), "runs_per_draw", None)
+    if k:
+        return trial_seed(root, "draw:" + cell.source, run // int(k), SOURCE)
+    return trial_seed(root, cell.id, run, SOURCE)
+
+
 def _trial_data(chunk: Chunk, run: int) -> tuple[Dataset, np.ndarray, np.ndarray]:
     cid = chunk.cell.id
     data = _source(chunk.cell.source).sample(
-        np.random.default_rng(trial_seed(chunk.seed, cid, run, SOURCE)))
+        np.random.default_rng(source_seed(chunk.seed, chunk.cell, run)))
     des = _design(chunk.cell.design)
     train = des.masks(data.y, np.random.default_rng(trial_seed(chunk.seed, cid, run, DESIGN)))
     test = des.test_masks(train)
@@ -183,12 +233,8 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
         at = 0
         for X, y, train, test in groups:
             B = train.shape[0]
-            pred = learner.fit_predict(X, y, train, test, seeds[at:at + B])
-            if pred.shape != train.shape or np.any(pred[test] < 0):
-                raise SimstudyError(
-                    f"learner {ln!r} returned no prediction (shape {pred.shape}, or -1) for "
-                    f"some test instances of cell {cid!r}; predictions must be class codes "
-                    f"0..{int(y.max())} at every test position")
+            pred = _fit_predict(learner, ln, X, y, train, test, seeds[at:at + B],
+                                chunk, at, R * F)
             wrong = (pred != y[None, :]) & test
             errors[k, at:at + B] = wrong.sum(1) / test.sum(1)
             at += B
@@ -196,25 +242,97 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     n_train = n_train.reshape(T, R, F)
     n_test = n_test.reshape(T, R, F)
 
-    tests = _tests(cell.tests)
-    pairs = [(a, b) for a in range(K) for b in range(a + 1, K)]
     elapsed = (time.perf_counter() - t0) / T
+    impl = tuple(learner_impl(_learner(ln)) for ln in cell.learners)
+    source_hash = getattr(src, "content_hash", None)
     out = []
     for t, run in enumerate(chunk.runs):
         fl = FoldLosses(errors[:, t], n_train[t], n_test[t])
-        res = []
-        for st in tests:
-            for a, b in pairs:
-                r = st(fl, a, b)
-                df = list(r.df) if isinstance(r.df, tuple) else r.df
-                res.append((st.name, a, b, float(r.statistic), float(r.pvalue), df,
-                            chunk.alpha, bool(r.pvalue < chunk.alpha)))
+        res = evaluate(cell, fl, chunk.alpha, run)
         out.append(TrialRecord(
             cell=cid, seed=chunk.seed, run=run, study=chunk.study, source=cell.source,
             learners=cell.learners, design=cell.design,
             trial_seed=f"SeedSequence({chunk.seed}, spawn_key={trial_seed(chunk.seed, cid, run).spawn_key})",
-            losses=fl, results=res, seconds=elapsed))
+            losses=fl, results=res, seconds=elapsed, impl=impl, source_hash=source_hash))
     return out
+
+
+def _fit_predict(learner, ln: str, X, y, train, test, seeds, chunk: Chunk, at: int,
+                 per_trial: int) -> np.ndarray:
+    """One learner call, with its failures and bad predictions named by cell, run and fold."""
+    cid = chunk.cell.id
+
+    def where(m: int) -> str:
+        g = at + m
+        return f"run {chunk.runs[g // per_trial]}, fold {g % per_trial}"
+
+    try:
+        pred = np.asarray(learner.fit_predict(X, y, train, test, seeds))
+    except SimstudyError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a learner's own failure: find the model, one line
+        bad = where(0)
+        for m in range(train.shape[0]):  # which model fails on its own?
+            try:
+                learner.fit_predict(X, y, train[m:m + 1], test[m:m + 1], seeds[m:m + 1])
+            except Exception:  # noqa: BLE001
+                bad = where(m)
+                break
+        raise TrialError(f"learner {ln!r} failed in cell {cid!r}, {bad}: "
+                         f"{type(e).__name__}: {e}") from None
+    C = int(y.max()) + 1
+    if pred.shape != train.shape:
+        raise TrialError(f"learner {ln!r} returned predictions of shape {pred.shape} for "
+                         f"{train.shape} masks in cell {cid!r}")
+    vals = pred[test]
+    if pred.dtype.kind == "f":
+        ok = np.isfinite(vals) & (vals == np.round(vals))
+    elif pred.dtype.kind in "iu":
+        ok = np.ones(vals.shape, dtype=bool)
+    else:
+        raise TrialError(f"learner {ln!r} returned predictions of dtype {pred.dtype} in cell "
+                         f"{cid!r}; predictions must be integer class codes 0..{C - 1}")
+    ok &= (vals >= 0) & (vals <= C - 1)
+    if not ok.all():
+        rows = np.nonzero(test)[0][~ok]
+        v = vals[~ok][0]
+        raise TrialError(
+            f"learner {ln!r} returned {v!r} at a test position in cell {cid!r}, "
+            f"{where(int(rows[0]))}; predictions must be integer class codes 0..{C - 1} "
+            "at every test position (no NaN, no -1)")
+    return pred.astype(np.int64, copy=False)
+
+
+def evaluate(cell: Cell, fl: FoldLosses, alpha: float, run: int | None = None,
+             names: tuple[str, ...] | None = None) -> list[ResultRow]:
+    """Every test (each learner pair) and choice method of a cell on one trial's losses."""
+    from .stattests import ChoiceMethod, stats_version
+
+    version = stats_version()
+    K = fl.errors.shape[0]
+    pairs = [(a, b) for a in range(K) for b in range(a + 1, K)]
+    res: list[ResultRow] = []
+    for st in _tests(cell.tests if names is None else names):
+        try:
+            if isinstance(st, ChoiceMethod):
+                best, order = st(fl.errors, alpha)
+                res.append(ResultRow(st.name, -1, -1, np.nan if best is None else int(best),
+                                     np.nan, None, alpha,
+                                     None if order is None else [int(i) for i in order],
+                                     version))
+                continue
+            for a, b in pairs:
+                r = st(fl, a, b)
+                df = list(r.df) if isinstance(r.df, tuple) else r.df
+                res.append(ResultRow(st.name, a, b, float(r.statistic), float(r.pvalue), df,
+                                     alpha, None, version))
+        except SimstudyError:
+            raise
+        except Exception as e:  # noqa: BLE001 - name the trial, one line
+            at = "" if run is None else f", run {run}"
+            raise TrialError(f"test {st.name!r} failed in cell {cell.id!r}{at}: "
+                             f"{type(e).__name__}: {e}") from None
+    return res
 
 
 # --- planning and executing ----------------------------------------------------------------
@@ -231,6 +349,76 @@ def plan(study: Study, store: Store) -> tuple[list[Chunk], int, int]:
         for _, block in _groupby(missing, lambda r: r // study.chunk):
             chunks.append(Chunk(study.name, cell, tuple(block), study.seed, study.alpha))
     return chunks, total, done_n
+
+
+def plan_results(study: Study, store: Store) -> list[tuple[Cell, list[int], tuple[str, ...]]]:
+    """Stored trials whose test results are missing or were computed by other stats code.
+
+    Completeness is tracked per (cell, run, test, pair): adding a test to a study, or
+    changing the statistics code, leaves such gaps, filled from the stored fold losses.
+    """
+    from .stattests import is_choice, stats_version
+
+    version = stats_version()
+    todo = []
+    for cell in study.cells:
+        done = store.done_runs(cell.id, study.seed)
+        runs = {r for r in done if r < study.runs}
+        if not runs:
+            continue
+        K = len(cell.learners)
+        npairs = K * (K - 1) // 2
+        keys = store.result_keys(cell.id, study.seed, study.runs)
+        keys = keys[keys["stats_version"] == version]
+        have: dict[tuple[str, int], int] = {}
+        for t, r in zip(keys["test"], keys["run"]):
+            have[(t, int(r))] = have.get((t, int(r)), 0) + 1
+        need_runs: set[int] = set()
+        need_tests: set[str] = set()
+        for t in cell.tests:
+            want = 1 if is_choice(t) else npairs
+            miss = {r for r in runs if have.get((t, r), 0) < want}
+            if miss:
+                need_runs |= miss
+                need_tests.add(t)
+        if need_runs:
+            todo.append((cell, sorted(need_runs), tuple(t for t in cell.tests if t in need_tests)))
+    return todo
+
+
+def recompute_results(study: Study, store: Store, todo, progress: bool = False) -> int:
+    """Compute the planned results from stored fold losses (no learner is fitted)."""
+    from tqdm.auto import tqdm
+
+    n = 0
+    total = sum(len(runs) for _, runs, _ in todo)
+    with tqdm(total=total, unit="trial", desc=f"{study.name}: tests from stored losses",
+              disable=not progress or total == 0, dynamic_ncols=True) as bar:
+        for cell, runs, names in todo:
+            trials = store.trials([cell.id], seed=study.seed, runs=study.runs)
+            trials = trials[trials["run"].isin(runs)]
+            rows = []
+            for tr in trials.itertuples(index=False):
+                fl = FoldLosses(tr.errors, tr.n_train, tr.n_test)
+                rows.append((cell.id, study.seed, int(tr.run),
+                             evaluate(cell, fl, study.alpha, int(tr.run), names)))
+            n += store.write_results(rows)
+            bar.update(len(rows))
+    return n
+
+
+def check_source_content(study: Study, store: Store) -> None:
+    """Refuse to mix trials of one cell computed on different data (a changed data file)."""
+    for cell in study.cells:
+        h = getattr(_source(cell.source), "content_hash", None)
+        if h is None:
+            continue
+        stored = store.source_hashes(cell.id, study.seed) - {h}
+        if stored:
+            raise SimstudyError(
+                f"store {str(store.path)!r} holds trials of cell {cell.id!r} computed on data "
+                f"with sha256 {sorted(stored)[0][:12]}…, but the data now has {h[:12]}…; "
+                "use another --store (the stored trials are kept)")
 
 
 def _groupby(xs, key) -> Iterator[tuple[int, list]]:
@@ -293,18 +481,29 @@ def run_study(
         raise SimstudyError(f"unknown backend {backend!r}; valid choices: {', '.join(BACKENDS)}")
     if int(jobs) < 1:
         raise SimstudyError(f"jobs must be a positive integer, got {jobs!r}")
+    study = study.keyed()
     validate(study)
+    check_source_content(study, store)
     chunks, total, done_before = plan(study, store)
+    todo = plan_results(study, store)
     t0 = time.perf_counter()
     run_id = store.start_run(study.name, args or {})
-    computed = 0
+    computed = recomputed = 0
     from tqdm.auto import tqdm
 
-    with tqdm(total=total, initial=done_before, unit="trial", desc=study.name,
-              disable=not progress, dynamic_ncols=True) as bar:
-        for records in _execute(chunks, backend, int(jobs), scheduler):
-            computed += store.write(records)
-            bar.update(len(records))
+    try:
+        recomputed = recompute_results(study, store, todo, progress)
+        with tqdm(total=total, initial=done_before, unit="trial", desc=study.name,
+                  disable=not progress, dynamic_ncols=True) as bar:
+            for records in _execute(chunks, backend, int(jobs), scheduler):
+                computed += store.write(records)
+                bar.update(len(records))
+    except KeyboardInterrupt:
+        store.finish_run(run_id, computed, "interrupted", "interrupted by the user")
+        raise
+    except Exception as e:
+        store.finish_run(run_id, computed, "failed", f"{type(e).__name__}: {e}")
+        raise
     store.finish_run(run_id, computed)
     return RunSummary(study.name, total, done_before, computed, time.perf_counter() - t0,
-                      str(store.path))
+                      str(store.path), recomputed)

@@ -5,12 +5,22 @@ read.  Every test that fits a cell's design is computed from the same stored fol
 which is what lets ``bench`` evaluate a new test without retraining anything.
 
 Adding a test is one entry: ``register_test(StatTest("name", fits, fn))``.
+
+A :class:`ChoiceMethod` reads all K learners of a trial at once (Yıldız & Alpaydın 2006:
+which learner is best?) and returns a chosen learner (or none) and an order; it shares the
+tests' namespace, so a cell's ``tests`` may name it.
+
+Every stored result carries :func:`stats_version`, a hash of the statistics code; a rerun
+recomputes results whose version differs, from the stored fold losses (no refit).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -34,7 +44,26 @@ class StatTest:
         return self.fn(fl, a, b)
 
 
-_TESTS: dict[str, StatTest] = {}
+@dataclass(frozen=True)
+class ChoiceMethod:
+    """A named K-learner method: ``fn(errors, alpha) -> (best, order)``.
+
+    ``errors`` is a trial's (K, R, F) fold error rates, learners in the cell's order;
+    ``best`` a learner index or ``None`` (no best found), ``order`` a tuple of learner
+    indices (best first) or ``None``.
+    """
+
+    name: str
+    fits: Callable[[object], bool]
+    fn: Callable[[np.ndarray, float], tuple[int | None, tuple[int, ...] | None]]
+    description: str = ""
+    needs_losses: bool = False
+
+    def __call__(self, errors: np.ndarray, alpha: float) -> tuple[int | None, tuple[int, ...] | None]:
+        return self.fn(errors, alpha)
+
+
+_TESTS: dict[str, StatTest | ChoiceMethod] = {}
 
 
 def register_test(test: StatTest) -> StatTest:
@@ -42,10 +71,30 @@ def register_test(test: StatTest) -> StatTest:
     return test
 
 
-def get_test(name: str) -> StatTest:
+def register_choice(method: ChoiceMethod) -> ChoiceMethod:
+    _TESTS[method.name] = method
+    return method
+
+
+def get_test(name: str) -> StatTest | ChoiceMethod:
     if name not in _TESTS:
         raise unknown("test", name, _TESTS)
     return _TESTS[name]
+
+
+def is_choice(name: str) -> bool:
+    return isinstance(get_test(name), ChoiceMethod)
+
+
+@functools.cache
+def stats_version() -> str:
+    """Hash of the code that turns fold losses into results (simstudy.stats + this file)."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted((here / "stats").glob("*.py")) + [Path(__file__).resolve()]:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
 
 
 def list_tests() -> list[str]:

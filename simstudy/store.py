@@ -6,12 +6,28 @@ every committed trial intact and nothing half-written (an interrupted transactio
 back when the file is next opened).  Only the main process writes; workers return results.
 Each work unit (a chunk of a cell's runs) is committed in one transaction as it finishes.
 
-Tables
-------
+The durable fact is a trial's fold losses.  Test statistics and p-values are *derived*
+from them: each result row carries the version of the statistics code that computed it,
+so a rerun computes missing or outdated results from the stored losses without refitting
+anything, and decisions are taken when reading, from the p-values and the alpha asked for.
+
+Tables (schema version :data:`SCHEMA_VERSION`)
+----------------------------------------------
+``meta``    key -> value: ``schema_version``, ``created_by``
 ``trials``  (cell, seed, run) -> trial seed, learners, design, source, fold error rates
-            (K x R x F, JSON), n_train / n_test (R x F, JSON), seconds, time, version
-``results`` (cell, seed, run, test, a, b) -> statistic, pvalue, df, reject at the cell alpha
-``runs``    one row per invocation: study, arguments, version, host, start / end time
+            (K x R x F, JSON), n_train / n_test (R x F, JSON), seconds, time, version,
+            ``impl`` (JSON: the implementation that fitted each learner), ``source_hash``
+``results`` (cell, seed, run, test, a, b) -> statistic, pvalue, df, alpha (the study's, for
+            the record), reject (at that alpha, for the record), ``extra`` (JSON, e.g. a
+            choice method's order), ``stats_version``.  A K-learner choice method has
+            a = b = -1 and statistic = the chosen learner (NULL for none).
+``runs``    one row per invocation: study, arguments, version, host, start / end time,
+            ``status`` (running / finished / failed / interrupted) and ``message``
+
+Opening: :class:`Store` with ``readonly=True`` (``report``, ``bench``) opens the file
+read-only and never creates or alters anything; ``readonly=False`` (``run``) creates a new
+store, migrates a store of schema 1 in place (one transaction, after a backup copy) and
+refuses a SQLite file that is not a simstudy store.
 """
 
 from __future__ import annotations
@@ -19,6 +35,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shutil
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -33,26 +50,40 @@ from .core import FoldLosses
 from .errors import SimstudyError
 
 DEFAULT_STORE = "simstudy-store.sqlite"
+SCHEMA_VERSION = 2
 
-_SCHEMA = """
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS trials (
     cell TEXT NOT NULL, seed INTEGER NOT NULL, run INTEGER NOT NULL,
     study TEXT, source TEXT, learners TEXT, design TEXT,
     trial_seed TEXT, errors TEXT NOT NULL, n_train TEXT NOT NULL, n_test TEXT NOT NULL,
-    seconds REAL, created REAL, version TEXT,
+    seconds REAL, created REAL, version TEXT, impl TEXT, source_hash TEXT,
     PRIMARY KEY (cell, seed, run)
 );
 CREATE TABLE IF NOT EXISTS results (
     cell TEXT NOT NULL, seed INTEGER NOT NULL, run INTEGER NOT NULL,
     test TEXT NOT NULL, a INTEGER NOT NULL, b INTEGER NOT NULL,
     statistic REAL, pvalue REAL, df TEXT, alpha REAL, reject INTEGER,
+    extra TEXT, stats_version TEXT,
     PRIMARY KEY (cell, seed, run, test, a, b)
 );
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT, study TEXT, args TEXT, version TEXT,
-    host TEXT, started REAL, finished REAL, trials_done INTEGER
+    host TEXT, started REAL, finished REAL, trials_done INTEGER, status TEXT, message TEXT
 );
 """
+
+# schema 1 (simstudy 0.1.0, wave 1) -> 2: columns added, nothing renamed or dropped
+_MIGRATE_1_TO_2 = [
+    "ALTER TABLE trials ADD COLUMN impl TEXT",
+    "ALTER TABLE trials ADD COLUMN source_hash TEXT",
+    "ALTER TABLE results ADD COLUMN extra TEXT",
+    "ALTER TABLE results ADD COLUMN stats_version TEXT",
+    "ALTER TABLE runs ADD COLUMN status TEXT",
+    "ALTER TABLE runs ADD COLUMN message TEXT",
+]
+_SIMSTUDY_TABLES = {"trials", "results", "runs"}
 
 
 @dataclass
@@ -68,36 +99,159 @@ class TrialRecord:
     design: str
     trial_seed: str
     losses: FoldLosses
-    results: list[tuple[str, int, int, float, float, object, float, bool]]
+    results: list[ResultRow]
     seconds: float
+    impl: tuple[str, ...] = ()
+    source_hash: str | None = None
 
 
-def _float_or_none(x: float) -> float | None:
+@dataclass
+class ResultRow:
+    """One test (or choice method) evaluated on one trial's stored losses."""
+
+    test: str
+    a: int
+    b: int
+    statistic: float
+    pvalue: float
+    df: object = None
+    alpha: float | None = None
+    extra: object = None
+    stats_version: str | None = None
+
+    def values(self, cell: str, seed: int, run: int) -> tuple:
+        p = _float_or_none(self.pvalue)
+        reject = None if p is None or self.alpha is None or self.a < 0 else int(p < self.alpha)
+        return (cell, seed, run, self.test, self.a, self.b, _float_or_none(self.statistic), p,
+                json.dumps(self.df), self.alpha, reject,
+                None if self.extra is None else json.dumps(self.extra), self.stats_version)
+
+
+def _float_or_none(x: float | None) -> float | None:
+    if x is None:
+        return None
     x = float(x)
     return None if np.isnan(x) else x  # SQLite stores NaN as NULL anyway; make it explicit
 
 
-class Store:
-    """An open result store (a SQLite file)."""
+def _tables(con: sqlite3.Connection) -> set[str]:
+    rows = con.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+    return {r[0] for r in rows}
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = True) -> None:
+
+def _schema_version(con: sqlite3.Connection, path: Path) -> int | None:
+    """Schema version of an open database; None for an empty one; error if foreign."""
+    names = _tables(con) - {"sqlite_sequence"}
+    if not names:
+        return None
+    if "meta" in names:
+        row = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if row is None:
+            raise SimstudyError(f"{str(path)!r} has a meta table but no schema version; "
+                                "it is not a simstudy store")
+        return int(row[0])
+    if _SIMSTUDY_TABLES <= names:
+        return 1  # wave-1 stores had no meta table
+    raise SimstudyError(
+        f"{str(path)!r} is a SQLite database but not a simstudy store (its tables: "
+        f"{', '.join(sorted(names))}); give --store a new file name")
+
+
+class Store:
+    """An open result store (a SQLite file).
+
+    ``readonly=True`` never writes: the file must exist and be a simstudy store of the
+    current schema.  ``create`` is kept as an alias (``create=False`` means read-only).
+    """
+
+    def __init__(self, path: str | os.PathLike, *, readonly: bool = False,
+                 create: bool | None = None) -> None:
+        if create is not None:
+            readonly = not create
         self.path = Path(path)
+        self.readonly = readonly
         if self.path.exists() and self.path.is_dir():
             raise SimstudyError(f"store path {str(self.path)!r} is a directory, not a file")
-        if not create and not self.path.exists():
+        if readonly and not self.path.exists():
             raise SimstudyError(
                 f"store {str(self.path)!r} does not exist; run a study first "
-                f"(python -m simstudy run STUDY --store {self.path})"
-            )
-        if create and not self.path.parent.exists():
+                f"(python -m simstudy run STUDY --store {self.path})")
+        if not readonly and not self.path.parent.exists():
             raise SimstudyError(f"store directory {str(self.path.parent)!r} does not exist")
+        if readonly and self.path.stat().st_size == 0:
+            raise SimstudyError(f"{str(self.path)!r} is an empty file, not a simstudy store")
         try:
-            self.con = sqlite3.connect(self.path, timeout=60)
-            self.con.execute("PRAGMA journal_mode=WAL")
-            self.con.execute("PRAGMA synchronous=NORMAL")
-            self.con.executescript(_SCHEMA)
+            if readonly:
+                self.con = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                           timeout=60)
+            else:
+                self.con = sqlite3.connect(self.path, timeout=60)
+            version = _schema_version(self.con, self.path)
+            if readonly:
+                if version is None:
+                    raise SimstudyError(f"{str(self.path)!r} is an empty SQLite database, "
+                                        "not a simstudy store")
+                if version != SCHEMA_VERSION:
+                    raise SimstudyError(self._version_message(version))
+                self.con.execute("PRAGMA query_only=ON")
+            else:
+                self._open_for_writing(version)
         except sqlite3.DatabaseError as e:
-            raise SimstudyError(f"{str(self.path)!r} is not a simstudy store ({e})") from None
+            self._close_quietly()
+            raise SimstudyError(f"{str(self.path)!r} is not a readable simstudy store ({e})") from None
+        except SimstudyError:
+            self._close_quietly()
+            raise
+
+    def _close_quietly(self) -> None:
+        con = getattr(self, "con", None)
+        if con is not None:
+            con.close()
+
+    def _version_message(self, version: int) -> str:
+        if version < SCHEMA_VERSION:
+            return (f"store {str(self.path)!r} has schema version {version}, this simstudy "
+                    f"reads version {SCHEMA_VERSION}; migrate it in place (a backup copy is "
+                    f"kept) with: python -m simstudy migrate --store {self.path}")
+        return (f"store {str(self.path)!r} has schema version {version}, newer than this "
+                f"simstudy ({__version__}, schema {SCHEMA_VERSION}); upgrade simstudy")
+
+    def _open_for_writing(self, version: int | None) -> None:
+        if version is not None and version > SCHEMA_VERSION:
+            raise SimstudyError(self._version_message(version))
+        if version == 1:
+            self.migrate_from_1()
+        self.con.execute("PRAGMA journal_mode=WAL")
+        self.con.execute("PRAGMA synchronous=NORMAL")
+        if version is None:
+            with self.con:
+                self.con.executescript(_TABLES)
+                self.con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
+                                 (str(SCHEMA_VERSION),))
+                self.con.execute("INSERT OR REPLACE INTO meta VALUES ('created_by', ?)",
+                                 (f"simstudy {__version__}",))
+
+    def migrate_from_1(self) -> Path:
+        """Schema 1 -> 2 in one transaction, after copying the file to ``<path>.v1.bak``."""
+        backup = self.path.with_name(self.path.name + ".v1.bak")
+        self.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        shutil.copy2(self.path, backup)
+        self.con.isolation_level = None  # explicit BEGIN: ALTERs and inserts in one transaction
+        try:
+            self.con.execute("BEGIN IMMEDIATE")
+            for stmt in _MIGRATE_1_TO_2:
+                self.con.execute(stmt)
+            self.con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+            self.con.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            self.con.execute("INSERT INTO meta VALUES ('created_by', ?)",
+                             (f"migrated from schema 1 by simstudy {__version__}",))
+            self.con.execute("COMMIT")
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        finally:
+            self.con.isolation_level = ""
+        return backup
 
     def close(self) -> None:
         self.con.close()
@@ -116,40 +270,48 @@ class Store:
         with self.con:  # commits, or rolls back on error
             for r in records:
                 self.con.execute(
-                    "INSERT OR REPLACE INTO trials VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT OR REPLACE INTO trials VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         r.cell, r.seed, r.run, r.study, r.source, "~".join(r.learners), r.design,
                         r.trial_seed,
                         json.dumps(r.losses.errors.tolist()),
                         json.dumps(r.losses.n_train.tolist()),
                         json.dumps(r.losses.n_test.tolist()),
-                        r.seconds, now, __version__,
+                        r.seconds, now, __version__, json.dumps(list(r.impl)), r.source_hash,
                     ),
                 )
-                self.con.executemany(
-                    "INSERT OR REPLACE INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                    [
-                        (r.cell, r.seed, r.run, test, a, b, _float_or_none(stat),
-                         float(p), json.dumps(df), alpha, int(rej))
-                        for (test, a, b, stat, p, df, alpha, rej) in r.results
-                    ],
-                )
+                self._insert_results(r.cell, r.seed, r.run, r.results)
         return len(records)
+
+    def write_results(self, rows: Iterable[tuple[str, int, int, list[ResultRow]]]) -> int:
+        """Write results computed from stored losses (no trial row changes), one transaction."""
+        n = 0
+        with self.con:
+            for cell, seed, run, results in rows:
+                self._insert_results(cell, seed, run, results)
+                n += len(results)
+        return n
+
+    def _insert_results(self, cell: str, seed: int, run: int, results: list[ResultRow]) -> None:
+        self.con.executemany(
+            "INSERT OR REPLACE INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [r.values(cell, seed, run) for r in results])
 
     def start_run(self, study: str, args: dict) -> int:
         with self.con:
             cur = self.con.execute(
-                "INSERT INTO runs (study, args, version, host, started, trials_done) "
-                "VALUES (?,?,?,?,?,0)",
+                "INSERT INTO runs (study, args, version, host, started, trials_done, status) "
+                "VALUES (?,?,?,?,?,0,'running')",
                 (study, json.dumps(args, default=str), __version__, platform.node(), time.time()),
             )
         return int(cur.lastrowid)
 
-    def finish_run(self, run_id: int, trials_done: int) -> None:
+    def finish_run(self, run_id: int, trials_done: int, status: str = "finished",
+                   message: str | None = None) -> None:
         with self.con:
             self.con.execute(
-                "UPDATE runs SET finished=?, trials_done=? WHERE id=?",
-                (time.time(), trials_done, run_id),
+                "UPDATE runs SET finished=?, trials_done=?, status=?, message=? WHERE id=?",
+                (time.time(), trials_done, status, message, run_id),
             )
 
     # --- reading -------------------------------------------------------------------------
@@ -159,8 +321,30 @@ class Store:
         ).fetchall()
         return {int(r[0]) for r in rows}
 
+    def source_hashes(self, cell: str, seed: int) -> set[str]:
+        """The distinct content hashes of the data the stored trials of a cell used."""
+        rows = self.con.execute(
+            "SELECT DISTINCT source_hash FROM trials WHERE cell=? AND seed=? "
+            "AND source_hash IS NOT NULL", (cell, seed)).fetchall()
+        return {r[0] for r in rows}
+
+    def result_keys(self, cell: str, seed: int, runs: int) -> pd.DataFrame:
+        """(run, test, a, b, stats_version) of the stored results of a cell's first runs."""
+        return pd.read_sql_query(
+            "SELECT run, test, a, b, stats_version FROM results WHERE cell=? AND seed=? AND run<?",
+            self.con, params=(cell, int(seed), int(runs)))
+
     def count(self) -> int:
         return int(self.con.execute("SELECT COUNT(*) FROM trials").fetchone()[0])
+
+    def holdings(self, cells: list[str] | None = None) -> pd.DataFrame:
+        """What the store holds per (cell, seed): number of trials and the largest run + 1."""
+        df = pd.read_sql_query(
+            "SELECT cell, seed, COUNT(*) AS trials, MAX(run) + 1 AS runs FROM trials "
+            "GROUP BY cell, seed", self.con)
+        if cells is not None:
+            df = df[df["cell"].isin(list(cells))].reset_index(drop=True)
+        return df
 
     def trials(self, cells: list[str] | None = None, seed: int | None = None,
                runs: int | None = None) -> pd.DataFrame:
@@ -174,6 +358,7 @@ class Store:
                 runs: int | None = None) -> pd.DataFrame:
         df = self._select("results", cells, seed, runs)
         df["statistic"] = df["statistic"].astype(float)
+        df["pvalue"] = df["pvalue"].astype(float)
         return df
 
     def _select(self, table: str, cells, seed, runs) -> pd.DataFrame:
@@ -184,9 +369,13 @@ class Store:
         if runs is not None:
             q += " AND run<?"
             args.append(int(runs))
+        cells = None if cells is None else list(cells)
+        if cells is not None and len(cells) <= 500:  # SQLite's variable limit is far above
+            q += f" AND cell IN ({','.join('?' * len(cells))})"
+            args.extend(cells)
         df = pd.read_sql_query(q, self.con, params=args)
         if cells is not None:
-            df = df[df["cell"].isin(list(cells))].reset_index(drop=True)
+            df = df[df["cell"].isin(cells)].reset_index(drop=True)
         return df.sort_values(["cell", "run"], kind="stable").reset_index(drop=True)
 
     def runs_log(self) -> pd.DataFrame:

@@ -54,10 +54,13 @@ class Cell:
     design: str
     tests: tuple[str, ...]
     labels: tuple[tuple[str, Any], ...] = ()
+    # the source's part of the id when it is not the spec itself: a user file is keyed by
+    # its content ("data@1a2b3c4d5e"), so editing the file makes a new cell
+    source_key: str = ""
 
     @property
     def id(self) -> str:
-        return f"{self.source}/{'~'.join(self.learners)}/{self.design}"
+        return f"{self.source_key or self.source}/{'~'.join(self.learners)}/{self.design}"
 
     def label(self, key: str, default: Any = None) -> Any:
         return dict(self.labels).get(key, default)
@@ -160,3 +163,19 @@ class Study:
         import dataclasses
 
         return dataclasses.replace(self, **changes)
+
+    def keyed(self) -> Study:
+        """A copy whose cells carry their sources' content keys (see :attr:`Cell.source_key`).
+
+        Resolves every source (unknown names raise :class:`SimstudyError`); sources whose
+        name already determines their content keep their spec as the key.
+        """
+        import dataclasses
+
+        from .sources import get_source
+
+        out = []
+        for c in self.cells:
+            key = getattr(get_source(c.source), "key", None) or ""
+            out.append(dataclasses.replace(c, source_key="" if key == c.source else key))
+        return self.replace(cells=out)

@@ -93,12 +93,17 @@ def get_source(spec: str) -> Source:
         if drop or rows is not None:
             src.sample(None)  # check the attribute names / row count now, at the boundary
         return src
-    if _looks_like_path(spec):
-        if not spec.lower().endswith(SUFFIXES):
+    if _looks_like_path(head):
+        path, params = parse_spec(spec) if "[" in spec else (spec, {})
+        bad = sorted(set(params) - {"label"})
+        if bad:
             raise SimstudyError(
-                f"data file {spec!r}: unsupported type; expected one of {', '.join(SUFFIXES)}"
+                f"source {spec!r}: unknown parameter {bad[0]!r}; valid parameters: label")
+        if not path.lower().endswith(SUFFIXES):
+            raise SimstudyError(
+                f"data file {path!r}: unsupported type; expected one of {', '.join(SUFFIXES)}"
             )
-        if not Path(spec).expanduser().is_file():
-            raise SimstudyError(f"data file {spec!r} does not exist")
-        return FileSource(spec)
+        if not Path(path).expanduser().is_file():
+            raise SimstudyError(f"data file {path!r} does not exist")
+        return FileSource(path, params.get("label"))
     raise unknown("source", spec, list_sources())

@@ -211,7 +211,9 @@ class BundledSource(Source):
     fixed = True
 
     def __init__(self, name: str, drop: tuple[str, ...] = (), rows: int | None = None) -> None:
-        _row(name, str(DATA_DIR))  # unknown names fail here, at the boundary
+        # unknown names fail here, at the boundary; the manifest's sha256 (checked on every
+        # load) is recorded with each trial, so a store never mixes two versions of the file
+        self.content_hash = _row(name, str(DATA_DIR))["sha256"]
         self.dataset_name, self.drop, self.rows = name, tuple(drop), rows
         params = ([f"drop={';'.join(self.drop)}"] if self.drop else []) + (
             [f"rows={rows}"] if rows is not None else [])

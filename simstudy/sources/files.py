@@ -1,7 +1,9 @@
 """User data files: CSV (optionally gzip) and ARFF, read once per process.
 
-CSV: one header row; the label is the column named ``class`` (any letter case) if there is
-one, else the last column.  Empty fields and ``?`` are missing; numeric columns are numeric
+CSV: one header row; the label is the column named by ``label`` (source spec
+``PATH.csv[label=NAME]``), else the column named ``class`` (any letter case) if there is
+one, else the last column.  A label column that looks continuous (numeric, more than half of
+its values distinct) is refused unless it was named with ``label=``.  Empty fields and ``?`` are missing; numeric columns are numeric
 attributes, any other column is nominal.  ARFF (via :func:`scipy.io.arff.loadarff`):
 nominal attributes are nominal over their declared domain, numeric ones numeric; the label
 is the attribute named ``class`` if any, else the last one.  ``string``/``date``/sparse ARFF
@@ -11,6 +13,7 @@ is not supported (scipy's reader refuses it) and raises :class:`SimstudyError`.
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 from pathlib import Path
 
@@ -25,14 +28,32 @@ from .encode import encode
 SUFFIXES = (".csv", ".csv.gz", ".arff")
 
 
-def _label_column(columns: list[str]) -> str:
+def _label_column(columns: list[str], label: str | None = None, path: object = "") -> str:
+    if label is not None:
+        for c in columns:
+            if str(c).strip() == label:
+                return c
+        raise SimstudyError(f"data file {str(path)!r} has no column {label!r} (label=); "
+                            f"columns: {', '.join(map(str, columns))}")
     for c in columns:
         if str(c).strip().lower() == "class":
             return c
     return columns[-1]
 
 
-def read_csv_table(path: Path) -> pd.DataFrame:
+def _check_label(df: pd.DataFrame, lab: str, named: bool, path: Path) -> None:
+    col = df[lab].dropna()
+    if named or col.empty:
+        return
+    numeric = pd.to_numeric(col, errors="coerce")
+    if numeric.notna().all() and col.nunique() > len(col) / 2:
+        raise SimstudyError(
+            f"data file {str(path)!r}: the label column {str(lab)!r} looks continuous "
+            f"({col.nunique()} distinct values in {len(col)} rows); simstudy compares "
+            f"classifiers. Name the label column with '{path}[label=NAME]' if this is right")
+
+
+def read_csv_table(path: Path, label: str | None = None) -> pd.DataFrame:
     """Read a CSV file as a DataFrame whose last column is ``class``."""
     try:
         df = pd.read_csv(path, keep_default_na=False, na_values=["", "?"], skipinitialspace=True)
@@ -45,11 +66,13 @@ def read_csv_table(path: Path) -> pd.DataFrame:
             f"data file {str(path)!r} needs at least one attribute column and a class column, "
             f"found columns {list(df.columns)!r}"
         )
-    lab = _label_column(list(df.columns))
+    lab = _label_column(list(df.columns), label, path)
+    _check_label(df, lab, label is not None, path)
     return df[[c for c in df.columns if c != lab] + [lab]].rename(columns={lab: "class"})
 
 
-def read_arff_table(path: Path) -> tuple[pd.DataFrame, dict[str, tuple[str, ...]]]:
+def read_arff_table(path: Path, label: str | None = None
+                    ) -> tuple[pd.DataFrame, dict[str, tuple[str, ...]]]:
     """Read an ARFF file: the table (last column ``class``) and the nominal domains."""
     from scipy.io import arff
 
@@ -79,16 +102,25 @@ def read_arff_table(path: Path) -> tuple[pd.DataFrame, dict[str, tuple[str, ...]
     df = pd.DataFrame(cols)
     if df.shape[1] < 2:
         raise SimstudyError(f"data file {str(path)!r} needs attributes and a class attribute")
-    lab = _label_column(names)
+    lab = _label_column(names, label, path)
+    if lab not in domains:
+        _check_label(df, lab, label is not None, path)
     df = df[[c for c in names if c != lab] + [lab]].rename(columns={lab: "class"})
     if lab in domains:
         domains["class"] = domains.pop(lab)
     return df, domains
 
 
+def file_sha256(path: str | Path) -> str:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError as e:
+        raise SimstudyError(f"data file {str(path)!r} could not be read: {e}") from None
+
+
 @functools.lru_cache(maxsize=32)
-def load_file(path: str) -> Dataset:
-    """Load a user CSV/ARFF file as a Dataset (cached per resolved path)."""
+def load_file(path: str, label: str | None = None, sha256: str | None = None) -> Dataset:
+    """Load a user CSV/ARFF file as a Dataset (cached per path, label and content hash)."""
     p = Path(path)
     if not p.is_file():
         raise SimstudyError(f"data file {path!r} does not exist")
@@ -96,22 +128,35 @@ def load_file(path: str) -> Dataset:
     for s in SUFFIXES:
         if name.lower().endswith(s):
             name = name[: -len(s)]
-    meta = {"path": str(p), "source": "file"}
+    meta = {"path": str(p), "source": "file", "sha256": sha256}
     if p.name.lower().endswith(".arff"):
-        df, domains = read_arff_table(p)
+        df, domains = read_arff_table(p, label)
         domains.pop("class", None)  # classes are the observed labels
         return encode(df, name, domains=domains, meta=meta)
-    return encode(read_csv_table(p), name, meta=meta)
+    return encode(read_csv_table(p, label), name, meta=meta)
 
 
 class FileSource(Source):
-    """A fixed data set read from a user's CSV or ARFF file."""
+    """A fixed data set read from a user's CSV or ARFF file, keyed by its content.
+
+    ``key`` (the source's part of a cell id) is the file's stem and the first 10 hex digits
+    of its sha256, e.g. ``mydata@1a2b3c4d5e``: editing the file makes new cells and leaves
+    the trials of the old content untouched.
+    """
 
     fixed = True
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, label: str | None = None) -> None:
         self.path = str(Path(path).expanduser().resolve())
-        self.name = str(path)
+        self.label = label
+        self.name = str(path) if label is None else f"{path}[label={label}]"
+        self.content_hash = file_sha256(self.path)
+        stem = Path(self.path).name
+        for suf in SUFFIXES:
+            if stem.lower().endswith(suf):
+                stem = stem[: -len(suf)]
+        lab = "" if label is None else f"[label={label}]"
+        self.key = f"{stem}{lab}@{self.content_hash[:10]}"
 
     def sample(self, rng: np.random.Generator) -> Dataset:
-        return load_file(self.path)
+        return load_file(self.path, self.label, self.content_hash)
