@@ -563,51 +563,69 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")  # colour-blind safe
 
 
 def figure(long: pd.DataFrame, out: Path, stem: str = "figure_R") -> list[Path]:
-    """R per test/design, one line per learner pair: ours (min–max over seeds) vs paper."""
+    """R per test/design, one line per learner pair: ours (min–max over seeds) vs paper.
+
+    Lines join only the columns of one table (runs of Table 2, r of Table 3, alpha of
+    Table 4); single tests are points.  The §4.3 tests have no R in the paper (it gives only
+    'consistent'), so only ours is drawn there.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     r = long[long["measure"] == "replicability_R"]
-    xs = [("Table 1", "5x2 cv", "5×2cv t")]
-    xs += [("Table 2", str(k), f"resample\n{k}") for k in RESAMPLE_RUNS]
-    xs += [("§4.3", "1x10 cv, standard t", "1×10cv\nstd t")]
-    xs += [("Table 3", str(k), f"{k}×10cv") for k in CV_RUNS]
-    xa = [("Table 4", f"{a * 100:g} %", f"{a * 100:g} %") for a in T4_ALPHAS]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [10, 4]},
+    groups = [
+        [("Table 1", "5x2 cv", "5×2cv t")],
+        [("Table 2", str(k), f"resample\n{k}") for k in RESAMPLE_RUNS],
+        [("§4.3", "1x10 cv, standard t", "1×10cv\nstd t")],
+        [("Table 3", str(k), f"corr.\n{k}×10cv") for k in CV_RUNS],
+        [("§4.3", "10x10 cv, uncorrected t", "10×10cv\nuncorr. t")],
+    ]
+    alphas = [[("Table 4", f"{a * 100:g} %", f"{a * 100:g} %") for a in T4_ALPHAS]]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6), gridspec_kw={"width_ratios": [11, 4]},
                              sharey=True)
-    runs = seeds = None
-    for ax, cols, title in ((axes[0], xs, "R by test and design (alpha 5 %)"),
-                            (axes[1], xa, "corrected 10×10 cv t by alpha")):
-        for i, pair in enumerate(PAIR_NAMES):
-            ours, lo, hi, paper = [], [], [], []
-            for table, col, _ in cols:
-                g = r[(r["table"] == table) & (r["column"] == col) & (r["pair"] == pair)]
-                okg = g[g["status"] == "ok"]
-                ours.append(float(okg["ours"].iloc[0]) if len(okg) else np.nan)
-                lo.append(float(okg["ours_min"].iloc[0]) if len(okg) else np.nan)
-                hi.append(float(okg["ours_max"].iloc[0]) if len(okg) else np.nan)
-                paper.append(float(g["paper"].iloc[0]) if len(g) else np.nan)
-                if len(okg):
-                    runs, seeds = okg["runs"].iloc[0], okg["seeds"].iloc[0]
-            x = np.arange(len(cols)) + (i - 1) * 0.08
-            o, lo_, hi_ = np.array(ours), np.array(lo), np.array(hi)
-            ax.errorbar(x, o, yerr=[o - lo_, hi_ - o], fmt="-o", color=OKABE_ITO[i], lw=1.4,
-                        ms=5, capsize=2, label=f"{pair} ours")
-            ax.plot(x, paper, "--s", color=OKABE_ITO[i], mfc="none", lw=1.0, ms=5,
-                    label=f"{pair} paper")
-        ax.set_xticks(np.arange(len(cols)))
-        ax.set_xticklabels([c[2] for c in cols], fontsize=8)
+    runs = seeds = n_sets = None
+    for ax, grp, title in ((axes[0], groups, "by test and design (alpha 5 %)"),
+                           (axes[1], alphas, "corrected 10×10 cv t, by alpha")):
+        x0, ticks, labels = 0, [], []
+        for gi, cols in enumerate(grp):
+            xs = np.arange(len(cols)) + x0
+            ticks += list(xs)
+            labels += [c[2] for c in cols]
+            for i, pair in enumerate(PAIR_NAMES):
+                ours, lo, hi, paper = [], [], [], []
+                for table, col, _ in cols:
+                    g = r[(r["table"] == table) & (r["column"] == col) & (r["pair"] == pair)]
+                    okg = g[g["status"] == "ok"]
+                    ours.append(float(okg["ours"].iloc[0]) if len(okg) else np.nan)
+                    lo.append(float(okg["ours_min"].iloc[0]) if len(okg) else np.nan)
+                    hi.append(float(okg["ours_max"].iloc[0]) if len(okg) else np.nan)
+                    paper.append(float(g["paper"].iloc[0]) if len(g) else np.nan)
+                    if len(okg):
+                        runs, seeds = okg["runs"].iloc[0], okg["seeds"].iloc[0]
+                        n_sets = okg["datasets"].iloc[0]
+                x = xs + (i - 1) * 0.09
+                o, lo_, hi_ = np.array(ours), np.array(lo), np.array(hi)
+                first = gi == 0
+                ax.errorbar(x, o, yerr=[o - lo_, hi_ - o], fmt="-o", color=OKABE_ITO[i],
+                            lw=1.5, ms=5, capsize=2, label=f"{pair}: ours" if first else None)
+                ax.plot(x, paper, "--s", color=OKABE_ITO[i], mfc="white", lw=1.0, ms=5,
+                        label=f"{pair}: paper" if first else None)
+            x0 += len(cols)
+            if gi < len(grp) - 1:
+                ax.axvline(x0 - 0.5, color="grey", lw=0.5)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels(labels, fontsize=8)
         ax.set_title(title, fontsize=10)
         ax.axhline(0.9, color="grey", lw=0.6, ls=":")
         ax.grid(axis="y", lw=0.3)
-    axes[0].set_ylabel("replicability R (mean over data sets of R(k, n))")
+    axes[0].set_ylabel("replicability R = mean over data sets of R(k, n)")
     axes[0].legend(fontsize=7, ncol=2, loc="lower right")
-    n_sets = int(r[r["status"] == "ok"]["datasets"].max()) if (r["status"] == "ok").any() else 0
-    fig.suptitle(f"Bouckaert & Frank 2004: replicability R, ours (solid, first seed; bars: "
-                 f"min–max over {seeds} seed(s)) vs paper (dashed); {n_sets} data sets, "
-                 f"{runs} runs (repetitions) per data set and design", fontsize=9)
+    fig.suptitle("Bouckaert & Frank 2004, replicability R per test and design: ours (solid; "
+                 f"bars: min–max over {seeds} root seed(s)) vs the paper (dashed)\n"
+                 f"{n_sets} data sets × {runs} runs (repetitions, each a new random partition)"
+                 " per data set and design; the paper: 27 × 10", fontsize=9)
     fig.tight_layout()
     return savefig(fig, out, stem)
 
