@@ -182,4 +182,12 @@ def _register_defaults() -> None:
         "uncorrected repeated k-fold cv t on all rk differences (Bouckaert & Frank "
         "sec. 3.3, 4.3), t(rk-1)"))
 
+    # best-of-K choice methods (Yildiz & Alpaydin 2006): the 5x2 cv t ones need 5x2 folds;
+    # ANOVA and Newman-Keuls read any R x F folds as L = R F samples per learner
+    from .stats.choice import CHOICE_FUNCTIONS
+
+    for name, (fn, desc) in CHOICE_FUNCTIONS.items():
+        fits = (lambda d: True) if name in ("anova", "newman-keuls") else _is_5x2
+        register_choice(ChoiceMethod(name, fits, fn, desc))
+
 _register_defaults()
