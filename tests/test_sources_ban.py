@@ -250,6 +250,15 @@ def test_draw_seed_is_the_runner_contract():
     s = B.draw_seed(3, "ban[src=2]", 7)
     assert s.spawn_key == trial_seed(3, "draw:ban[src=2]", 7, SOURCE).spawn_key
     assert s.entropy == 3
+    # the runner seeds every cell's run 70..79 with it, whatever the cell
+    from simstudy.runner import source_seed
+    from simstudy.study import Cell
+
+    for design, run in (("5x2cv", 70), ("10x10cv", 79)):
+        cell = Cell("ban[src=2]", ("nb", "nb"), design, ())
+        assert source_seed(3, cell, run).spawn_key == s.spawn_key
+    assert source_seed(3, Cell("ban[src=2]", ("nb", "nb"), "5x2cv", ()), 80).spawn_key \
+        != s.spawn_key
 
 
 # --- exact accuracy -------------------------------------------------------------------------
