@@ -49,11 +49,18 @@ def test_grid_is_27_sets_x_9_designs_with_the_papers_tests():
 
     assert sum(np.prod(get_design(d).shape) for d in tests) == 370
     strat = get_study("replicability-strat")
-    assert len(strat.cells) == 27 * 4
+    assert len(strat.cells) == 27 * 8
     assert {c.design for c in strat.cells} == {
         "resample[strat=1]", "resample[r=20,strat=1]", "resample[r=50,strat=1]",
-        "resample[r=100,strat=1]"}
-    assert all(get_design(c.design).strat for c in strat.cells)
+        "resample[r=100,strat=1]", "resample", "resample[r=20]", "resample[r=50]",
+        "resample[r=100]"}
+    # the unstratified cells are the main study's own (same ids: stored trials are reused)
+    unstrat = {c.id for c in strat.cells if not get_design(c.design).strat}
+    assert len(unstrat) == 27 * 4 and unstrat <= {c.id for c in study.cells}
+    from simstudy.runner import validate
+
+    validate(study)  # every name resolves, every test fits its design, every set its designs
+    validate(strat)
 
 
 def test_bundled_sets_match_table1_sizes_and_documented_variants():
@@ -238,3 +245,24 @@ def test_directions_split_the_rejections_by_the_sign_of_the_statistic(small):
         assert (c["k_pos"] + c["k_neg"] <= c["k"]).all()
         # a rejection has a defined, non-zero statistic: the split is complete
         assert (c["k_pos"] + c["k_neg"] == c["k"]).all()
+
+
+def test_stratified_variant_renders_both_resamplings_side_by_side(tmp_path):
+    from simstudy.runner import run_study
+
+    study = B.build_strat(datasets=SETS)
+    study = study.replace(cells=[c for c in study.cells
+                                 if c.design in ("resample", "resample[strat=1]")])
+    with Store(tmp_path / "store.sqlite") as store:
+        run_study(study, store, jobs=1, progress=False)
+        result = B.collect_seeds(study, store, [study.seed])
+    paths = {p.name for p in B.render(result, tmp_path / "out")}
+    assert {"table2.md", "table2_stratified.md", "RESULTS.md"} <= paths
+    long = B.summary_table(result, B.summary_rows(strat=True))
+    ok = long[long["status"] == "ok"]
+    assert set(zip(ok["table"], ok["column"])) == {("Table 2", "10"), ("stratified", "10")}
+    # the stratified rows are compared with the paper's (unstratified) Table 2
+    assert set(ok[ok["table"] == "stratified"]["paper"]) == set(
+        ok[ok["table"] == "Table 2"]["paper"])
+    held, detail = _claim(B.strat_claims(long), "§4.3: with stratified")
+    assert held in (True, False) and "|ΔR|" in detail
