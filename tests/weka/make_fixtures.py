@@ -173,6 +173,49 @@ def make(name: str, jar: str, version: str) -> dict[str, Any]:
     return fx
 
 
+_PHI_JAVA = """
+import java.io.*;
+public class Phi {
+  public static void main(String[] a) throws Exception {
+    BufferedReader r = new BufferedReader(new InputStreamReader(System.in));
+    String line;
+    while ((line = r.readLine()) != null) {
+      double z = Double.longBitsToDouble(Long.parseUnsignedLong(line.trim(), 16));
+      double p = weka.core.Statistics.normalProbability(z);
+      System.out.println(Long.toHexString(Double.doubleToRawLongBits(p)));
+    }
+  }
+}
+"""
+
+
+def phi_points() -> np.ndarray:
+    """Where Weka's normalProbability is tabulated: a grid over [-40, 40], the branch points
+    of its erf/erfc (|z| = 1, sqrt 2, 8 sqrt 2) and their neighbours, and random points."""
+    rng = np.random.default_rng(1972)
+    edges = np.array([1.0, np.sqrt(2.0), 8.0 * np.sqrt(2.0), 37.7, 38.5])
+    edges = np.concatenate([edges, np.nextafter(edges, 0), np.nextafter(edges, 99)])
+    z = np.concatenate([np.linspace(-40, 40, 801), edges, -edges, rng.normal(0, 3, 300),
+                        rng.uniform(-12, 12, 300), [0.0]])
+    return z
+
+
+def make_phi(jar: str, version: str) -> dict[str, Any]:
+    """Weka's ``Statistics.normalProbability`` at :func:`phi_points` (exact bits, hex)."""
+    z = phi_points()
+    inp = "\n".join(f"{v.view(np.uint64):016x}" for v in z) + "\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "Phi.java"
+        src.write_text(_PHI_JAVA)
+        res = subprocess.run(["java", "-cp", jar, str(src)], input=inp, capture_output=True,
+                             text=True, timeout=300, check=True)
+    out = res.stdout.split()
+    if len(out) != len(z):
+        raise RuntimeError(f"Phi.java printed {len(out)} values for {len(z)} inputs")
+    return {"weka_version": version, "function": "weka.core.Statistics.normalProbability",
+            "z_bits": [f"{v.view(np.uint64):016x}" for v in z], "phi_bits": out}
+
+
 def _dump(fx: dict[str, Any]) -> str:
     # one split list per line: small diffs, readable files
     text = json.dumps(fx, indent=1, sort_keys=True)
@@ -189,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     version = weka_version(args.weka)
     FIXTURES.mkdir(parents=True, exist_ok=True)
+    (HERE / "normal_probability.json").write_text(json.dumps(make_phi(args.weka, version)) + "\n")
+    print("normal_probability.json: Weka's normal CDF at", len(phi_points()), "points")
     for name in args.sets:
         fx = make(name, args.weka, version)
         (FIXTURES / f"{name}.json").write_text(_dump(fx))
