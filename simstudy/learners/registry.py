@@ -20,6 +20,8 @@ Names (the papers' meanings):
 ``rf``     random forest, scikit-learn defaults (Wang et al. 2016)
 ``ab``     AdaBoost, SAMME over stumps, 50 rounds (Wang et al. 2016)
 ``lda``    linear discriminant analysis (Wang et al. 2016)
+``wnb``    Weka 3.6.14 NaiveBayes, defaults (Bouckaert & Frank 2004)
+``ib1``    Weka 3.6.14 IB1, 1-NN on min/max-scaled attributes (Bouckaert & Frank 2004)
 =========  ====================================================================
 
 Each class's docstring says what the paper fixes and what we chose.  ``lp``, ``lgc``,
@@ -65,6 +67,8 @@ _BUILTIN: dict[str, str] = {
     "ab": "simstudy.learners.trees:AdaBoost",
     "c45": "",  # reference only: scikit-learn's entropy tree, pruned on a 20 % hold-out
     "svm": "simstudy.learners.svm:FastSVC",
+    "wnb": "simstudy.learners.weka.nb:WekaNaiveBayes",
+    "ib1": "simstudy.learners.weka.ib1:WekaIB1",
 }
 _USER: dict[str, Factory] = {}
 _WARNED: set[str] = set()
