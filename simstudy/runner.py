@@ -295,7 +295,7 @@ def _fit_predict(learner, ln: str, X, y, train, test, seeds, chunk: Chunk, at: i
     ok &= (vals >= 0) & (vals <= C - 1)
     if not ok.all():
         rows = np.nonzero(test)[0][~ok]
-        v = vals[~ok][0]
+        v = vals[~ok][0].item()
         raise TrialError(
             f"learner {ln!r} returned {v!r} at a test position in cell {cid!r}, "
             f"{where(int(rows[0]))}; predictions must be integer class codes 0..{C - 1} "

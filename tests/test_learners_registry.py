@@ -118,16 +118,19 @@ def test_register_user_factory() -> None:
         register("bad[name]", Const)
 
 
-def test_missing_fast_module_falls_back_and_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_fast_module_is_an_error_not_a_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fast path that cannot load never silently becomes another model (issue 11)."""
     monkeypatch.setitem(registry._BUILTIN, "rf", "simstudy.learners.no_such_module:RandomForest")
-    monkeypatch.setattr(registry, "_WARNED", set())
-    with pytest.warns(UserWarning, match="'rf'"):
-        lr = get_learner("rf")
+    with pytest.raises(SimstudyError, match="'rf'.*rf@sklearn"):
+        get_learner("rf")
+
+
+def test_reference_path_is_an_explicit_learner_name() -> None:
+    lr = get_learner("rf@sklearn")
     assert isinstance(lr, SklearnLearner) and isinstance(lr.estimator, RandomForestClassifier)
     assert lr.preprocess == "impute"
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # a second call must not warn again
-        get_learner("rf")
+    with pytest.raises(SimstudyError, match="'nosuch'"):
+        get_learner("nosuch@sklearn")
 
 
 # ---------------------------------------------------------------- SklearnLearner

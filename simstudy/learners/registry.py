@@ -20,15 +20,14 @@ Names (the papers' meanings):
 ``rf``     random forest, scikit-learn defaults (Wang et al. 2016)
 ``ab``     AdaBoost, SAMME over stumps, 50 rounds (Wang et al. 2016)
 ``lda``    linear discriminant analysis (Wang et al. 2016)
-``wnb``    Weka 3.6.14 NaiveBayes, defaults (Bouckaert & Frank 2004)
-``ib1``    Weka 3.6.14 IB1, 1-NN on min/max-scaled attributes (Bouckaert & Frank 2004)
 =========  ====================================================================
 
 Each class's docstring says what the paper fixes and what we chose.  ``lp``, ``lgc``,
 ``mlp-h`` live in :mod:`simstudy.learners.neural` and ``rt``, ``rf``, ``ab`` in
 :mod:`simstudy.learners.trees` (``c45`` has no batched path yet); while such a module or class is not importable
-``get_learner`` falls back to the scikit-learn reference configuration of
-:mod:`simstudy.learners.reference` and warns once per name.
+``get_learner`` raises an error naming the learner: a fast path never silently becomes
+another model.  ``NAME@sklearn`` (e.g. ``mlp-10@sklearn``) names the scikit-learn reference
+path explicitly; it is its own learner, with its own cell ids.
 
 Also accepted: a scikit-learn estimator object, or an import path ``"sklearn.svm:SVC"`` /
 ``"sklearn.svm.SVC"`` with optional parameters ``"sklearn.svm:SVC[C=10,gamma=0.1]"``
@@ -40,7 +39,6 @@ from __future__ import annotations
 import ast
 import importlib
 import re
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -67,11 +65,8 @@ _BUILTIN: dict[str, str] = {
     "ab": "simstudy.learners.trees:AdaBoost",
     "c45": "",  # reference only: scikit-learn's entropy tree, pruned on a 20 % hold-out
     "svm": "simstudy.learners.svm:FastSVC",
-    "wnb": "simstudy.learners.weka.nb:WekaNaiveBayes",
-    "ib1": "simstudy.learners.weka.ib1:WekaIB1",
 }
 _USER: dict[str, Factory] = {}
-_WARNED: set[str] = set()
 _MLP = re.compile(r"^mlp-(\d+)$")
 
 
@@ -104,14 +99,10 @@ def _import(path: str) -> Any:
 
 
 def _fallback(name: str, params: dict[str, Any], why: str) -> Learner:
-    if name not in _WARNED:
-        _WARNED.add(name)
-        warnings.warn(
-            f"learner {name!r}: fast path not available ({why}); using the scikit-learn "
-            "reference configuration",
-            stacklevel=3,
-        )
-    return _reference(name, params)
+    """A fast path that cannot load is an error: a silent fallback would mix two models."""
+    raise SimstudyError(
+        f"learner {name!r}: its implementation cannot be loaded ({why}); reinstall simstudy, "
+        f"or name the scikit-learn reference explicitly as '{name}@sklearn'")
 
 
 def _reference(name: str, params: dict[str, Any]) -> Learner:
@@ -193,6 +184,13 @@ def get_learner(spec: Any, *, reference: bool = False) -> Learner:
         if hasattr(spec, "fit") and hasattr(spec, "predict"):
             return SklearnLearner(spec)
         raise unknown("learner", spec, list_learners())
+    if spec.endswith("@sklearn"):  # the reference path, named explicitly
+        base = spec[: -len("@sklearn")]
+        lr = get_learner(base, reference=True)
+        if not isinstance(lr, SklearnLearner):
+            raise SimstudyError(f"learner {base!r} has no scikit-learn reference ({spec!r})")
+        lr.name = spec
+        return lr
     name, raw = parse_spec(spec)
     params = {k: _literal(v) for k, v in raw.items()}
     if name in _USER:
