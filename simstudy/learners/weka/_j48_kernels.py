@@ -37,22 +37,31 @@ CF = 0.25
 MIN_NO_OBJ = 2.0
 
 
+def _table(k_max: int) -> np.ndarray:
+    import math
+
+    return np.array([0.0] + [k * math.log(k) / math.log(2.0) for k in range(1, k_max)])
+
+
+#: x log2 x for the integer weights 0..8191 (most weights are integer counts)
+_LT = _table(8192)
+
+
 @njit(cache=True)
 def _logf(x):
     # EntropyBasedSplitCrit.logFunc: x log2 x, 0 below 1e-6
     if x < 1e-6:
         return 0.0
+    if x < 8192.0:
+        k = int(x)
+        if k == x:
+            return _LT[k]
     return x * np.log(x) / LN2
 
 
 @njit(cache=True)
-def add_errs(N, e):
-    """Stats.addErrs(N, e, 0.25): extra errors of the upper confidence bound (C4.5)."""
-    if e < 1.0:
-        base = N * (1.0 - CF ** (1.0 / N))
-        if e == 0.0:
-            return base
-        return base + e * (add_errs(N, 1.0) - base)
+def _add_errs_ge1(N, e):
+    # Stats.addErrs for e >= 1
     if e + 0.5 >= N:
         return max(N - e, 0.0)
     z = Z_075
@@ -61,6 +70,19 @@ def add_errs(N, e):
         1.0 + (z * z) / N
     )
     return r * N - e
+
+
+@njit(cache=True)
+def add_errs(N, e):
+    """Stats.addErrs(N, e, 0.25): extra errors of C4.5's upper confidence bound on the
+    error rate (exact binomial at e = 0, linear between 0 and 1, normal approximation
+    with continuity correction above; Weka's z = normalInverse(0.75))."""
+    if e < 1.0:
+        base = N * (1.0 - CF ** (1.0 / N))
+        if e == 0.0:
+            return base
+        return base + e * (_add_errs_ge1(N, 1.0) - base)
+    return _add_errs_ge1(N, e)
 
 
 @njit(cache=True)
@@ -100,13 +122,23 @@ def _seg_dist(y, e_idx, e_w, s0, sn, cw):
 
 
 @njit(cache=True)
-def _eval_nominal(a, V, A, y, C, e_idx, e_w, s0, sn, sumW, cnt):
-    """C45Split.handleEnumeratedAttribute: (valid, infoGain, gainRatio)."""
-    cnt[: V * C] = 0.0
+def _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, s0, sn, cnt):
+    """Class weights per value of every nominal attribute, one pass over the segment
+    (``codes`` (n, m) int, -1 missing; attribute ``noms[q]``'s block starts at ``noff[q]``)."""
+    cnt[: noff[noms.shape[0]]] = 0.0
     for t in range(s0, s0 + sn):
-        v = A[e_idx[t], a]
-        if not np.isnan(v):
-            cnt[int(v) * C + y[e_idx[t]]] += e_w[t]
+        i = e_idx[t]
+        w = e_w[t]
+        c = y[i]
+        for q in range(noms.shape[0]):
+            v = codes[i, noms[q]]
+            if v >= 0:
+                cnt[noff[q] + v * C + c] += w
+
+
+@njit(cache=True)
+def _eval_nominal(cnt, off, V, C, sumW):
+    """C45Split.handleEnumeratedAttribute from the counts: (valid, infoGain, gainRatio)."""
     known = 0.0
     nbig = 0
     new_ent = 0.0
@@ -115,7 +147,7 @@ def _eval_nominal(a, V, A, y, C, e_idx, e_w, s0, sn, sumW, cnt):
     for i in range(V):
         pb = 0.0
         for c in range(C):
-            x = cnt[i * C + c]
+            x = cnt[off + i * C + c]
             pb += x
             new_ent -= _logf(x)
         new_ent += _logf(pb)
@@ -128,7 +160,7 @@ def _eval_nominal(a, V, A, y, C, e_idx, e_w, s0, sn, sumW, cnt):
     for c in range(C):
         x = 0.0
         for i in range(V):
-            x += cnt[i * C + c]
+            x += cnt[off + i * C + c]
         old_ent -= _logf(x)
     old_ent += _logf(known)
     gain = _info_gain(old_ent, new_ent, known, sumW)
@@ -358,7 +390,7 @@ def _split_segment(A, attr, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, len
 
 
 @njit(cache=True)
-def _grow(A, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
+def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
           n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st):
     """ClassifierTree.buildTree with C45ModelSelection.selectModel, depth first from the
     root segment (node 0, already set up).  Returns False on overflow."""
@@ -372,7 +404,19 @@ def _grow(A, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e
             R = uoff[a + 1] - uoff[a]
             if R > Rmax:
                 Rmax = R
-    cnt = np.zeros(Vmax * C)
+    nnom = 0
+    for a in range(m):
+        if not is_num[a]:
+            nnom += 1
+    noms = np.empty(nnom, dtype=np.int64)
+    noff = np.zeros(nnom + 1, dtype=np.int64)
+    q = 0
+    for a in range(m):
+        if not is_num[a]:
+            noms[q] = a
+            noff[q + 1] = noff[q] + nval[a] * C
+            q += 1
+    cnt = np.zeros(noff[nnom] + 1)
     bcnt = np.zeros(Rmax, dtype=np.int64)
     bw = np.zeros(Rmax * C)
     nroot = n_sn[0]
@@ -413,13 +457,17 @@ def _grow(A, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e
             gw = np.empty((sn + 1) * C)
         avg = 0.0
         nvalid = 0
+        if nnom > 0:
+            _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, s0, sn, cnt)
+        q = 0
         for a in range(m):
             if is_num[a]:
                 ok, g, r, cut = _eval_numeric(a, A, rank, uvals[uoff[a]:uoff[a + 1]], y, C, e_idx, e_w,
                                               s0, sn, tot, bcnt, bw, gval, gcnt, gw, keys, left, right)
                 cuts[a] = cut
             else:
-                ok, g, r = _eval_nominal(a, nval[a], A, y, C, e_idx, e_w, s0, sn, tot, cnt)
+                ok, g, r = _eval_nominal(cnt, noff[q], nval[a], C, tot)
+                q += 1
             valid[a] = ok
             gains[a] = g
             ratios[a] = r
@@ -471,100 +519,131 @@ def _grow(A, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e
 
 
 @njit(cache=True)
-def _train_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot):
-    if n_leaf[k]:
-        cw = n_cw[k]
-        return n_tot[k] - cw[_max_class(cw)]
+def _train_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot, stack):
+    """getTrainingErrors: training errors summed over the leaves of subtree ``k``."""
     e = 0.0
-    for j in range(n_nsub[k]):
-        e += _train_errors(n_child[k] + j, n_leaf, n_nsub, n_child, n_cw, n_tot)
+    h = 1
+    stack[0] = k
+    while h > 0:
+        h -= 1
+        q = stack[h]
+        if n_leaf[q]:
+            cw = n_cw[q]
+            e += n_tot[q] - cw[_max_class(cw)]
+        else:
+            for j in range(n_nsub[q]):
+                stack[h] = n_child[q] + j
+                h += 1
     return e
 
 
 @njit(cache=True)
-def _collapse(k, n_leaf, n_nsub, n_child, n_cw, n_tot):
-    """C45PruneableClassifierTree.collapse: a subtree that does not lower the training
-    error (by more than 1e-3) becomes a leaf."""
-    if n_leaf[k]:
-        return
-    cw = n_cw[k]
-    if _train_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot) >= n_tot[k] - cw[_max_class(cw)] - 1e-3:
-        n_leaf[k] = True
-        return
-    for j in range(n_nsub[k]):
-        _collapse(n_child[k] + j, n_leaf, n_nsub, n_child, n_cw, n_tot)
+def _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, stack, stack2):
+    """C45PruneableClassifierTree.collapse from the root: a subtree that does not lower
+    the training error by more than 1e-3 becomes a leaf."""
+    h = 1
+    stack[0] = 0
+    while h > 0:
+        h -= 1
+        k = stack[h]
+        if n_leaf[k]:
+            continue
+        cw = n_cw[k]
+        if _train_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot, stack2) >= n_tot[k] - cw[_max_class(cw)] - 1e-3:
+            n_leaf[k] = True
+            continue
+        for j in range(n_nsub[k]):
+            stack[h] = n_child[k] + j
+            h += 1
 
 
 @njit(cache=True)
-def _est_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot):
-    if n_leaf[k]:
-        return _est_dist(n_cw[k], n_tot[k])
+def _est_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot, stack):
+    """getEstimatedErrors: estimated errors summed over the leaves of subtree ``k``."""
     e = 0.0
-    for j in range(n_nsub[k]):
-        e += _est_errors(n_child[k] + j, n_leaf, n_nsub, n_child, n_cw, n_tot)
+    h = 1
+    stack[0] = k
+    while h > 0:
+        h -= 1
+        q = stack[h]
+        if n_leaf[q]:
+            e += _est_dist(n_cw[q], n_tot[q])
+        else:
+            for j in range(n_nsub[q]):
+                stack[h] = n_child[q] + j
+                h += 1
     return e
 
 
 @njit(cache=True)
 def _est_branch(k, s0, sn, A, nval, y, C, e_idx, e_w, ecap, st,
-                n_attr, n_sp, n_nsub, n_child, n_leaf):
-    """getEstimatedErrorsForBranch: estimated errors of subtree ``k`` on another segment
-    (temporary entries at the buffer top, released on return)."""
-    if st[2]:
-        return 0.0
-    if n_leaf[k]:
-        cw = np.empty(C)
-        tot = _seg_dist(y, e_idx, e_w, s0, sn, cw)
-        return _est_dist(cw, tot)
-    nsub = n_nsub[k]
-    a = n_attr[k]
-    offs = np.empty(nsub, dtype=np.int64)
-    lens = np.empty(nsub, dtype=np.int64)
-    probs = np.empty(nsub)
+                n_attr, n_sp, n_nsub, n_child, n_leaf, stack, ss0, ssn, cw, offs, lens, probs):
+    """getEstimatedErrorsForBranch: estimated errors of subtree ``k`` when it classifies
+    another segment (temporary entries at the buffer top, released on return)."""
     top = st[0]
-    if not _split_segment(A, a, nval[a], n_sp[k], nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
-        return 0.0
     e = 0.0
-    for j in range(nsub):
-        e += _est_branch(n_child[k] + j, offs[j], lens[j], A, nval, y, C, e_idx, e_w, ecap, st,
-                         n_attr, n_sp, n_nsub, n_child, n_leaf)
+    h = 1
+    stack[0] = k
+    ss0[0] = s0
+    ssn[0] = sn
+    while h > 0:
+        h -= 1
+        q = stack[h]
+        a0 = ss0[h]
+        an = ssn[h]
+        if n_leaf[q]:
+            tot = _seg_dist(y, e_idx, e_w, a0, an, cw)
+            e += _est_dist(cw, tot)
+            continue
+        nsub = n_nsub[q]
+        a = n_attr[q]
+        if not _split_segment(A, a, nval[a], n_sp[q], nsub, e_idx, e_w, a0, an, st, ecap, offs, lens, probs):
+            return 0.0
+        for j in range(nsub):
+            stack[h] = n_child[q] + j
+            ss0[h] = offs[j]
+            ssn[h] = lens[j]
+            h += 1
     st[0] = top
     return e
 
 
 @njit(cache=True)
-def _new_distribution(k, s0, sn, A, nval, y, C, e_idx, e_w, ecap, st,
-                      n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot):
-    """newDistribution: give subtree ``k`` a new training segment, recursively."""
-    if st[2]:
-        return
-    n_s0[k] = s0
-    n_sn[k] = sn
-    n_tot[k] = _seg_dist(y, e_idx, e_w, s0, sn, n_cw[k])
-    if n_leaf[k]:
-        if abs(n_tot[k]) >= SMALL:
-            n_empty[k] = False
-        return
-    nsub = n_nsub[k]
-    a = n_attr[k]
-    offs = np.empty(nsub, dtype=np.int64)
-    lens = np.empty(nsub, dtype=np.int64)
-    probs = np.empty(nsub)
-    if not _split_segment(A, a, nval[a], n_sp[k], nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
-        return
-    for j in range(nsub):
-        _new_distribution(n_child[k] + j, offs[j], lens[j], A, nval, y, C, e_idx, e_w, ecap, st,
-                          n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot)
+def _new_distribution(k, A, nval, y, C, e_idx, e_w, ecap, st,
+                      n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
+                      stack, offs, lens, probs):
+    """newDistribution: re-distribute node ``k``'s segment down its (new) subtree."""
+    h = 1
+    stack[0] = k
+    while h > 0:
+        h -= 1
+        q = stack[h]
+        n_tot[q] = _seg_dist(y, e_idx, e_w, n_s0[q], n_sn[q], n_cw[q])
+        if n_leaf[q]:
+            if abs(n_tot[q]) >= SMALL:
+                n_empty[q] = False
+            continue
+        nsub = n_nsub[q]
+        a = n_attr[q]
+        if not _split_segment(A, a, nval[a], n_sp[q], nsub, e_idx, e_w, n_s0[q], n_sn[q], st, ecap,
+                              offs, lens, probs):
+            return
+        for j in range(nsub):
+            ch = n_child[q] + j
+            n_s0[ch] = offs[j]
+            n_sn[ch] = lens[j]
+            stack[h] = ch
+            h += 1
 
 
 @njit(cache=True)
-def _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn):
+def _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, known):
     """Distribution.maxBag of node ``k``'s split: the LAST branch among (near-)ties.
     Branch weights include missing-value instances shared out by known weight."""
     nsub = n_nsub[k]
     a = n_attr[k]
     V = nval[a]
-    known = np.zeros(nsub)
+    known[:nsub] = 0.0
     kt = 0.0
     miss = 0.0
     for t in range(n_s0[k], n_s0[k] + n_sn[k]):
@@ -586,39 +665,120 @@ def _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn):
 
 
 @njit(cache=True)
-def _prune(k, A, nval, y, C, e_idx, e_w, ecap, st,
-           n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot):
-    """C45PruneableClassifierTree.prune: error-based pruning with subtree raising."""
-    if st[2] or n_leaf[k]:
-        return
+def _est_raised(k, jbig, A, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child, n_leaf,
+                n_s0, n_sn, n_cw, n_tot, extra, stack):
+    """``_est_branch(son jbig of k, segment of k)`` when no value is missing: the son's
+    leaves already hold the son's own entries (``n_cw``), so only the other sons' entries
+    are routed down the son's subtree and added."""
+    big = n_child[k] + jbig
     for j in range(n_nsub[k]):
-        _prune(n_child[k] + j, A, nval, y, C, e_idx, e_w, ecap, st,
-               n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot)
-    big = n_child[k] + _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn)
-    err_branch = _est_branch(big, n_s0[k], n_sn[k], A, nval, y, C, e_idx, e_w, ecap, st,
-                             n_attr, n_sp, n_nsub, n_child, n_leaf)
-    err_leaf = _est_dist(n_cw[k], n_tot[k])
-    err_tree = _est_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot)
-    if st[2]:
-        return
-    if err_leaf - (err_tree + 0.1) < SMALL and err_leaf - (err_branch + 0.1) < SMALL:
-        n_leaf[k] = True
-        return
-    if err_branch - (err_tree + 0.1) < SMALL:
-        # raise the largest branch into this node and re-distribute this node's data
-        n_attr[k] = n_attr[big]
-        n_sp[k] = n_sp[big]
-        n_nsub[k] = n_nsub[big]
-        n_child[k] = n_child[big]
-        n_leaf[k] = n_leaf[big]
-        _new_distribution(k, n_s0[k], n_sn[k], A, nval, y, C, e_idx, e_w, ecap, st,
-                          n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot)
-        _prune(k, A, nval, y, C, e_idx, e_w, ecap, st,
-               n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot)
+        if j == jbig:
+            continue
+        ch = n_child[k] + j
+        for t in range(n_s0[ch], n_s0[ch] + n_sn[ch]):
+            i = e_idx[t]
+            q = big
+            while not n_leaf[q]:
+                a = n_attr[q]
+                q = n_child[q] + _subset(A, i, a, nval[a], n_sp[q])
+            extra[q, y[i]] += e_w[t]
+    e = 0.0
+    h = 1
+    stack[0] = big
+    cw = np.empty(C)
+    while h > 0:
+        h -= 1
+        q = stack[h]
+        if n_leaf[q]:
+            tot = n_tot[q]
+            for c in range(C):
+                cw[c] = n_cw[q, c] + extra[q, c]
+                tot += extra[q, c]
+                extra[q, c] = 0.0
+            e += _est_dist(cw, tot)
+        else:
+            for j in range(n_nsub[q]):
+                stack[h] = n_child[q] + j
+                h += 1
+    return e
 
 
 @njit(cache=True)
-def _fit_one(A, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune):
+def _prune(A, nval, y, C, e_idx, e_w, ecap, st,
+           n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, Vmax, nomiss):
+    """C45PruneableClassifierTree.prune from the root: error-based pruning with subtree
+    raising, bottom-up.  Weka's recursion ``prune(k)`` = prune the sons, then decide at
+    ``k``; after raising, ``prune(k)`` again -- here a stack of frames (node, phase)."""
+    fr = np.empty(ncap, dtype=np.int64)
+    ph = np.empty(ncap, dtype=np.int64)
+    stack = np.empty(ncap, dtype=np.int64)
+    ss0 = np.empty(ncap, dtype=np.int64)
+    ssn = np.empty(ncap, dtype=np.int64)
+    cw = np.empty(C)
+    offs = np.empty(Vmax, dtype=np.int64)
+    lens = np.empty(Vmax, dtype=np.int64)
+    probs = np.empty(Vmax)
+    extra = np.zeros((ncap, C))
+    h = 1
+    fr[0] = 0
+    ph[0] = 0
+    while h > 0:
+        if st[2]:
+            return
+        k = fr[h - 1]
+        if n_leaf[k]:
+            h -= 1
+            continue
+        if ph[h - 1] == 0:
+            ph[h - 1] = 1
+            for j in range(n_nsub[k] - 1, -1, -1):  # sons in order 0, 1, ...
+                fr[h] = n_child[k] + j
+                ph[h] = 0
+                h += 1
+            continue
+        if nomiss:
+            # the branches partition the node's entries: maxBag from the sons' weights
+            jbig = -1
+            best = 0.0
+            for j in range(n_nsub[k]):
+                pb = n_tot[n_child[k] + j]
+                if best - pb < SMALL:  # grOrEq: the last of near-ties
+                    best = pb
+                    jbig = j
+            big = n_child[k] + jbig
+            err_branch = _est_raised(k, jbig, A, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child,
+                                     n_leaf, n_s0, n_sn, n_cw, n_tot, extra, stack)
+        else:
+            big = n_child[k] + _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, probs)
+            err_branch = _est_branch(big, n_s0[k], n_sn[k], A, nval, y, C, e_idx, e_w, ecap, st,
+                                     n_attr, n_sp, n_nsub, n_child, n_leaf, stack, ss0, ssn, cw,
+                                     offs, lens, probs)
+        err_leaf = _est_dist(n_cw[k], n_tot[k])
+        err_tree = _est_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot, stack)
+        if st[2]:
+            return
+        if err_leaf - (err_tree + 0.1) < SMALL and err_leaf - (err_branch + 0.1) < SMALL:
+            n_leaf[k] = True
+            h -= 1
+            continue
+        if err_branch - (err_tree + 0.1) < SMALL:
+            # raise the largest branch into this node, re-distribute this node's data
+            # down it, and prune this node again
+            n_attr[k] = n_attr[big]
+            n_sp[k] = n_sp[big]
+            n_nsub[k] = n_nsub[big]
+            n_child[k] = n_child[big]
+            n_leaf[k] = n_leaf[big]
+            _new_distribution(k, A, nval, y, C, e_idx, e_w, ecap, st,
+                              n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
+                              stack, offs, lens, probs)
+            ph[h - 1] = 0
+            continue
+        h -= 1
+
+
+@njit(cache=True)
+def _fit_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune):
     """Grow (and prune) one tree on ``rows``; returns the node arrays and a status flag
     (1 = a buffer overflowed: call again with larger ``ecap``/``ncap``)."""
     e_idx = np.empty(ecap, dtype=np.int64)
@@ -663,13 +823,24 @@ def _fit_one(A, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune):
         st[1] = 1
         n_s0[0] = 0
         n_sn[0] = nr
-        ok = _grow(A, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
+        ok = _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
                    n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st)
         if ok:
-            _collapse(0, n_leaf, n_nsub, n_child, n_cw, n_tot)
+            _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, np.empty(ncap, dtype=np.int64),
+                      np.empty(ncap, dtype=np.int64))
         if ok and prune:
-            _prune(0, A, nval, y, C, e_idx, e_w, ecap, st,
-                   n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot)
+            nomiss = True
+            for q in range(nr):
+                for a in range(m):
+                    if np.isnan(A[rows[q], a]):
+                        nomiss = False
+            Vmax = 2
+            for a in range(m):
+                if nval[a] > Vmax:
+                    Vmax = nval[a]
+            _prune(A, nval, y, C, e_idx, e_w, ecap, st,
+                   n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, Vmax,
+                   nomiss)
     # the missing-value shares of every split node's branches (Distribution after
     # resetDistribution: perBag / total), stored at the child
     n_share = np.zeros(ncap)
@@ -754,12 +925,12 @@ def _predict_row(A, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_c
 
 
 @njit(cache=True)
-def _fit_predict_one(A, nval, rank, uvals, uoff, is_num, y, C, rows, test_rows, prune, out_row):
+def _fit_predict_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, test_rows, prune, out_row):
     nr = rows.shape[0]
     ecap = 8 * nr + 64
     ncap = 2 * nr + 64
     while True:
-        res = _fit_one(A, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune)
+        res = _fit_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune)
         if res[0] == 0:
             break
         ecap *= 2
@@ -785,9 +956,16 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
     ``uvals[uoff[a]:uoff[a+1]]`` (numeric attributes; -1 missing or nominal);
     ``is_num`` (m,): numeric attribute."""
     B, n = train.shape
+    m = nval.shape[0]
+    codes = np.full((n, m), -1, dtype=np.int32)
+    for a in range(m):
+        if not is_num[a]:
+            for i in range(n):
+                if not np.isnan(A[i, a]):
+                    codes[i, a] = int(A[i, a])
     out = np.full((B, n), -1, dtype=np.int64)
     for b in prange(B):
         rows = np.flatnonzero(train[b])
         trows = np.flatnonzero(test[b])
-        _fit_predict_one(A, nval, rank, uvals, uoff, is_num, y, C, rows, trows, prune, out[b])
+        _fit_predict_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, trows, prune, out[b])
     return out
