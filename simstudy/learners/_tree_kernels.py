@@ -1626,3 +1626,486 @@ def rt_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
         _rt_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
                 max_depth, out)
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# C4.5 as Yildiz & Alpaydin (2006, sec. 4.1): an entropy tree grown on presorted lists,
+# reduced-error pruned on a hold-out in one bottom-up pass
+# ---------------------------------------------------------------------------------------
+
+LN2 = math.log(2.0)  # sklearn/tree/_utils.pyx::log(x) = ln(x) / ln(2.0)
+GINI = 0
+ENTROPY = 1
+
+
+@njit(**_JIT)
+def _xlogx(c, w):
+    # one term of sklearn's Entropy: count_k = c / w; count_k * log(count_k), log base 2
+    p = c / w
+    return p * (math.log(p) / LN2)
+
+
+@njit(parallel=True, **_JIT)
+def entropy_table(W):
+    """``tab[w (w + 1) / 2 + c] = _xlogx(c, w)`` for ``0 <= c <= w <= W`` (0 at ``c = 0``).
+
+    With unit weights every class count and child size is an integer, so the entropy terms
+    of a whole batch come from this one table instead of four logarithms per candidate
+    split; the entries are the very same float64 values (same formula), so the trees
+    cannot change.
+    """
+    tab = np.zeros((W + 1) * (W + 2) // 2, np.float64)
+    for w in prange(1, W + 1):
+        base = w * (w + 1) // 2
+        for c in range(1, w + 1):
+            tab[base + c] = _xlogx(float(c), float(w))
+    return tab
+
+
+@njit(**_JIT)
+def _class_children(crit, K, sl, st, wl, wr, tab):
+    """``ClassificationCriterion.children_impurity`` (Gini or Entropy), sklearn's formulas.
+
+    The right child's sums are ``st - sl`` (as ``Criterion.update`` forms them).  Entropy
+    terms come from ``tab`` (:func:`entropy_table`) when both children fit in it.
+    """
+    if crit == GINI:
+        return _gini_children(K, sl, st, wl, wr)
+    el = 0.0
+    er = 0.0
+    W2 = tab.shape[0]
+    il = int(wl)
+    ir = int(wr)
+    bl = il * (il + 1) // 2
+    br = ir * (ir + 1) // 2
+    if bl + il < W2 and br + ir < W2:
+        for c in range(K):
+            el -= tab[bl + int(sl[c])]
+            er -= tab[br + int(st[c] - sl[c])]
+        return el, er
+    for c in range(K):
+        cl = sl[c]
+        if cl > 0.0:
+            el -= _xlogx(cl, wl)
+        cr = st[c] - sl[c]
+        if cr > 0.0:
+            er -= _xlogx(cr, wr)
+    return el, er
+
+
+@njit(**_JIT)
+def _class_node_impurity(crit, K, st, wn):
+    # Criterion.node_impurity of a classification node (used at the root only)
+    if crit == GINI:
+        sqc = 0.0
+        for c in range(K):
+            sqc += st[c] * st[c]
+        return 1.0 - sqc / (wn * wn)
+    e = 0.0
+    for c in range(K):
+        ck = st[c]
+        if ck > 0.0:
+            ck /= wn
+            e -= ck * (math.log(ck) / LN2)
+    return e
+
+
+@njit(**_JIT)
+def grow_presorted(
+    XT, yc, w, K, crit, tab, max_features, max_depth, rstate, lists, ns,
+    nf, nt, nl, nr, ncnt, feats, constf, sum_total, sum_left, flag, tmp, st_i, st_f, st_c,
+):
+    """One classification tree (scikit-learn's best splitter + depth-first builder) grown on
+    presorted per-feature sample lists, Gini (``crit=0``) or entropy (``crit=1``).
+
+    As :func:`grow_gini_presorted` (same feature draws, same scan, same ties; integer
+    weights ``w`` so every sum is exact), but the tree is *recorded*: node arrays in
+    scikit-learn's node order -- feature ``nf`` (-1 at a leaf), threshold ``nt``, children
+    ``nl``/``nr`` and the weighted class counts ``ncnt`` (nodes, K).  Returns the node count.
+    ``tab``: :func:`entropy_table` (unit weights only; any array for Gini).
+    """
+    d = XT.shape[0]
+    for f in range(d):
+        feats[f] = f
+    wtot = 0.0
+    unit = True
+    for p in range(ns):
+        wtot += w[lists[0, p]]
+        unit = unit and w[lists[0, p]] == 1.0
+    n_nodes = 0
+    # stack record: start, end, depth, parent, is_left, n_constant ; impurity ; class sums
+    st_i[0, 0] = 0
+    st_i[0, 1] = ns
+    st_i[0, 2] = 0
+    st_i[0, 3] = -1
+    st_i[0, 4] = 0
+    st_i[0, 5] = 0
+    st_f[0] = INF
+    top = 1
+    first = True
+    while top > 0:
+        top -= 1
+        start = st_i[top, 0]
+        end = st_i[top, 1]
+        depth = st_i[top, 2]
+        parent = st_i[top, 3]
+        is_left = st_i[top, 4]
+        n_known = st_i[top, 5]
+        impurity = st_f[top]
+        n_node = end - start
+        if first:
+            for k in range(K):
+                sum_total[k] = 0.0
+            wn = 0.0
+            for p in range(start, end):
+                i = lists[0, p]
+                wi = w[i]
+                sum_total[yc[i]] += wi
+                wn += wi
+            impurity = _class_node_impurity(crit, K, sum_total, wn)
+            first = False
+        else:
+            wn = 0.0
+            for k in range(K):
+                sum_total[k] = st_c[top, k]
+                wn += sum_total[k]
+        is_leaf = depth >= max_depth or n_node < 2 or impurity <= EPSILON
+        best_pos = end
+        best_feat = -1
+        best_thr = 0.0
+        imp_l = 0.0
+        imp_r = 0.0
+        n_total = n_known
+        if not is_leaf:
+            f_i = d
+            n_visited = 0
+            n_found = 0
+            n_drawn = 0
+            best_proxy = -INF
+            while f_i > n_total and (
+                n_visited < max_features or n_visited <= n_found + n_drawn
+            ):
+                n_visited += 1
+                f_j = n_drawn + _rand_r(rstate) % (f_i - n_found - n_drawn)
+                if f_j < n_known:
+                    t = feats[n_drawn]
+                    feats[n_drawn] = feats[f_j]
+                    feats[f_j] = t
+                    n_drawn += 1
+                    continue
+                f_j += n_found
+                f = feats[f_j]
+                if XT[f, lists[f, end - 1]] <= XT[f, lists[f, start]] + FEATURE_THRESHOLD:
+                    t = feats[f_j]
+                    feats[f_j] = feats[n_total]
+                    feats[n_total] = t
+                    n_found += 1
+                    n_total += 1
+                    continue
+                f_i -= 1
+                t = feats[f_i]
+                feats[f_i] = feats[f_j]
+                feats[f_j] = t
+                vprev = XT[f, lists[f, start]]
+                if K == 2 and unit:
+                    # two classes, unit weights: counts in scalars (exact integers), the
+                    # children's impurities by the criterion's own formula
+                    s1 = 0.0
+                    wl = 0.0
+                    for p in range(start + 1, end):
+                        i = lists[f, p - 1]
+                        s1 += yc[i]
+                        wl += 1.0
+                        v = XT[f, lists[f, p]]
+                        if v <= vprev + FEATURE_THRESHOLD:
+                            vprev = v
+                            continue
+                        sum_left[0] = wl - s1
+                        sum_left[1] = s1
+                        wr = wn - wl
+                        gl, gr = _class_children(crit, K, sum_left, sum_total, wl, wr, tab)
+                        proxy = -(wr * gr) - wl * gl
+                        if proxy > best_proxy:
+                            best_proxy = proxy
+                            best_pos = p
+                            best_feat = f
+                            best_thr = vprev / 2.0 + v / 2.0
+                        vprev = v
+                    continue
+                for k in range(K):
+                    sum_left[k] = 0.0
+                wl = 0.0
+                for p in range(start + 1, end):
+                    i = lists[f, p - 1]
+                    wi = w[i]
+                    sum_left[yc[i]] += wi
+                    wl += wi
+                    v = XT[f, lists[f, p]]
+                    if v <= vprev + FEATURE_THRESHOLD:
+                        vprev = v
+                        continue
+                    wr = wn - wl
+                    gl, gr = _class_children(crit, K, sum_left, sum_total, wl, wr, tab)
+                    proxy = -(wr * gr) - wl * gl
+                    if proxy > best_proxy:
+                        best_proxy = proxy
+                        best_pos = p
+                        best_feat = f
+                        best_thr = vprev / 2.0 + v / 2.0
+                    vprev = v
+            if best_pos < end:
+                for k in range(K):
+                    sum_left[k] = 0.0
+                wl = 0.0
+                for p in range(start, best_pos):
+                    i = lists[best_feat, p]
+                    wi = w[i]
+                    sum_left[yc[i]] += wi
+                    wl += wi
+                wr = wn - wl
+                imp_l, imp_r = _class_children(crit, K, sum_left, sum_total, wl, wr, tab)
+                improvement = (wn / wtot) * (impurity - wr / wn * imp_r - wl / wn * imp_l)
+                if improvement + EPSILON < 0.0:
+                    best_pos = end
+            # constant-feature invariant for siblings and children
+            for q in range(n_known):
+                feats[q] = constf[q]
+            for q in range(n_known, n_total):
+                constf[q] = feats[q]
+            is_leaf = best_pos >= end
+        node = n_nodes
+        n_nodes += 1
+        if parent >= 0:
+            if is_left:
+                nl[parent] = node
+            else:
+                nr[parent] = node
+        for k in range(K):
+            ncnt[node, k] = sum_total[k]
+        if is_leaf:
+            nf[node] = -1
+            nt[node] = 0.0
+            nl[node] = -1
+            nr[node] = -1
+            continue
+        nf[node] = best_feat
+        nt[node] = best_thr
+        # stable partition of the other lists (known-constant ones are never scanned
+        # again below this node: skip them)
+        for p in range(start, best_pos):
+            flag[lists[best_feat, p]] = True
+        for p in range(best_pos, end):
+            flag[lists[best_feat, p]] = False
+        for f in range(d):
+            if f == best_feat:
+                continue
+            skip = False
+            for q in range(n_total):
+                if feats[q] == f:
+                    skip = True
+            if skip:
+                continue
+            a = start
+            bcount = 0
+            for p in range(start, end):
+                i = lists[f, p]
+                g = 1 if flag[i] else 0
+                lists[f, a] = i
+                tmp[bcount] = i
+                a += g
+                bcount += 1 - g
+            for q in range(bcount):
+                lists[f, a + q] = tmp[q]
+        # push right, then left (left is processed first: sklearn's node order)
+        st_i[top, 0] = best_pos
+        st_i[top, 1] = end
+        st_i[top, 2] = depth + 1
+        st_i[top, 3] = node
+        st_i[top, 4] = 0
+        st_i[top, 5] = n_total
+        st_f[top] = imp_r
+        for k in range(K):
+            st_c[top, k] = sum_total[k] - sum_left[k]
+        top += 1
+        st_i[top, 0] = start
+        st_i[top, 1] = best_pos
+        st_i[top, 2] = depth + 1
+        st_i[top, 3] = node
+        st_i[top, 4] = 1
+        st_i[top, 5] = n_total
+        st_f[top] = imp_l
+        for k in range(K):
+            st_c[top, k] = sum_left[k]
+        top += 1
+    return n_nodes
+
+
+@njit(**_JIT)
+def prune_rep(nf, nt, nl, nr, n_nodes, major, Xh, yh, err_leaf, err_sub, pruned):
+    """Reduced-error pruning (Quinlan 1987, sec. 2.3) in one bottom-up pass.
+
+    Every hold-out row ``Xh[r]`` (label ``yh[r]``) is passed down the grown tree; a node's
+    ``err_leaf`` counts the rows reaching it that its majority class ``major`` misclassifies,
+    i.e. its hold-out errors were it a leaf.  Nodes are visited children first (scikit-learn
+    numbers a node before its children, so by decreasing id); a node's subtree errors are
+    its children's after their own pruning, and the node becomes a leaf (``pruned``) when
+    ``err_leaf <= err_sub`` -- ties prune, giving the smaller tree.  The result is the
+    smallest subtree of minimal hold-out error (Esposito, Malerba & Semeraro 1997,
+    sec. 3.2).  Nodes that no hold-out row reaches are pruned (0 <= 0).
+    """
+    for j in range(n_nodes):
+        err_leaf[j] = 0
+        pruned[j] = False
+    for r in range(Xh.shape[0]):
+        x = Xh[r]
+        yr = yh[r]
+        node = 0
+        while True:
+            if major[node] != yr:
+                err_leaf[node] += 1
+            f = nf[node]
+            if f < 0:
+                break
+            node = nl[node] if x[f] <= nt[node] else nr[node]
+    for j in range(n_nodes - 1, -1, -1):
+        if nf[j] < 0:
+            err_sub[j] = err_leaf[j]
+            continue
+        sub = err_sub[nl[j]] + err_sub[nr[j]]
+        if err_leaf[j] <= sub:
+            pruned[j] = True
+            err_sub[j] = err_leaf[j]
+        else:
+            err_sub[j] = sub
+
+
+@njit(**_JIT)
+def _leaf_pruned(nf, nt, nl, nr, pruned, x):
+    # the node where x stops: a leaf of the grown tree or a pruned node
+    node = 0
+    while nf[node] >= 0 and not pruned[node]:
+        if x[nf[node]] <= nt[node]:
+            node = nl[node]
+        else:
+            node = nr[node]
+    return node
+
+
+@njit(**_JIT)
+def filter_presorted(gorder, X32, fill, b, has_nan, loc, lists, tmp):
+    """Per-feature sorted lists of one model's rows, from one sort of the whole data set.
+
+    ``gorder[f]`` holds all rows of ``X32`` by increasing feature ``f`` (``nan`` last, as
+    ``np.argsort`` puts them); ``loc[i]`` is row ``i``'s local index in the model (``-1``:
+    not its row).  The model's rows are kept in that order, and its rows missing ``f``
+    (which take the model's fill value) are inserted as one block where that value goes.
+    The order among equal values is immaterial with integer weights (see module doc).
+    """
+    d, n = gorder.shape
+    for f in range(d):
+        nn = 0
+        end = n
+        if has_nan:
+            while end > 0:
+                i = gorder[f, end - 1]
+                v = X32[i, f]
+                if v == v:
+                    break
+                if loc[i] >= 0:
+                    tmp[nn] = loc[i]
+                    nn += 1
+                end -= 1
+        fv = fill[b, f] if has_nan else np.float32(0.0)
+        inserted = nn == 0
+        k = 0
+        for p in range(end):
+            i = gorder[f, p]
+            li = loc[i]
+            if li < 0:
+                continue
+            if not inserted and X32[i, f] > fv:
+                for q in range(nn):
+                    lists[f, k] = tmp[q]
+                    k += 1
+                inserted = True
+            lists[f, k] = li
+            k += 1
+        if not inserted:
+            for q in range(nn):
+                lists[f, k] = tmp[q]
+                k += 1
+
+
+@njit(**_JIT)
+def _c45_one(b, X32, fill, has_nan, gorder, tab, y, C, g_ptr, g_idx, h_ptr, h_idx, te_ptr,
+             te_idx, seeds, do_prune, out):
+    # model b of :func:`c45_batch`
+    d = X32.shape[1]
+    lo = g_ptr[b]
+    hi = g_ptr[b + 1]
+    m = hi - lo
+    tlo = te_ptr[b]
+    thi = te_ptr[b + 1]
+    if m == 0 or thi == tlo:
+        return
+    XT = _gather_T(X32, fill, b, has_nan, g_idx, lo, hi)
+    yc = np.empty(m, np.int64)
+    loc = np.full(X32.shape[0], -1, np.int64)
+    for r in range(m):
+        yc[r] = y[g_idx[lo + r]]
+        loc[g_idx[lo + r]] = r
+    lists = np.empty((d, m), np.int64)
+    tmp = np.empty(m, np.int64)
+    filter_presorted(gorder, X32, fill, b, has_nan, loc, lists, tmp)
+    w = np.ones(m, np.float64)
+    cap = 2 * m + 1
+    nf = np.empty(cap, np.int64)
+    nt = np.empty(cap, np.float64)
+    nl = np.empty(cap, np.int64)
+    nr = np.empty(cap, np.int64)
+    ncnt = np.empty((cap, C), np.float64)
+    feats = np.empty(d, np.int64)
+    constf = np.empty(d, np.int64)
+    sums = np.empty((2, C), np.float64)
+    flag = np.zeros(m, np.bool_)
+    st_i = np.empty((m + 3, 6), np.int64)
+    st_f = np.empty(m + 3, np.float64)
+    st_c = np.empty((m + 3, C), np.float64)
+    rstate = np.empty(1, np.int64)
+    rstate[0] = splitter_state(seeds[b])
+    n_nodes = grow_presorted(XT, yc, w, C, ENTROPY, tab, d, MAX_INT32, rstate, lists, m,
+                             nf, nt, nl, nr, ncnt, feats, constf, sums[0], sums[1],
+                             flag, tmp, st_i, st_f, st_c)
+    major = np.empty(n_nodes, np.int64)
+    for j in range(n_nodes):
+        major[j] = _argmax_first(ncnt[j], C)
+    pruned = np.zeros(n_nodes, np.bool_)
+    if do_prune[b]:
+        Xh = _gather(X32, fill, b, has_nan, h_idx, h_ptr[b], h_ptr[b + 1])
+        yh = np.empty(Xh.shape[0], np.int64)
+        for r in range(Xh.shape[0]):
+            yh[r] = y[h_idx[h_ptr[b] + r]]
+        err_leaf = np.empty(n_nodes, np.int64)
+        err_sub = np.empty(n_nodes, np.int64)
+        prune_rep(nf, nt, nl, nr, n_nodes, major, Xh, yh, err_leaf, err_sub, pruned)
+    Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
+    for r in range(thi - tlo):
+        out[b, te_idx[tlo + r]] = major[_leaf_pruned(nf, nt, nl, nr, pruned, Xt[r])]
+
+
+@njit(parallel=True, **_JIT)
+def c45_batch(X32, fill, has_nan, gorder, tab, y, C, g_ptr, g_idx, h_ptr, h_idx, te_ptr,
+              te_idx, seeds, do_prune, out):
+    """Entropy tree on rows ``g`` + reduced-error pruning on rows ``h``, per model.
+
+    Model ``b`` grows ``DecisionTreeClassifier(criterion="entropy",
+    random_state=seeds[b])`` on its grow rows (:func:`grow_presorted`, lists from the
+    batch's one sort ``gorder`` by :func:`filter_presorted`, entropy terms from ``tab``),
+    prunes it with :func:`prune_rep` on its hold-out rows when ``do_prune[b]``, and
+    predicts its test rows with the majority class of the node where each stops (first
+    class on ties).
+    """
+    for b in prange(seeds.shape[0]):
+        _c45_one(b, X32, fill, has_nan, gorder, tab, y, C, g_ptr, g_idx, h_ptr, h_idx,
+                 te_ptr, te_idx, seeds, do_prune, out)
+    return out

@@ -8,7 +8,7 @@ and of any nested estimator) are set from ``int(seeds[b].generate_state(1)[0])``
 
 This module also holds the reference configurations of the papers' learners
 (:func:`reference_estimator`) and the few estimators scikit-learn does not provide:
-:class:`LeastSquaresClassifier`, :class:`MixedNB`, :class:`PrunedTree`,
+:class:`LeastSquaresClassifier`, :class:`MixedNB`, :class:`RepTree`, :class:`PrunedTree`,
 :class:`ThresholdTreeRegressor`.
 """
 
@@ -312,6 +312,102 @@ class PrunedTree(ClassifierMixin, BaseEstimator):
         return self.tree_model_.predict(np.asarray(X, dtype=np.float64))
 
 
+class RepTree(ClassifierMixin, BaseEstimator):
+    """C4.5 as Yıldız & Alpaydın (2006, §4.1) use it: an entropy tree grown on 80 % of the
+    training data and reduced-error pruned on the other 20 % -- the reference of ``c45``.
+
+    The paper: "We use postpruning with 20 percent of the data reserved for pruning".  Per
+    fit: the same hold-out as :class:`PrunedTree` draws for the same ``random_state``
+    (``round(prune_fraction · n)`` rows, :func:`_stratified_holdout` from
+    ``default_rng(random_state)``); ``DecisionTreeClassifier(criterion="entropy",
+    random_state=random_state)`` grown on the other rows; then reduced-error pruning
+    (Quinlan 1987, "Simplifying decision trees", §2.3) on its ``tree_`` arrays: the
+    hold-out rows are passed down the grown tree, a node's *leaf errors* are the hold-out
+    rows reaching it that its majority class (of its growing rows; first class on ties)
+    misclassifies, and, children before parents, a node is made a leaf when its leaf
+    errors are ``<=`` the errors of its (already pruned) subtree.  With fewer than one
+    row on either side (``n < 3``) the tree is grown on all rows and not pruned.
+
+    Why not :class:`PrunedTree`: it chooses among the nested subtrees of the
+    cost-complexity pruning path (one refit per ``ccp_alpha``) the one of least hold-out
+    error.  Reduced-error pruning may keep a subtree whose cost-complexity "weakest link"
+    would have been cut (it prunes each node on its own hold-out errors), so the two differ
+    on some splits; C4.5 pruned on a hold-out is reduced-error pruning, and pruning is one
+    pass over the grown tree, so this is the reference.  ``PrunedTree`` stays as the
+    cost-complexity variant (``c45[pruning=ccp]``).
+    """
+
+    def __init__(self, prune_fraction: float = 0.2, random_state: int | None = None) -> None:
+        self.prune_fraction = prune_fraction
+        self.random_state = random_state
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> RepTree:
+        X = np.asarray(X, dtype=np.float64)
+        y = np.asarray(y)
+        self.classes_ = np.unique(y)
+        n = len(y)
+        n_hold = int(round(self.prune_fraction * n))
+        grow = DecisionTreeClassifier(criterion="entropy", random_state=self.random_state)
+        if n_hold < 1 or n - n_hold < 1:
+            self.tree_model_ = grow.fit(X, y)
+            self.hold_ = np.zeros(n, dtype=bool)
+            self.pruned_ = np.zeros(self.tree_model_.tree_.node_count, dtype=bool)
+            return self
+        hold = _stratified_holdout(y, n_hold, np.random.default_rng(self.random_state))
+        self.hold_ = hold
+        self.tree_model_ = t = grow.fit(X[~hold], y[~hold])
+        tree = t.tree_
+        left, right = tree.children_left, tree.children_right
+        major = t.classes_[np.argmax(tree.value[:, 0, :], axis=1)]
+        # rows of the hold-out reaching each node (sparse path indicator, hold x nodes)
+        path = t.decision_path(X[hold]).tocsc()
+        yh = y[hold]
+        err_leaf = np.array(
+            [np.sum(yh[path.indices[path.indptr[j]:path.indptr[j + 1]]] != major[j])
+             for j in range(tree.node_count)]
+        )
+        err_sub = np.zeros(tree.node_count, dtype=np.int64)
+        pruned = np.zeros(tree.node_count, dtype=bool)
+        for j in range(tree.node_count - 1, -1, -1):  # children have larger ids
+            if left[j] < 0:
+                err_sub[j] = err_leaf[j]
+                continue
+            sub = err_sub[left[j]] + err_sub[right[j]]
+            pruned[j] = err_leaf[j] <= sub
+            err_sub[j] = err_leaf[j] if pruned[j] else sub
+        self.pruned_ = pruned
+        return self
+
+    def n_leaves(self) -> int:
+        """Leaves of the pruned tree."""
+        tree = self.tree_model_.tree_
+        todo, leaves = [0], 0
+        while todo:
+            j = todo.pop()
+            if tree.children_left[j] < 0 or self.pruned_[j]:
+                leaves += 1
+            else:
+                todo += [tree.children_left[j], tree.children_right[j]]
+        return leaves
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        t = self.tree_model_
+        tree = t.tree_
+        major = t.classes_[np.argmax(tree.value[:, 0, :], axis=1)]
+        # scikit-learn compares float32 features with float64 thresholds
+        X32 = np.asarray(X, dtype=np.float32)
+        node = np.zeros(len(X32), dtype=np.int64)
+        rows = np.arange(len(X32))
+        while True:
+            go = (tree.children_left[node] >= 0) & ~self.pruned_[node]
+            if not go.any():
+                return major[node]
+            f = tree.feature[node[go]]
+            left = X32[rows[go], f].astype(np.float64) <= tree.threshold[node[go]]
+            node[go] = np.where(left, tree.children_left[node[go]],
+                                tree.children_right[node[go]])
+
+
 def _stratified_holdout(y: np.ndarray, n_hold: int, rng: np.random.Generator) -> np.ndarray:
     """Boolean hold-out mask of size ``n_hold``, spread over classes in proportion."""
     n = len(y)
@@ -383,7 +479,12 @@ def reference_estimator(name: str, **params: Any) -> tuple[Any, str]:
         "ls": lambda: (LeastSquaresClassifier(), "standardize"),
         "nb": lambda: (MixedNB(**params), "none"),
         "svm": lambda: (SVC(**params), "standardize"),
-        "c45": lambda: (PrunedTree(**params), "impute"),
+        "c45": lambda: (
+            PrunedTree(**{k: v for k, v in params.items() if k != "pruning"})
+            if params.get("pruning") == "ccp"
+            else RepTree(**{k: v for k, v in params.items() if k != "pruning"}),
+            "impute",
+        ),
         "rt": lambda: (ThresholdTreeRegressor(), "impute"),
         "rf": lambda: (RandomForestClassifier(**params), "impute"),
         "ab": lambda: (AdaBoostClassifier(**params), "impute"),

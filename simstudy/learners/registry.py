@@ -24,7 +24,7 @@ Names (the papers' meanings):
 
 Each class's docstring says what the paper fixes and what we chose.  ``lp``, ``lgc``,
 ``mlp-h`` live in :mod:`simstudy.learners.neural` and ``rt``, ``rf``, ``ab`` in
-:mod:`simstudy.learners.trees` (``c45`` has no batched path yet); while such a module or class is not importable
+:mod:`simstudy.learners.trees` (with ``c45``); while such a module or class is not importable
 ``get_learner`` raises an error naming the learner: a fast path never silently becomes
 another model.  ``NAME@sklearn`` (e.g. ``mlp-10@sklearn``) names the scikit-learn reference
 path explicitly; it is its own learner, with its own cell ids.
@@ -63,7 +63,7 @@ _BUILTIN: dict[str, str] = {
     "rt": "simstudy.learners.trees:RegressionTree",
     "rf": "simstudy.learners.trees:RandomForest",
     "ab": "simstudy.learners.trees:AdaBoost",
-    "c45": "",  # reference only: scikit-learn's entropy tree, pruned on a 20 % hold-out
+    "c45": "simstudy.learners.trees:C45",
     "svm": "simstudy.learners.svm:FastSVC",
 }
 _USER: dict[str, Factory] = {}
