@@ -364,7 +364,8 @@ def figure3(result, out: Path, sets=FIG_SETS) -> tuple[list[Path], dict]:
         info[name] = {"edges": edges, "count": n, "runs": T, "order": order}
         _draw_graph(ax, edges, f"{name}: {100 * n / T:.1f} % of {T} runs\n"
                     + " < ".join(str(o + 1) for o in order))
-    fig.suptitle("Most frequent MultiTest graph (edge i→j: H0 μi ≤ μj rejected at α/10)")
+    fig.suptitle("Most frequent MultiTest graph (edge i→j: H0 μi ≤ μj rejected at α/10)",
+                 y=1.06, fontsize=10)
     return savefig(fig, out, "figure3_multitest_graph"), info
 
 
