@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 
 from ...errors import SimstudyError
@@ -84,17 +85,35 @@ def to_codes(X: np.ndarray, attrs: Sequence[Attribute]) -> np.ndarray:
     need = 1 + max((max(a.columns) for a in attrs), default=-1)
     if X.ndim != 2 or X.shape[1] < need:
         raise SimstudyError(f"X must be 2-D with at least {need} columns, got shape {X.shape!r}")
+    cols = np.array([j for a in attrs for j in a.columns], dtype=np.int64)
+    ends = np.cumsum([len(a.columns) for a in attrs]).astype(np.int64)
+    nominal = np.array([a.kind == NOMINAL for a in attrs], dtype=np.bool_)
     out = np.empty((X.shape[0], len(attrs)))
-    for k, a in enumerate(attrs):
-        if a.kind == NUMERIC:
-            out[:, k] = X[:, a.columns[0]]
-            continue
-        V = X[:, list(a.columns)]
-        code = np.argmax(np.nan_to_num(V, nan=0.0), axis=1).astype(np.float64)
-        missing = np.isnan(V).any(axis=1) | ~(V == 1.0).any(axis=1)
-        code[missing] = np.nan
-        out[:, k] = code
+    _codes(np.ascontiguousarray(X), cols, ends, nominal, out)
     return out
+
+
+@numba.njit(cache=True)
+def _codes(X, cols, ends, nominal, out):  # pragma: no cover - compiled
+    """One pass over X (numpy per attribute cost ~20 µs a group: it dominated small batches)."""
+    n = X.shape[0]
+    for k in range(ends.shape[0]):
+        start = 0 if k == 0 else ends[k - 1]
+        if not nominal[k]:
+            j = cols[start]
+            for i in range(n):
+                out[i, k] = X[i, j]
+            continue
+        for i in range(n):
+            code = np.nan
+            for m in range(start, ends[k]):
+                v = X[i, cols[m]]
+                if v != v:  # a nan indicator: missing
+                    code = np.nan
+                    break
+                if v == 1.0 and code != code:
+                    code = float(m - start)
+            out[i, k] = code
 
 
 def is_nominal(attrs: Sequence[Attribute]) -> np.ndarray:

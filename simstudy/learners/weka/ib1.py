@@ -10,8 +10,8 @@ import numba
 import numpy as np
 
 from ..base import Learner
-from ._nominal import NOMINAL, layout, to_codes
-from .nb import check_inputs
+from ._nominal import NOMINAL, to_codes
+from .nb import _layout_cached, check_inputs
 
 #: ``weka.core.Utils.SMALL``: ranges narrower than this count as empty (``Utils.eq``)
 SMALL = 1e-6
@@ -213,7 +213,7 @@ class WekaIB1(Learner):
 
     def fit_predict(self, X, y, train, test, seeds: Sequence[Any] = ()) -> np.ndarray:
         X, y, train, test = check_inputs(X, y, train, test)
-        attrs = layout(self.nominal_groups, X.shape[1])
+        attrs = _layout_cached(self.nominal_groups, X.shape[1])
         codes = np.ascontiguousarray(to_codes(X, attrs))
         is_nom = np.array([a.kind == NOMINAL for a in attrs], dtype=np.bool_)
         out = np.empty(train.shape, dtype=np.int64)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -11,7 +12,7 @@ import numpy as np
 
 from ...errors import SimstudyError
 from ..base import Learner
-from ._nominal import NOMINAL, layout, to_codes
+from ._nominal import NOMINAL, Attribute, layout, to_codes
 from ._wmath import normal_probability
 
 #: Weka's precision for a numeric attribute with fewer than two distinct training values
@@ -37,10 +38,17 @@ def check_inputs(X: Any, y: Any, train: Any, test: Any):
     return X, y, train, test
 
 
+@functools.lru_cache(maxsize=64)
+def _layout_cached(groups: tuple[tuple[int, ...], ...], d: int) -> tuple[Attribute, ...]:
+    return tuple(layout(groups, d))
+
+
 def sorted_rows(codes: np.ndarray, numeric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per numeric attribute ``k`` (column ``numeric[k]`` of ``codes``): the rows with a value,
     in ascending order of value, and how many there are."""
     n = codes.shape[0]
+    if len(numeric) == 0:
+        return np.zeros((0, n), dtype=np.int64), np.zeros(0, dtype=np.int64)
     order = np.zeros((len(numeric), n), dtype=np.int64)
     count = np.zeros(len(numeric), dtype=np.int64)
     for k, a in enumerate(numeric):
@@ -53,24 +61,41 @@ def sorted_rows(codes: np.ndarray, numeric: np.ndarray) -> tuple[np.ndarray, np.
 
 
 @numba.njit(cache=True)
-def _wnb_kernel(codes, is_nom, nvals, num_slot, order, count, y, C, train, test, out):  # pragma: no cover - compiled
+def _wnb_kernel(codes, icodes, is_nom, nvals, slot, order, count, y, C, train, test, out, proba):  # pragma: no cover - compiled
+    """One NaiveBayes per row of ``train``; predictions (and, when ``proba`` has B rows, the
+    normalised class probabilities) for the rows of ``test``.
+
+    ``icodes[:, slot[a]]`` holds nominal attribute ``a``'s value codes (-1 = missing),
+    ``codes[:, a]`` the numeric values (nan = missing); ``order[slot[a], :count[slot[a]]]``
+    the rows with a value of numeric attribute ``a`` in ascending order of value.
+    """
     n, A = codes.shape
     B = train.shape[0]
+    An = icodes.shape[1]
+    Am = order.shape[0]
+    keep = proba.shape[0] > 0
     V = 1
     for a in range(A):
         if nvals[a] > V:
             V = nvals[a]
+    nom = np.empty(An, dtype=np.int64)  # attribute index of each nominal slot
+    num = np.empty(Am, dtype=np.int64)
+    for a in range(A):
+        if is_nom[a]:
+            nom[slot[a]] = a
+        else:
+            num[slot[a]] = a
     tr = np.empty(n, dtype=np.int64)
     ncls = np.empty(C)
     prior = np.empty(C)
-    cnt = np.empty((A, C, V))
-    tot = np.empty((A, C))
-    prec = np.empty(A)
-    sw = np.empty((A, C))
-    s1 = np.empty((A, C))
-    s2 = np.empty((A, C))
-    mean = np.empty((A, C))
-    sd = np.empty((A, C))
+    cnt = np.empty((An, C, V))
+    ptab = np.empty((An, C, V))
+    prec = np.empty(Am)
+    sw = np.empty((Am, C))
+    s1 = np.empty((Am, C))
+    s2 = np.empty((Am, C))
+    mean = np.empty((Am, C))
+    sd = np.empty((Am, C))
     probs = np.empty(C)
     for b in range(B):
         ntr = 0
@@ -80,18 +105,34 @@ def _wnb_kernel(codes, is_nom, nvals, num_slot, order, count, y, C, train, test,
                 ntr += 1
         ncls[:] = 0.0
         cnt[:] = 0.0
-        tot[:] = 0.0
-        sw[:] = 0.0
-        s1[:] = 0.0
-        s2[:] = 0.0
-        mean[:] = 0.0
-        # precision of each numeric attribute: mean gap between adjacent distinct training
-        # values, the gaps summed in ascending order (NaiveBayes.buildClassifier)
-        for a in range(A):
-            prec[a] = 0.01
-            k = num_slot[a]
-            if k < 0:
-                continue
+        # counts, one training instance at a time (integers: exact in any order)
+        for m in range(ntr):
+            i = tr[m]
+            c = y[i]
+            ncls[c] += 1.0
+            for k in range(An):
+                v = icodes[i, k]
+                if v >= 0:
+                    cnt[k, c, v] += 1.0
+        total = 0.0
+        for c in range(C):
+            total += ncls[c]
+        for c in range(C):
+            prior[c] = (ncls[c] + 1.0) / (total + C)
+        # DiscreteEstimator (Laplace): (count + 1) / (non-missing count + |values|)
+        for k in range(An):
+            nv = nvals[nom[k]]
+            for c in range(C):
+                t = 0.0
+                for v in range(nv):
+                    t += cnt[k, c, v]
+                for v in range(nv):
+                    ptab[k, c, v] = max(1e-75, (cnt[k, c, v] + 1.0) / (t + nv))
+        for k in range(Am):
+            a = num[k]
+            # precision: mean gap between adjacent distinct training values, the gaps
+            # summed in ascending order (NaiveBayes.buildClassifier)
+            p = DEFAULT_PRECISION
             first = True
             last = 0.0
             delta = 0.0
@@ -109,59 +150,77 @@ def _wnb_kernel(codes, is_nom, nvals, num_slot, order, count, y, C, train, test,
                     last = v
                     distinct += 1
             if distinct > 0:
-                prec[a] = delta / distinct
-        for a in range(A):
+                p = delta / distinct
+            prec[k] = p
+            # NormalEstimator.addValue, one training instance at a time
             for c in range(C):
-                sd[a, c] = prec[a] / 6.0
-        # counts and moments, one training instance at a time (updateClassifier)
-        for m in range(ntr):
-            i = tr[m]
-            c = y[i]
-            ncls[c] += 1.0
-            for a in range(A):
+                sw[k, c] = 0.0
+                s1[k, c] = 0.0
+                s2[k, c] = 0.0
+                mean[k, c] = 0.0
+                sd[k, c] = p / 6.0
+            for m in range(ntr):
+                i = tr[m]
                 v = codes[i, a]
                 if math.isnan(v):
                     continue
-                if is_nom[a]:
-                    cnt[a, c, int(v)] += 1.0
-                    tot[a, c] += 1.0
-                else:
-                    p = prec[a]
-                    r = np.rint(v / p) * p
-                    sw[a, c] += 1.0
-                    s1[a, c] += r
-                    s2[a, c] += r * r
-                    mu = s1[a, c] / sw[a, c]
-                    mean[a, c] = mu
-                    s = math.sqrt(abs(s2[a, c] - mu * s1[a, c]) / sw[a, c])
-                    if s > 1e-10:
-                        sd[a, c] = max(p / 6.0, s)
-        total = 0.0
-        for c in range(C):
-            total += ncls[c]
-        for c in range(C):
-            prior[c] = (ncls[c] + 1.0) / (total + C)
+                c = y[i]
+                r = np.rint(v / p) * p
+                sw[k, c] += 1.0
+                s1[k, c] += r
+                s2[k, c] += r * r
+                mu = s1[k, c] / sw[k, c]
+                mean[k, c] = mu
+                s = math.sqrt(abs(s2[k, c] - mu * s1[k, c]) / sw[k, c])
+                if s > 1e-10:
+                    sd[k, c] = max(p / 6.0, s)
+        # all nominal and no product can come near 1e-75: Weka's underflow rescaling never
+        # fires (every factor is <= 1, so each partial product is >= this bound), skip it
+        safe = Am == 0
+        if safe:
+            bound = 1.0
+            for c in range(C):
+                bound = min(bound, prior[c])
+            for k in range(An):
+                lo_k = 1.0
+                for c in range(C):
+                    for v in range(nvals[nom[k]]):
+                        lo_k = min(lo_k, ptab[k, c, v])
+                bound *= lo_k
+            safe = bound > 1e-70
+        # distributionForInstance + classifyInstance
         for i in range(n):
             if not test[b, i]:
                 out[b, i] = -1
                 continue
             for c in range(C):
                 probs[c] = prior[c]
-            for a in range(A):
-                v = codes[i, a]
-                if math.isnan(v):
-                    continue
+            if safe:
+                for k in range(An):
+                    v = icodes[i, k]
+                    if v >= 0:
+                        for c in range(C):
+                            probs[c] *= ptab[k, c, v]
+            for a in range(A if not safe else 0):
+                k = slot[a]
+                if is_nom[a]:
+                    v = icodes[i, k]
+                    if v < 0:
+                        continue
+                    for c in range(C):
+                        probs[c] *= ptab[k, c, v]
+                else:
+                    x = codes[i, a]
+                    if math.isnan(x):
+                        continue
+                    p = prec[k]
+                    r = np.rint(x / p) * p
+                    for c in range(C):
+                        lo = (r - mean[k, c] - p / 2.0) / sd[k, c]
+                        hi = (r - mean[k, c] + p / 2.0) / sd[k, c]
+                        probs[c] *= max(1e-75, normal_probability(hi) - normal_probability(lo))
                 mx = 0.0
                 for c in range(C):
-                    if is_nom[a]:
-                        p = (cnt[a, c, int(v)] + 1.0) / (tot[a, c] + nvals[a])
-                    else:
-                        pa = prec[a]
-                        r = np.rint(v / pa) * pa
-                        lo = (r - mean[a, c] - pa / 2.0) / sd[a, c]
-                        hi = (r - mean[a, c] + pa / 2.0) / sd[a, c]
-                        p = normal_probability(hi) - normal_probability(lo)
-                    probs[c] *= max(1e-75, p)
                     if probs[c] > mx:
                         mx = probs[c]
                 if mx > 0.0 and mx < 1e-75:  # Weka rescales against underflow
@@ -174,6 +233,8 @@ def _wnb_kernel(codes, is_nom, nvals, num_slot, order, count, y, C, train, test,
             top = 0.0
             for c in range(C):
                 q = probs[c] / s
+                if keep:
+                    proba[b, i, c] = q
                 if q > top:
                     top = q
                     best = c
@@ -229,16 +290,27 @@ class WekaNaiveBayes(Learner):
         return WekaNaiveBayes(tuple(getattr(data, "nominal_groups", ()) or ()))
 
     def fit_predict(self, X, y, train, test, seeds: Sequence[Any] = ()) -> np.ndarray:
+        return self._run(X, y, train, test, False)[0]
+
+    def predict_proba(self, X: Any, y: Any, train: Any, test: Any) -> np.ndarray:
+        """``(B, n, C)`` class probabilities of every model (Weka's normalised
+        ``distributionForInstance``), ``nan`` outside the test rows."""
+        return self._run(X, y, train, test, True)[1]
+
+    def _run(self, X, y, train, test, keep: bool) -> tuple[np.ndarray, np.ndarray]:
         X, y, train, test = check_inputs(X, y, train, test)
-        attrs = layout(self.nominal_groups, X.shape[1])
+        attrs = _layout_cached(self.nominal_groups, X.shape[1])
         codes = np.ascontiguousarray(to_codes(X, attrs))
         is_nom = np.array([a.kind == NOMINAL for a in attrs], dtype=np.bool_)
         nvals = np.array([a.n_values for a in attrs], dtype=np.int64)
-        numeric = np.flatnonzero(~is_nom)
-        num_slot = np.full(len(attrs), -1, dtype=np.int64)
-        num_slot[numeric] = np.arange(len(numeric))
+        nominal, numeric = np.flatnonzero(is_nom), np.flatnonzero(~is_nom)
+        slot = np.zeros(len(attrs), dtype=np.int64)
+        slot[nominal] = np.arange(len(nominal))
+        slot[numeric] = np.arange(len(numeric))
+        icodes = np.ascontiguousarray(np.nan_to_num(codes[:, nominal], nan=-1.0).astype(np.int64))
         order, count = sorted_rows(codes, numeric)
         C = int(y.max()) + 1 if y.size else 1
         out = np.empty(train.shape, dtype=np.int64)
-        _wnb_kernel(codes, is_nom, nvals, num_slot, order, count, y, C, train, test, out)
-        return out
+        proba = np.full((*train.shape, C) if keep else (0, 0, 0), np.nan)
+        _wnb_kernel(codes, icodes, is_nom, nvals, slot, order, count, y, C, train, test, out, proba)
+        return out, proba
