@@ -66,6 +66,11 @@ _BUILTIN: dict[str, str] = {
     "c45": "simstudy.learners.trees:C45",
     "svm": "simstudy.learners.svm:FastSVC",
 }
+# older training regimes of lp / mlp-<h>, chosen by the spec's solver option (issue 18)
+_SOLVER_PATHS: dict[tuple[str, object], str] = {
+    (n, s): f"simstudy.learners.neural_online:{'OnlineLP' if n == 'lp' else 'OnlineMLP'}"
+    for n in ("lp", "mlp") for s in ("online", "nnet")
+}
 _USER: dict[str, Factory] = {}
 _MLP = re.compile(r"^mlp-(\d+)$")
 
@@ -112,7 +117,7 @@ def _reference(name: str, params: dict[str, Any]) -> Learner:
 
 
 def _builtin(name: str, params: dict[str, Any], reference: bool) -> Learner:
-    path = _BUILTIN[name]
+    path = _SOLVER_PATHS.get((name, params.get("solver")), _BUILTIN[name])
     if not path:
         return _reference(name, params)
     try:
