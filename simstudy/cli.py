@@ -61,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="studies, tests, learners, designs and data sets")
 
-    def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("study", help="study name (see 'list')")
+    def common(sp: argparse.ArgumentParser, study_nargs: str | None = None) -> None:
+        sp.add_argument("study", nargs=study_nargs, help="study name (see 'list')")
         sp.add_argument("--store", default=DEFAULT_STORE,
                         help=f"result store (SQLite file; default {DEFAULT_STORE})")
         sp.add_argument("--runs", type=_positive_int("runs"), help="runs per cell")
@@ -83,9 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     rp = sub.add_parser("report", help="aggregate a study from the store")
-    common(rp)
-    rp.add_argument("--format", choices=("md", "csv", "latex"), default="md")
-    rp.add_argument("--out", type=Path, help="also render the study's tables and figures here")
+    common(rp, "?")
+    rp.add_argument("--all", action="store_true",
+                    help="every study the store holds (with --format html: pages + index.html)")
+    rp.add_argument("--format", choices=("md", "csv", "latex", "html"), default="md")
+    rp.add_argument("--out", type=Path, help="also render the study's tables and figures here "
+                                             "(html: default out/STUDY, with --all: site)")
 
     m = sub.add_parser("migrate", help="bring a store of an older schema to this version "
                                         "(in place, one transaction, backup copy kept)")
@@ -213,7 +216,10 @@ def _cmd_run(args) -> None:
                             "argv": sys.argv})
         result = collect(study, store)
         out = args.out or Path("out") / study.name
+        from .report.html import write_study_page
+
         paths = _render(study, result, out)
+        paths.append(write_study_page(study, result, store, out, paths))  # issue 17
     _print_table(result.table, "md")
     print(f"{study.name}: {s.trials_computed} trials computed, {s.trials_done_before} already "
           f"stored, {s.trials_total} in all; {s.results_recomputed} test results computed "
@@ -226,6 +232,8 @@ def _cmd_report(args) -> None:
     from .aggregate import collect
     from .store import Store
 
+    if args.all or args.study is None:
+        return _cmd_report_all(args)
     study = _study(args)
     with Store(args.store, readonly=True) as store:
         study = stored_scope(study, store, args.runs, args.seed)
@@ -233,10 +241,43 @@ def _cmd_report(args) -> None:
         if result.table.empty and result.trials.empty:
             raise SimstudyError(f"store {args.store!r} holds no trials of study {study.name!r} "
                                 f"(seed {study.seed}); run it first")
+        if args.format == "html":  # issue 17: the study's files and its page
+            from .report.html import render_with_page
+
+            for pth in render_with_page(study, result, store, args.out or Path("out") / study.name):
+                print(f"wrote {pth}")
+            return None
         _print_table(result.table, args.format)
         if args.out:
             for pth in _render(study, result, args.out):
                 print(f"wrote {pth}", file=sys.stderr)
+
+
+def _cmd_report_all(args) -> None:
+    """``report --all --format html``: a page per study the store holds, and an index."""
+    from .report.html import report_all
+    from .store import Store
+
+    if not args.all:
+        raise SimstudyError("report needs a STUDY name or --all")
+    if args.study is not None or args.filter:
+        raise SimstudyError(f"--all reports every study; drop the study name {args.study!r} "
+                            f"or --filter {args.filter!r}")
+    if args.format != "html":
+        raise SimstudyError(f"--all writes HTML pages; use --format html, not {args.format!r}")
+    with Store(args.store, readonly=True) as store:
+        index, entries = report_all(store, args.out or Path("site"), runs=args.runs,
+                                    seed=args.seed, alpha=args.alpha)
+    if not entries:
+        raise SimstudyError(f"store {args.store!r} holds no trials of any registered study")
+    for e in entries:
+        print(f"{e['name']}: " + (f"NOT rendered: {e['error']}" if e.get("error")
+                                  else f"wrote {e['page']}"))
+    print(f"wrote {index}")
+    failed = [e["name"] for e in entries if e.get("error")]
+    if failed:
+        raise SimstudyError(f"{len(failed)} of {len(entries)} studies could not be rendered: "
+                            f"{', '.join(failed)} (listed in {index})")
 
 
 def _cmd_bench(args) -> None:
