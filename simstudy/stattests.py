@@ -26,7 +26,7 @@ import numpy as np
 
 from .core import FoldLosses
 from .errors import SimstudyError, unknown
-from .spec import parse_spec
+from .spec import format_spec, parse_spec
 from .stats._result import TestResult
 
 
@@ -77,9 +77,55 @@ def register_choice(method: ChoiceMethod) -> ChoiceMethod:
 
 
 def get_test(name: str) -> StatTest | ChoiceMethod:
+    if name not in _TESTS and "[" in name:
+        _register_variant(name)
     if name not in _TESTS:
         raise unknown("test", name, _TESTS)
     return _TESTS[name]
+
+
+def _tb3x2cv_crit(crit: str) -> StatTest:
+    """``tB3x2cv[crit=one-sided]``: the blocked 3x2 cv t judged against the one-sided
+    critical value, i.e. reject when |t| > t_{1-alpha}(5) (2.015 at alpha 0.05): p-value
+    ``P(T_5 > |t|)``.  A hypothesis about Wang, Li & Li (2016)'s tB3x2cv column, whose
+    rejects exceed the two-sided test's (issue 18); ``crit=two-sided`` is ``tB3x2cv``."""
+    from scipy import special
+
+    from . import stats as S
+
+    if crit not in ("one-sided", "two-sided"):
+        raise unknown("crit of tB3x2cv", crit, ("one-sided", "two-sided"))
+
+    def fn(fl: FoldLosses, a: int, b: int) -> TestResult:
+        r = S.ttest_blocked_3x2cv(fl.diff(a, b))
+        if crit == "two-sided" or not np.isfinite(r.statistic):
+            return r
+        return TestResult(r.statistic, float(special.stdtr(5.0, -abs(r.statistic))), 5.0,
+                          "two-sided, one-sided critical value")
+
+    return StatTest(f"tB3x2cv[crit={crit}]", lambda d: _kind(d) == "b3x2", fn,
+                    f"blocked 3x2cv t, |t| against the {crit} t(5) critical value")
+
+
+#: tests that take parameters in the ``name[k=v]`` spec: base name -> factory(**params)
+_VARIANTS: dict[str, Callable[..., StatTest]] = {"tB3x2cv": _tb3x2cv_crit}
+
+
+def _register_variant(name: str) -> None:
+    """Register ``base[k=v]`` on first use, if ``base`` takes parameters (canonical form only)."""
+    base, params = parse_spec(name)
+    if base not in _VARIANTS:
+        return
+    canonical = format_spec(base, params)
+    if canonical != name:
+        raise SimstudyError(f"test {name!r}: write it in canonical form {canonical!r}")
+    try:
+        test = _VARIANTS[base](**params)
+    except TypeError as exc:
+        raise SimstudyError(f"bad parameters {params!r} for test {base!r}: {exc}") from None
+    if test.name != name:
+        raise SimstudyError(f"test {name!r}: write it as {test.name!r}")
+    register_test(test)
 
 
 def is_choice(name: str) -> bool:

@@ -4,6 +4,12 @@ Wang, Li & Li (2016) §3.1 compare "SVM with Gaussian kernel" without further se
 scikit-learn's defaults (C = 1, gamma = 'scale' = 1 / (d · Var(X_train)), tol = 1e-3) on inputs
 imputed and standardised on each training fold.
 
+``svm[kernel=sigmoid]`` is R's ``e1071::svm(..., kernel = "sigmoid")`` with its defaults, the
+reading of Wang et al.'s SVM that issue 18 tests (their group's R code calls e1071): libsvm
+C-SVC with K(u, v) = tanh(γ uᵀv + coef0), γ = 1/p (p = number of input columns), coef0 = 0,
+C = 1, tol = 1e-3, on inputs scaled as e1071 does (R's ``scale``: training mean and sample
+sd, ``ddof = 1``; a column constant on the training fold is left unscaled and uncentred).
+
 Why not batched: an SVM's dual problem has no closed form or shared structure across
 training sets, so there is no matrix trick as for nearest means or least squares.  But at the
 sizes of the Gaussian study (100 training points, 2 features) a ``SVC().fit`` spends most of its
@@ -32,8 +38,15 @@ class FastSVC(Learner):
     preprocess = "standardize"
     stack_trials = True  # per-model work on the model's own rows only
 
-    def __init__(self, C: float = 1.0, gamma: str | float = "scale", tol: float = 1e-3,
-                 cache_size: float = 200.0) -> None:
+    def __init__(self, C: float = 1.0, gamma: str | float | None = None, tol: float = 1e-3,
+                 cache_size: float = 200.0, kernel: str = "rbf") -> None:
+        if kernel not in ("rbf", "sigmoid"):
+            raise SimstudyError(f"svm: unknown kernel {kernel!r}; valid choices: rbf, sigmoid")
+        self.kernel = kernel
+        # defaults: scikit-learn's for rbf; e1071's (gamma = 1/p) for sigmoid
+        gamma_default = "scale" if kernel == "rbf" else "auto"
+        if gamma is None:
+            gamma = gamma_default
         try:
             self.C, self.tol, self.cache_size = float(C), float(tol), float(cache_size)
         except (TypeError, ValueError):
@@ -51,8 +64,10 @@ class FastSVC(Learner):
         params = {}
         if self.C != 1.0:
             params["C"] = C
-        if gamma != "scale":
+        if gamma != gamma_default:
             params["gamma"] = gamma
+        if kernel != "rbf":
+            params["kernel"] = kernel
         if self.tol != 1e-3:
             params["tol"] = tol
         from ..spec import format_spec
@@ -62,7 +77,8 @@ class FastSVC(Learner):
     def reference_estimator(self) -> Any:
         from sklearn.svm import SVC
 
-        return SVC(C=self.C, gamma=self.gamma, tol=self.tol, cache_size=self.cache_size)
+        return SVC(C=self.C, gamma=self.gamma, tol=self.tol, cache_size=self.cache_size,
+                   kernel=self.kernel, coef0=0.0)
 
     def _gamma(self, Xtr: np.ndarray) -> float:
         if self.gamma == "scale":
@@ -81,7 +97,10 @@ class FastSVC(Learner):
         train = np.asarray(train, dtype=bool)
         test = np.asarray(test, dtype=bool)
         out = np.full(train.shape, -1, dtype=np.int64)
-        mean, scale = fold_stats(X, train)
+        imp, scale = fold_stats(X, train)
+        mean = imp  # imputation and centring means coincide, except for e1071's scaling
+        if self.kernel == "sigmoid":
+            mean, scale = _e1071_scale(X, train, imp)
         missing = np.isnan(X)
         has_missing = bool(missing.any())
         empty = np.empty(0, dtype=np.float64)
@@ -94,18 +113,34 @@ class FastSVC(Learner):
             if classes.size < 2:  # scikit-learn refuses one class; predict it
                 out[b, te] = classes[0] if classes.size else 0
                 continue
-            Z = X if not has_missing else np.where(missing, mean[b], X)
+            Z = X if not has_missing else np.where(missing, imp[b], X)
             Xtr = np.ascontiguousarray((Z[tr] - mean[b]) / scale[b])
             Xte = np.ascontiguousarray((Z[te] - mean[b]) / scale[b])
             g = self._gamma(Xtr)
             sup, sv, nsv, dual, intercept, pa, pb, _status, _it = _libsvm.fit(
                 Xtr, yi.astype(np.float64), svm_type=0, sample_weight=empty,
-                class_weight=np.ones(classes.size), kernel="rbf", C=self.C, nu=0.5,
+                class_weight=np.ones(classes.size), kernel=self.kernel, C=self.C, nu=0.5,
                 probability=0, degree=3, shrinking=1, tol=self.tol,
                 cache_size=self.cache_size, coef0=0.0, gamma=g, epsilon=0.1, max_iter=-1,
                 random_seed=0)  # the seed only matters for probability estimates
             p = _libsvm.predict(Xte, sup, sv, nsv, dual, intercept, pa, pb, svm_type=0,
-                                kernel="rbf", degree=3, coef0=0.0, gamma=g,
+                                kernel=self.kernel, degree=3, coef0=0.0, gamma=g,
                                 cache_size=self.cache_size)
             out[b, te] = classes[p.astype(np.int64)]
         return out
+
+
+def _e1071_scale(X: np.ndarray, train: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """e1071's input scaling per training fold: R's ``scale`` (mean, sample sd with
+    ``ddof = 1``) on the imputed columns; a column constant on the fold (sd 0) is left as
+    it is (centre 0, scale 1), as ``svm.default`` excludes constant columns from scaling."""
+    center = np.zeros_like(mean)
+    sd = np.ones_like(mean)
+    for b in range(train.shape[0]):
+        Z = X[train[b]]
+        Z = np.where(np.isnan(Z), mean[b], Z)
+        s = Z.std(axis=0, ddof=1) if Z.shape[0] > 1 else np.zeros(Z.shape[1])
+        ok = s > 0
+        center[b, ok] = Z[:, ok].mean(axis=0)
+        sd[b, ok] = s[ok]
+    return center, sd
