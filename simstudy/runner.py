@@ -35,6 +35,7 @@ class Chunk:
     runs: tuple[int, ...]
     seed: int
     alpha: float
+    keep_losses: bool = False  # keep per-instance 0/1 losses (packed bits) with the trial
 
 
 @dataclass
@@ -216,6 +217,9 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
         per_trial = [_trial_block(d, tr, te, R * F) for d, tr, te in trials]
 
     K = len(cell.learners)
+    keep = chunk.keep_losses or any(getattr(t, "needs_losses", False) for t in _tests(cell.tests))
+    widths = [g[2].shape[1] for g in per_trial]
+    losses = [np.full((K, R * F, w), -1, dtype=np.int8) for w in widths] if keep else None
     errors = np.empty((K, T * R * F))
     n_train = np.concatenate([g[2].sum(1) for g in per_trial])
     n_test = np.concatenate([g[3].sum(1) for g in per_trial])
@@ -237,6 +241,9 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
                                 chunk, at, R * F)
             wrong = (pred != y[None, :]) & test
             errors[k, at:at + B] = wrong.sum(1) / test.sum(1)
+            if keep:
+                _keep_losses(losses, k, at, B, wrong, test, widths, R * F, stacked=len(groups) == 1
+                             and not shared and len(per_trial) > 1)
             at += B
     errors = errors.reshape(K, T, R, F)
     n_train = n_train.reshape(T, R, F)
@@ -247,7 +254,8 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     source_hash = getattr(src, "content_hash", None)
     out = []
     for t, run in enumerate(chunk.runs):
-        fl = FoldLosses(errors[:, t], n_train[t], n_test[t])
+        per = None if losses is None else losses[t].reshape(K, R, F, -1)
+        fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per)
         res = evaluate(cell, fl, chunk.alpha, run)
         out.append(TrialRecord(
             cell=cid, seed=chunk.seed, run=run, study=chunk.study, source=cell.source,
@@ -255,6 +263,22 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
             trial_seed=f"SeedSequence({chunk.seed}, spawn_key={trial_seed(chunk.seed, cid, run).spawn_key})",
             losses=fl, results=res, seconds=elapsed, impl=impl, source_hash=source_hash))
     return out
+
+
+def _keep_losses(out, k, at, B, wrong, test, widths, per_trial, stacked: bool) -> None:
+    """Copy a group's per-instance losses into each trial's (K, R*F, n_t) array.
+
+    Rows ``at .. at+B`` of the group are models ``at // per_trial ..`` of consecutive trials.
+    Stacked generated trials sit side by side in the columns; otherwise a trial's columns
+    are the group's own.
+    """
+    offsets = np.concatenate([[0], np.cumsum(widths)])
+    for row in range(0, B, per_trial):
+        t = (at + row) // per_trial
+        cols = slice(offsets[t], offsets[t + 1]) if stacked else slice(0, widths[t])
+        w = wrong[row:row + per_trial, cols]
+        te = test[row:row + per_trial, cols]
+        out[t][k] = np.where(te, w.astype(np.int8), np.int8(-1))
 
 
 def _fit_predict(learner, ln: str, X, y, train, test, seeds, chunk: Chunk, at: int,
@@ -337,17 +361,25 @@ def evaluate(cell: Cell, fl: FoldLosses, alpha: float, run: int | None = None,
 
 # --- planning and executing ----------------------------------------------------------------
 
+def _needs_losses(cell: Cell) -> bool:
+    """A cell with a per-instance test needs stored losses: a trial stored without them is
+    recomputed (same seeds, same numbers) rather than answered wrongly.  (A study's
+    ``meta["keep_losses"]`` only keeps them for new trials; it never forces a refit.)"""
+    return any(getattr(t, "needs_losses", False) for t in _tests(cell.tests))
+
+
 def plan(study: Study, store: Store) -> tuple[list[Chunk], int, int]:
     """The chunks still to compute, and the counts of total / already stored trials."""
     chunks, total, done_n = [], 0, 0
     for cell in study.cells:
-        done = store.done_runs(cell.id, study.seed)
+        done = store.done_runs(cell.id, study.seed, with_losses=_needs_losses(cell))
         wanted = range(study.runs)
         total += study.runs
         done_n += sum(1 for r in wanted if r in done)
         missing = [r for r in wanted if r not in done]
         for _, block in _groupby(missing, lambda r: r // study.chunk):
-            chunks.append(Chunk(study.name, cell, tuple(block), study.seed, study.alpha))
+            chunks.append(Chunk(study.name, cell, tuple(block), study.seed, study.alpha,
+                                bool(study.meta.get("keep_losses", False))))
     return chunks, total, done_n
 
 
@@ -362,7 +394,7 @@ def plan_results(study: Study, store: Store) -> list[tuple[Cell, list[int], tupl
     version = stats_version()
     todo = []
     for cell in study.cells:
-        done = store.done_runs(cell.id, study.seed)
+        done = store.done_runs(cell.id, study.seed, with_losses=_needs_losses(cell))
         runs = {r for r in done if r < study.runs}
         if not runs:
             continue
@@ -399,7 +431,7 @@ def recompute_results(study: Study, store: Store, todo, progress: bool = False) 
             trials = trials[trials["run"].isin(runs)]
             rows = []
             for tr in trials.itertuples(index=False):
-                fl = FoldLosses(tr.errors, tr.n_train, tr.n_test)
+                fl = store.fold_losses(tr)
                 rows.append((cell.id, study.seed, int(tr.run),
                              evaluate(cell, fl, study.alpha, int(tr.run), names)))
             n += store.write_results(rows)

@@ -237,3 +237,31 @@ def _register_defaults() -> None:
         register_choice(ChoiceMethod(name, fits, fn, desc))
 
 _register_defaults()
+
+
+def _first_fold(fl: FoldLosses, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-instance 0/1 losses of learners a and b on replication 0, fold 0."""
+    if fl.losses is None:
+        raise SimstudyError("this test needs per-instance losses, which the trial did not keep")
+    la, lb = fl.losses[a, 0, 0], fl.losses[b, 0, 0]
+    on = la >= 0
+    return la[on], lb[on]
+
+
+def _register_instance_tests() -> None:
+    from . import stats as S
+
+    register_test(StatTest(
+        "mcnemar", lambda d: True,
+        lambda fl, a, b: S.mcnemar(*_first_fold(fl, a, b)),
+        "McNemar's chi2(1) with continuity correction on the first fold's test set "
+        "(Dietterich 1998; Yildiz & Alpaydin 2006 eq. 13)", needs_losses=True))
+    register_test(StatTest(
+        "proportions", lambda d: True,
+        lambda fl, a, b: S.proportions_test(*_first_fold(fl, a, b)),
+        "difference of two proportions on the first fold's test set (Dietterich 1998 sec. 3.1)",
+        needs_losses=True))
+
+
+_register_instance_tests()
+

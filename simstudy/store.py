@@ -16,7 +16,9 @@ Tables (schema version :data:`SCHEMA_VERSION`)
 ``meta``    key -> value: ``schema_version``, ``created_by``
 ``trials``  (cell, seed, run) -> trial seed, learners, design, source, fold error rates
             (K x R x F, JSON), n_train / n_test (R x F, JSON), seconds, time, version,
-            ``impl`` (JSON: the implementation that fitted each learner), ``source_hash``
+            ``impl`` (JSON: the implementation that fitted each learner), ``source_hash``,
+            ``losses`` (per-instance 0/1 losses as packed bits, :func:`core.pack_losses`;
+            NULL unless the study keeps them)
 ``results`` (cell, seed, run, test, a, b) -> statistic, pvalue, df, alpha (the study's, for
             the record), reject (at that alpha, for the record), ``extra`` (JSON, e.g. a
             choice method's order), ``stats_version``.  A K-learner choice method has
@@ -46,7 +48,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .core import FoldLosses
+from .core import FoldLosses, pack_losses, unpack_losses
 from .errors import SimstudyError
 
 DEFAULT_STORE = "simstudy-store.sqlite"
@@ -58,7 +60,7 @@ CREATE TABLE IF NOT EXISTS trials (
     cell TEXT NOT NULL, seed INTEGER NOT NULL, run INTEGER NOT NULL,
     study TEXT, source TEXT, learners TEXT, design TEXT,
     trial_seed TEXT, errors TEXT NOT NULL, n_train TEXT NOT NULL, n_test TEXT NOT NULL,
-    seconds REAL, created REAL, version TEXT, impl TEXT, source_hash TEXT,
+    seconds REAL, created REAL, version TEXT, impl TEXT, source_hash TEXT, losses BLOB,
     PRIMARY KEY (cell, seed, run)
 );
 CREATE TABLE IF NOT EXISTS results (
@@ -78,6 +80,7 @@ CREATE TABLE IF NOT EXISTS runs (
 _MIGRATE_1_TO_2 = [
     "ALTER TABLE trials ADD COLUMN impl TEXT",
     "ALTER TABLE trials ADD COLUMN source_hash TEXT",
+    "ALTER TABLE trials ADD COLUMN losses BLOB",
     "ALTER TABLE results ADD COLUMN extra TEXT",
     "ALTER TABLE results ADD COLUMN stats_version TEXT",
     "ALTER TABLE runs ADD COLUMN status TEXT",
@@ -270,7 +273,7 @@ class Store:
         with self.con:  # commits, or rolls back on error
             for r in records:
                 self.con.execute(
-                    "INSERT OR REPLACE INTO trials VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT OR REPLACE INTO trials VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         r.cell, r.seed, r.run, r.study, r.source, "~".join(r.learners), r.design,
                         r.trial_seed,
@@ -278,6 +281,7 @@ class Store:
                         json.dumps(r.losses.n_train.tolist()),
                         json.dumps(r.losses.n_test.tolist()),
                         r.seconds, now, __version__, json.dumps(list(r.impl)), r.source_hash,
+                        None if r.losses.losses is None else pack_losses(r.losses.losses),
                     ),
                 )
                 self._insert_results(r.cell, r.seed, r.run, r.results)
@@ -315,10 +319,12 @@ class Store:
             )
 
     # --- reading -------------------------------------------------------------------------
-    def done_runs(self, cell: str, seed: int) -> set[int]:
-        rows = self.con.execute(
-            "SELECT run FROM trials WHERE cell=? AND seed=?", (cell, seed)
-        ).fetchall()
+    def done_runs(self, cell: str, seed: int, with_losses: bool = False) -> set[int]:
+        """Runs stored for a cell (``with_losses``: only those that kept per-instance losses)."""
+        q = "SELECT run FROM trials WHERE cell=? AND seed=?"
+        if with_losses:
+            q += " AND losses IS NOT NULL"
+        rows = self.con.execute(q, (cell, seed)).fetchall()
         return {int(r[0]) for r in rows}
 
     def source_hashes(self, cell: str, seed: int) -> set[str]:
@@ -352,7 +358,12 @@ class Store:
         df = self._select("trials", cells, seed, runs)
         for col in ("errors", "n_train", "n_test"):
             df[col] = [np.asarray(json.loads(v), dtype=float) for v in df[col]]
+        df["losses"] = [None if v is None else unpack_losses(v) for v in df["losses"]]
         return df
+
+    def fold_losses(self, row) -> FoldLosses:
+        """The :class:`FoldLosses` of one row of :meth:`trials` (per-instance losses if kept)."""
+        return FoldLosses(row.errors, row.n_train, row.n_test, row.losses)
 
     def results(self, cells: list[str] | None = None, seed: int | None = None,
                 runs: int | None = None) -> pd.DataFrame:
