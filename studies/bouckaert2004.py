@@ -134,7 +134,9 @@ def experiments(strat: bool = False) -> list[tuple[str, tuple[str, ...]]]:
 def grid(datasets: Iterable[str] | None = None, strat: bool = False,
          learners: tuple[str, ...] = LEARNERS) -> list[Cell]:
     """One cell per (data set, design), the three learners in the paper's order."""
-    names = list(BOUCKAERT2004) if datasets is None else list(datasets)
+    by_source = {v: k for k, v in BOUCKAERT2004.items()}  # bundled names work too
+    names = (list(BOUCKAERT2004) if datasets is None
+             else [by_source.get(n, n) for n in datasets])
     bad = [n for n in names if n not in BOUCKAERT2004]
     if bad:
         raise SimstudyError(f"unknown Table 1 data set(s) {bad!r}; valid: {list(BOUCKAERT2004)!r}")
