@@ -29,6 +29,7 @@ import pandas as pd
 
 from simstudy.report import write_table
 from simstudy.report.compare import in_band, savefig, wide_by_test
+from simstudy.report.style import figure_style, runs_caption
 from simstudy.study import Cell, Study
 
 REF = Path(__file__).parent / "reference"
@@ -111,6 +112,12 @@ def _table3(result, kind: str) -> pd.DataFrame:
     return t3
 
 
+def _runs_text(ok: pd.DataFrame) -> str:
+    lo, hi = (int(ok["runs"].min()), int(ok["runs"].max())) if len(ok) else (0, 0)
+    return runs_caption(lo if lo == hi else f"{lo}–{hi}", 1000)
+
+
+@figure_style()
 def _fig1(t3: pd.DataFrame, out: Path) -> list[Path]:
     import matplotlib
 
@@ -126,11 +133,11 @@ def _fig1(t3: pd.DataFrame, out: Path) -> list[Path]:
     ax.plot([0, hi], [0, hi], "k-", lw=0.8, label="y = x")
     ax.axhline(0.05, ls=":", color="k", lw=0.8)
     ax.axvline(0.05, ls=":", color="k", lw=0.8, label="0.05")
-    ax.set(xlim=(0, hi), ylim=(0, hi), xlabel="type I error, 5×2 cv t",
-           ylabel="type I error, combined 5×2 cv F",
+    ax.set(xlim=(0, hi), ylim=(0, hi), xlabel="type I error, 5×2 cv t (proportion of runs)",
+           ylabel="type I error, combined 5×2 cv F (proportion of runs)",
            title="Fig. 1: type I error, MLP vs MLP")
     ax.legend(loc="upper left", fontsize=8)
-    return savefig(fig, out, "figure1")
+    return savefig(fig, out, "figure1", runs=_runs_text(ok))
 
 
 def _z_table(result) -> pd.DataFrame:
@@ -144,6 +151,7 @@ def _z_table(result) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["cell", "lp_error", "mlp_error", "mlp_sd", "z"])
 
 
+@figure_style()
 def _fig2(t3: pd.DataFrame, out: Path) -> list[Path]:
     import matplotlib
 
@@ -157,13 +165,13 @@ def _fig2(t3: pd.DataFrame, out: Path) -> list[Path]:
         ax.plot(d["z"], d["ours_t"], "o", mfc="none", label="5×2 cv t")
         ax.plot(d["z"], d["ours_F"], "s", mfc="none", label="combined 5×2 cv F")
         ax.axhline(0.05, ls=":", color="k", lw=0.8)
-        ax.set(xlabel="z", ylabel="P(reject)",
+        ax.set(xlabel="z (sd of MLP error)", ylabel="P(reject H0) (proportion of runs)",
                title=("(a) small z (|z| ≤ 1)" if zoom else "(b) all experiments"))
         ax.legend(fontsize=8)
     fig.suptitle("Fig. 2: LP vs MLP, reject probability against the normalised difference\n"
                  "z = (mean LP error − mean MLP error) / sd of MLP error", fontsize=10)
     fig.tight_layout()
-    return savefig(fig, out, "figure2")
+    return savefig(fig, out, "figure2", runs=_runs_text(ok))
 
 
 def _results_md(out: Path, title: str, t3: pd.DataFrame, claims: list[tuple[str, bool | None, str]]) -> Path:

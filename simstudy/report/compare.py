@@ -36,11 +36,35 @@ def wide_by_test(table: pd.DataFrame, index: list[str]) -> pd.DataFrame:
     return pd.DataFrame(list(rows.values()))
 
 
-def savefig(fig, out: Path, stem: str) -> list[Path]:
+def figure_title(fig) -> str:
+    """The figure's suptitle, else its axes' titles joined (one line)."""
+    sup = getattr(fig, "_suptitle", None)
+    text = sup.get_text() if sup is not None else ""
+    if not text.strip():
+        text = " / ".join(a.get_title() for a in fig.axes if a.get_title())
+    return " ".join(text.split())
+
+
+def savefig(fig, out: Path, stem: str, *, runs: int | str | None = None) -> list[Path]:
+    """``stem.png`` and ``stem.pdf``; ``runs`` (a count or a
+    :func:`simstudy.report.style.runs_caption`) is printed under the figure.
+
+    The title and the runs caption are also stored in the files' metadata (PNG ``Title`` /
+    ``Description``, PDF ``Title`` / ``Subject``): the HTML report reads them for the
+    caption and the alt text.
+    """
+    from .style import runs_caption
+
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{stem}.png", out / f"{stem}.pdf"]
+    caption = runs_caption(runs) if isinstance(runs, int) else runs
+    if caption:
+        fig.text(0.5, 0.0, caption, ha="center", va="top", fontsize=8, style="italic")
+    title = figure_title(fig) or stem
     for p in paths:
-        fig.savefig(p, dpi=150, bbox_inches="tight")
+        key = "Description" if p.suffix == ".png" else "Subject"
+        meta = {"Title": title, **({key: caption} if caption else {})}
+        fig.savefig(p, dpi=150, bbox_inches="tight", metadata=meta)
     import matplotlib.pyplot as plt
 
     plt.close(fig)
