@@ -499,7 +499,8 @@ class _OldNet(Learner):
         mean, scale = standardize_batch(X, train)  # scale=none: only the means (imputation)
         o = self.opts
         logistic = o.get("activation", "logistic") == "logistic"
-        self.iterations_ = np.zeros(B, dtype=np.int64)
+        self.iterations_ = np.zeros(B, dtype=np.int64)  # epochs / BFGS iterations (diagnostic)
+        self.weights_: list[tuple[np.ndarray, np.ndarray]] = []  # trained (W1, W2) per model
         for b in range(B):
             rows = np.flatnonzero(train[b])
             if rows.size == 0:
@@ -524,6 +525,7 @@ class _OldNet(Learner):
                 n1 = W1.size
                 W1 = w[:n1].reshape(W1.shape)
                 W2 = w[n1:].reshape(W2.shape)
+            self.weights_.append((W1, W2))
             te = np.flatnonzero(test[b])
             if te.size == 0:
                 continue
