@@ -41,6 +41,7 @@ import pandas as pd
 
 from simstudy.report import write_table
 from simstudy.report.compare import in_band, savefig
+from simstudy.report.style import figure_style, runs_caption
 from simstudy.study import Cell, Study
 
 REF = Path(__file__).parent / "reference"
@@ -374,6 +375,7 @@ def real_claims(t4: pd.DataFrame, t5: pd.DataFrame) -> list[Claim]:
 
 # --- rendering -----------------------------------------------------------------------------
 
+@figure_style()
 def _scatter(panels: list[tuple[str, pd.DataFrame, str]], out: Path, stem: str,
              title: str) -> list[Path]:
     """Ours (with 95 % CI) against the paper's value, one panel per entry, y = x."""
@@ -394,14 +396,18 @@ def _scatter(panels: list[tuple[str, pd.DataFrame, str]], out: Path, stem: str,
                             lw=0.8, label=str(key) if j == 0 else None)
         ax.plot([0, 1], [0, 1], "k-", lw=0.7)
         ax.axhline(0.05, ls=":", color="grey", lw=0.7)
-        ax.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), xlabel="paper", ylabel="ours",
+        ax.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02),
+               xlabel="paper: P(reject H0) (proportion of runs)",
+               ylabel="ours: P(reject H0) (proportion of runs)",
                title=name)
         if len(ok):
             several = ok["test"].nunique() > 1  # say which marker is which test
             ax.legend(fontsize=7, loc="best", title_fontsize=7,
                       title="○ F5x2cv  □ tB3x2cv  △ FB5x2cv" if several else None)
     fig.suptitle(title)
-    return savefig(fig, out, stem)
+    runs = pd.concat([df.loc[df["status"] == "ok", "runs"] for _, df, _ in panels])
+    lo, hi = (int(runs.min()), int(runs.max())) if len(runs) else (0, 0)
+    return savefig(fig, out, stem, runs=runs_caption(lo if lo == hi else f"{lo}–{hi}", RUNS))
 
 def _band_summary(t: pd.DataFrame, by: str, ids: list[str]) -> list[str]:
     ok = t[t["status"] == "ok"]

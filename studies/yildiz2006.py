@@ -42,6 +42,7 @@ import pandas as pd
 
 from simstudy.report import write_table
 from simstudy.report.compare import savefig
+from simstudy.report.style import figure_style, runs_caption
 from simstudy.study import Cell, Study
 
 REF = Path(__file__).parent / "reference"
@@ -337,6 +338,7 @@ def _draw_graph(ax, edges, title: str) -> None:
     ax.axis("off")
 
 
+@figure_style()
 def figure3(result, out: Path, sets=FIG_SETS) -> tuple[list[Path], dict]:
     """The most frequent MultiTest graph on each data set of ``sets`` (the paper's Fig. 3
     for hepatitis; Fig. 4's graph for pendigits)."""
@@ -366,9 +368,13 @@ def figure3(result, out: Path, sets=FIG_SETS) -> tuple[list[Path], dict]:
                     + " < ".join(str(o + 1) for o in order))
     fig.suptitle("Most frequent MultiTest graph (edge i→j: H0 μi ≤ μj rejected at α/10)",
                  y=1.06, fontsize=10)
-    return savefig(fig, out, "figure3_multitest_graph"), info
+    runs = sorted({v["runs"] for v in info.values()})
+    return savefig(fig, out, "figure3_multitest_graph",
+                   runs=runs_caption(f"{runs[0]}" + (f"–{runs[-1]}" if len(runs) > 1 else ""), RUNS,
+                                unit="runs per data set")), info
 
 
+@figure_style()
 def figure4(result, out: Path, sets=FIG_SETS) -> list[Path]:
     """Distributions of the fold error rates of the five learners (hepatitis, pendigits),
     with the paper's mean ± sd (Table 1) beside each box."""
@@ -396,7 +402,10 @@ def figure4(result, out: Path, sets=FIG_SETS) -> list[Path]:
         ax.set(ylabel="fold error rate (%)", title=f"{name} ({e.shape[0]} runs × 10 folds)")
         ax.legend(fontsize=7)
     fig.suptitle("Error distributions of the five learners (boxes: ours)")
-    return savefig(fig, out, "figure4_error_distributions")
+    runs = sorted({int(errs[n].shape[0]) for n in have})
+    return savefig(fig, out, "figure4_error_distributions",
+                   runs=runs_caption(f"{runs[0]}" + (f"–{runs[-1]}" if len(runs) > 1 else ""), RUNS,
+                                unit="runs per data set"))
 
 
 # --- claims --------------------------------------------------------------------------------
