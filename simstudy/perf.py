@@ -30,6 +30,9 @@ import numpy as np
 FAST_DETERMINISTIC = ("max", "nmc", "1nn", "lda", "ls", "nb")
 NEURAL = ("lp", "lgc", "mlp-10")
 TREES = ("rt", "rf", "ab")
+# issue 18: per-pattern online backprop vs MLPClassifier(solver="sgd", batch_size=1), same rule
+ONLINE_MLP = "mlp-10[activation=logistic,alpha=0,epochs=100,eta=0.02,init=0.01,solver=online]"
+WEKA = ("wnb", "ib1")  # rows by simstudy.perf_weka: agreement with Weka's own predictions
 KEYS = ("name", "dataset", "n", "d", "n_models", "fast_s", "reference_s", "speedup")
 
 
@@ -202,6 +205,8 @@ def plan(quick: bool) -> list[tuple[str, str, int]]:
         for name in TREES:
             p.append((name, ds, 20 if quick else 100))
     p.append(("c45", "credit-g", 20 if quick else 100))  # the 1000-instance set of issue 12
+    p.append((ONLINE_MLP, "iris", 2 if quick else 5))
+    p += [(name, "binary300", 0) for name in WEKA]  # Bouckaert & Frank's Table 5 shape
     return p
 
 
@@ -225,7 +230,12 @@ def run_perf(
         if (only and name not in only) or (datasets and ds not in datasets):
             continue
         try:
-            e = entry(name, ds, runs=runs, ref_models=cap)
+            if name in WEKA:
+                from .perf_weka import weka_entry
+
+                e = weka_entry(name, quick)
+            else:
+                e = entry(name, ds, runs=runs, ref_models=cap)
         except Exception as exc:  # noqa: BLE001 - report and go on with the others
             e = {"name": name, "dataset": ds, "error": f"{type(exc).__name__}: {exc}"}
         if e is not None:

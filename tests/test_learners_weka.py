@@ -340,3 +340,13 @@ def test_arff_text() -> None:
         "@attribute class {'x','y'}\n\n@data\n'p',1.5,'x'\n?,?,'y'\n")
     with pytest.raises(SimstudyError):
         to_arff(data, [2])
+
+
+def test_perf_rows_measure_agreement_with_weka() -> None:
+    from simstudy.perf import KEYS, run_perf
+
+    rows = run_perf(quick=True, only=["wnb", "ib1"], memory=False, echo=False)
+    assert [r["name"] for r in rows] == ["wnb", "ib1"]
+    for r in rows:
+        assert set(KEYS) <= set(r) and r["n_models"] >= 1000
+        assert r["agree"] == 1.0 and r["agree_predictions"] > 4000
