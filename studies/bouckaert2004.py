@@ -71,6 +71,7 @@ from simstudy.designs import get_design
 from simstudy.errors import SimstudyError
 from simstudy.report import write_table
 from simstudy.report.compare import savefig
+from simstudy.report.style import figure_style, runs_caption
 from simstudy.sources.bundled import BOUCKAERT2004
 from simstudy.stats import consistency_from_counts
 from simstudy.study import Cell, Study
@@ -636,6 +637,7 @@ def strat_claims(long: pd.DataFrame) -> list[Claim]:
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")  # colour-blind safe
 
 
+@figure_style()
 def figure(long: pd.DataFrame, out: Path, stem: str = "figure_R") -> list[Path]:
     """R per test/design, one line per learner pair: ours (min–max over seeds) vs paper.
 
@@ -701,7 +703,9 @@ def figure(long: pd.DataFrame, out: Path, stem: str = "figure_R") -> list[Path]:
                  f"{n_sets} data sets × {runs} runs (repetitions, each a new random partition)"
                  " per data set and design; the paper: 27 × 10", fontsize=9)
     fig.tight_layout()
-    return savefig(fig, out, stem)
+    return savefig(fig, out, stem, runs=runs_caption(
+        runs if runs is not None else 0, RUNS, unit="runs per data set and design",
+        seeds=None if seeds is None else int(seeds)))
 
 
 # --- rendering -----------------------------------------------------------------------------
