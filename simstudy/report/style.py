@@ -16,6 +16,8 @@ manager (``with figure_style(): ...``); it restores matplotlib's settings on exi
 
 from __future__ import annotations
 
+import contextlib
+
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
              "#000000")
 
@@ -37,12 +39,26 @@ def _rc() -> dict:
     return rc
 
 
-def figure_style():
-    """A ``matplotlib.rc_context`` with the project's style (context manager or decorator)."""
-    import matplotlib
+class figure_style(contextlib.ContextDecorator):  # noqa: N801 - used like a function
+    """The project's style as a ``matplotlib.rc_context`` (context manager or decorator).
 
-    matplotlib.use("Agg")
-    return matplotlib.rc_context(_rc())
+    matplotlib is imported only on entry, so decorating a study's figure function costs
+    nothing at import time and leaves the user's backend alone.
+    """
+
+    def __init__(self) -> None:
+        self._stack: list = []
+
+    def __enter__(self) -> figure_style:
+        import matplotlib
+
+        cm = matplotlib.rc_context(_rc())
+        cm.__enter__()
+        self._stack.append(cm)
+        return self
+
+    def __exit__(self, *exc: object) -> bool:
+        return bool(self._stack.pop().__exit__(*exc))
 
 
 def identity_line(ax, lo: float = 0.0, hi: float = 1.0, label: str | None = "y = x") -> None:
