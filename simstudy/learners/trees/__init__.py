@@ -14,8 +14,8 @@ scikit-learn's, as the issue asks:
         argmax of the leaf means (first class on ties).
 
 Each learner fits a whole batch of models in one compiled call (numba, ``prange`` over
-models; kernels in :mod:`simstudy.learners._tree_kernels`: features presorted once per
-model, no per-node sorting; see its docstring).  The kernels replay
+models; kernels in :mod:`simstudy.learners.trees.kernels` and the modules it gathers:
+features presorted once per model, no per-node sorting; see its docstring).  The kernels replay
 scikit-learn's algorithm *and its random streams*: model ``b`` uses the integer
 ``int(seeds[b].generate_state(1)[0])`` exactly where the reference path
 (:class:`simstudy.learners.reference.SklearnLearner`) passes it as ``random_state``.  So
@@ -38,11 +38,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import SimstudyError
-from ..spec import format_spec
-from . import _tree_kernels as K
-from .base import Learner
-from .reference import ThresholdTreeRegressor as ThresholdedRegressionTree
+from ...errors import SimstudyError
+from ...spec import format_spec
+from ..base import Learner
+from ..reference import ThresholdTreeRegressor as ThresholdedRegressionTree
+from . import kernels as K
 
 __all__ = ["AdaBoost", "C45", "RandomForest", "RegressionTree", "ThresholdedRegressionTree",
            "seed_ints"]
@@ -139,7 +139,7 @@ def _check_written(out: np.ndarray, train: np.ndarray, test: np.ndarray,
     if bad.size:
         raise RuntimeError(
             f"{learner}: the batch kernel left {bad.size} model(s) without predictions "
-            f"(first: model {int(bad[0])}); this is a bug in simstudy.learners._tree_kernels"
+            f"(first: model {int(bad[0])}); this is a bug in the kernels of simstudy.learners.trees"
         )
     return out
 
@@ -411,7 +411,7 @@ class C45(Learner):
         self.name = format_spec("c45", params)
 
     def reference_estimator(self) -> Any:
-        from .reference import PrunedTree, RepTree
+        from ..reference import PrunedTree, RepTree
 
         if self.pruning == "ccp":
             return PrunedTree(prune_fraction=self.prune_fraction)
@@ -421,7 +421,7 @@ class C45(Learner):
         self, y: np.ndarray, train: np.ndarray, s: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(grow, hold, do_prune): each model's rows split as the reference splits them."""
-        from .reference import _stratified_holdout
+        from ..reference import _stratified_holdout
 
         grow = train.copy()
         hold = np.zeros_like(train)
@@ -447,7 +447,7 @@ class C45(Learner):
         seeds: Sequence[np.random.SeedSequence],
     ) -> np.ndarray:
         if self.pruning == "ccp":
-            from .reference import SklearnLearner
+            from ..reference import SklearnLearner
 
             ref = SklearnLearner(self.reference_estimator(), name=self.name,
                                  preprocess="impute")
