@@ -17,10 +17,10 @@ from sklearn.datasets import load_breast_cancer, load_iris, load_wine
 from sklearn.tree import DecisionTreeClassifier
 
 from simstudy.errors import SimstudyError
-from simstudy.learners.trees import kernels as K
 from simstudy.learners import get_learner
 from simstudy.learners.reference import PrunedTree, RepTree, SklearnLearner
 from simstudy.learners.trees import C45, seed_ints
+from simstudy.learners.trees import kernels as K
 from simstudy.sources import get_source
 
 # ----------------------------------------------------------------------------- data

@@ -22,7 +22,7 @@ from .criteria import (
     _update,
 )
 from .numeric import _sort2
-from .sampler import _rand_r
+from .sampler import draw_constant, draw_end, draw_keep, draw_next, draw_start
 
 
 @njit(**JIT)
@@ -40,6 +40,7 @@ def grow_tree(
     ``st_i`` (cap, 6) int64 / ``st_f`` (cap,) float64 hold the builder's stack.
     """
     d = Xl.shape[1]
+    fs = np.empty(7, np.int64)  # the feature draw's state (sampler.draw_*)
     for f in range(d):
         feats[f] = f
     wtot = 0.0
@@ -89,39 +90,20 @@ def grow_tree(
         imp_r = 0.0
         n_total = n_known
         if not is_leaf:
-            # ---- node_split_best ----
-            f_i = d
-            n_visited = 0
-            n_found = 0
-            n_drawn = 0
+            # ---- node_split_best: features in the sampler's order ----
+            draw_start(fs, d, n_known)
             best_proxy = -INF
-            while f_i > n_total and (
-                n_visited < max_features or n_visited <= n_found + n_drawn
-            ):
-                n_visited += 1
-                f_j = n_drawn + _rand_r(rstate) % (f_i - n_found - n_drawn)
-                if f_j < n_known:
-                    t = feats[n_drawn]
-                    feats[n_drawn] = feats[f_j]
-                    feats[f_j] = t
-                    n_drawn += 1
-                    continue
-                f_j += n_found
-                f = feats[f_j]
+            while True:
+                f = draw_next(fs, feats, rstate, max_features)
+                if f < 0:
+                    break
                 for p in range(start, end):
                     work_f32[p] = Xl[samples[p], f]
                 _sort2(work_f32, samples, start, end)
                 if work_f32[end - 1] <= work_f32[start] + FEATURE_THRESHOLD:
-                    t = feats[f_j]
-                    feats[f_j] = feats[n_total]
-                    feats[n_total] = t
-                    n_found += 1
-                    n_total += 1
+                    draw_constant(fs, feats)
                     continue
-                f_i -= 1
-                t = feats[f_i]
-                feats[f_i] = feats[f_j]
-                feats[f_j] = t
+                draw_keep(fs, feats)
                 # criterion.reset()
                 for k in range(K):
                     sum_left[k] = 0.0
@@ -181,11 +163,7 @@ def grow_tree(
                 improvement = (wn / wtot) * (impurity - wr / wn * imp_r - wl / wn * imp_l)
                 if improvement + EPSILON < 0.0:
                     best_pos = end
-            # constant-feature invariant for siblings and children
-            for q in range(n_known):
-                feats[q] = constf[q]
-            for q in range(n_known, n_total):
-                constf[q] = feats[q]
+            n_total = draw_end(fs, feats, constf)
             is_leaf = best_pos >= end
         node = n_nodes
         n_nodes += 1
@@ -261,6 +239,7 @@ def grow_gini_presorted(
     where ``proba[row] += value`` (the tree's ``predict_proba``).  Returns the node count.
     """
     d = XT.shape[0]
+    fs = np.empty(7, np.int64)  # the feature draw's state (sampler.draw_*)
     for f in range(d):
         feats[f] = f
     wtot = 0.0
@@ -318,35 +297,17 @@ def grow_gini_presorted(
         imp_r = 0.0
         n_total = n_known
         if not is_leaf:
-            f_i = d
-            n_visited = 0
-            n_found = 0
-            n_drawn = 0
+            # ---- node_split_best: features in the sampler's order ----
+            draw_start(fs, d, n_known)
             best_proxy = -INF
-            while f_i > n_total and (
-                n_visited < max_features or n_visited <= n_found + n_drawn
-            ):
-                n_visited += 1
-                f_j = n_drawn + _rand_r(rstate) % (f_i - n_found - n_drawn)
-                if f_j < n_known:
-                    t = feats[n_drawn]
-                    feats[n_drawn] = feats[f_j]
-                    feats[f_j] = t
-                    n_drawn += 1
-                    continue
-                f_j += n_found
-                f = feats[f_j]
+            while True:
+                f = draw_next(fs, feats, rstate, max_features)
+                if f < 0:
+                    break
                 if XT[f, lists[f, end - 1]] <= XT[f, lists[f, start]] + FEATURE_THRESHOLD:
-                    t = feats[f_j]
-                    feats[f_j] = feats[n_total]
-                    feats[n_total] = t
-                    n_found += 1
-                    n_total += 1
+                    draw_constant(fs, feats)
                     continue
-                f_i -= 1
-                t = feats[f_i]
-                feats[f_i] = feats[f_j]
-                feats[f_j] = t
+                draw_keep(fs, feats)
                 # the scan: left = [start, p) for each p with x[p] > x[p-1] + threshold
                 vprev = XT[f, lists[f, start]]
                 if K == 2:
@@ -419,11 +380,7 @@ def grow_gini_presorted(
                 improvement = (wn / wtot) * (impurity - wr / wn * imp_r - wl / wn * imp_l)
                 if improvement + EPSILON < 0.0:
                     best_pos = end
-            # constant-feature invariant for siblings and children
-            for q in range(n_known):
-                feats[q] = constf[q]
-            for q in range(n_known, n_total):
-                constf[q] = feats[q]
+            n_total = draw_end(fs, feats, constf)
             is_leaf = best_pos >= end
         n_nodes += 1
         if is_leaf:
@@ -511,6 +468,7 @@ def grow_presorted(
     ``tab``: :func:`entropy_table` (unit weights only; any array for Gini).
     """
     d = XT.shape[0]
+    fs = np.empty(7, np.int64)  # the feature draw's state (sampler.draw_*)
     for f in range(d):
         feats[f] = f
     wtot = 0.0
@@ -563,35 +521,17 @@ def grow_presorted(
         imp_r = 0.0
         n_total = n_known
         if not is_leaf:
-            f_i = d
-            n_visited = 0
-            n_found = 0
-            n_drawn = 0
+            # ---- node_split_best: features in the sampler's order ----
+            draw_start(fs, d, n_known)
             best_proxy = -INF
-            while f_i > n_total and (
-                n_visited < max_features or n_visited <= n_found + n_drawn
-            ):
-                n_visited += 1
-                f_j = n_drawn + _rand_r(rstate) % (f_i - n_found - n_drawn)
-                if f_j < n_known:
-                    t = feats[n_drawn]
-                    feats[n_drawn] = feats[f_j]
-                    feats[f_j] = t
-                    n_drawn += 1
-                    continue
-                f_j += n_found
-                f = feats[f_j]
+            while True:
+                f = draw_next(fs, feats, rstate, max_features)
+                if f < 0:
+                    break
                 if XT[f, lists[f, end - 1]] <= XT[f, lists[f, start]] + FEATURE_THRESHOLD:
-                    t = feats[f_j]
-                    feats[f_j] = feats[n_total]
-                    feats[n_total] = t
-                    n_found += 1
-                    n_total += 1
+                    draw_constant(fs, feats)
                     continue
-                f_i -= 1
-                t = feats[f_i]
-                feats[f_i] = feats[f_j]
-                feats[f_j] = t
+                draw_keep(fs, feats)
                 vprev = XT[f, lists[f, start]]
                 if K == 2 and unit:
                     # two classes, unit weights: counts in scalars (exact integers), the
@@ -653,11 +593,7 @@ def grow_presorted(
                 improvement = (wn / wtot) * (impurity - wr / wn * imp_r - wl / wn * imp_l)
                 if improvement + EPSILON < 0.0:
                     best_pos = end
-            # constant-feature invariant for siblings and children
-            for q in range(n_known):
-                feats[q] = constf[q]
-            for q in range(n_known, n_total):
-                constf[q] = feats[q]
+            n_total = draw_end(fs, feats, constf)
             is_leaf = best_pos >= end
         node = n_nodes
         n_nodes += 1

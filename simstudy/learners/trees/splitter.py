@@ -8,12 +8,13 @@ in ascending order of its values and every boundary between distinct values
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .consts import EPSILON, FEATURE_THRESHOLD, INF, JIT
 from .criteria import _gini_proxy
 from .predict import _argmax_first
-from .sampler import _rand_r
+from .sampler import draw_constant, draw_keep, draw_next, draw_start
 
 
 @njit(**JIT)
@@ -51,31 +52,20 @@ def best_stump(vs, order, yc, yf, sw, K, rstate, feats, sum_total, sum_left, sam
     best_thr = 0.0
     last = -1
     if not (m < 2 or impurity <= EPSILON):
-        f_i = d
-        n_visited = 0
-        n_found = 0
-        n_drawn = 0
-        n_total = 0
+        fs = np.empty(7, np.int64)
+        draw_start(fs, d, 0)  # the root: no constants known
         best_proxy = -INF
-        while f_i > n_total and (n_visited < d or n_visited <= n_found + n_drawn):
-            n_visited += 1
-            f_j = n_drawn + _rand_r(rstate) % (f_i - n_found - n_drawn)
-            f_j += n_found
-            f = feats[f_j]
+        while True:
+            f = draw_next(fs, feats, rstate, d)
+            if f < 0:
+                break
             v = vs[f]
             o = order[f]
             last = f  # sklearn sorted samples by this feature
             if v[m - 1] <= v[0] + FEATURE_THRESHOLD:
-                t = feats[f_j]
-                feats[f_j] = feats[n_total]
-                feats[n_total] = t
-                n_found += 1
-                n_total += 1
+                draw_constant(fs, feats)
                 continue
-            f_i -= 1
-            t = feats[f_i]
-            feats[f_i] = feats[f_j]
-            feats[f_j] = t
+            draw_keep(fs, feats)
             if K == 2:
                 # two classes in scalars; adding w * 0.0 leaves a sum unchanged, so the
                 # sums are formed exactly as with sum_left[y[i]] += w
