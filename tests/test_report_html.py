@@ -116,7 +116,7 @@ def test_band_markers_colour_and_symbol(tmp_path):
     assert counts == {"inside": 5, "outside": 2}
     # each outside flag marks itself and its ours_ cell: row b (t) and row a (F)
     assert len(re.findall(r'<td class="out"', h)) == 4
-    assert h.count("✗ outside") == 2 + 1  # two flag cells and the caption's key
+    assert h.count("✗ outside") == 2 + 2  # two flag cells; the caption and summary keys
     assert re.search(r'<td class="out"[^>]*>✗ 0\.500</td>', h)  # ours_t of row b
     assert re.search(r'<td class="out"[^>]*>✗ 0\.900</td>', h)  # ours_F of row a
     assert h.count("✓ inside") == 5

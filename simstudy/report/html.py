@@ -265,8 +265,10 @@ def csv_table_html(csv: Path, *, table_id: str, caption: str | None = None,
     table = (f'<div class="scroll"><table class="data sortable" id="{table_id}">'
              f"<caption>{cap}{band}</caption>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+    marks = (f'; <span class="outkey">✗ outside</span> our band in {counts["outside"]} of '
+             f'{counts["inside"] + counts["outside"]} checks' if flags else "")
     summary = (f"<summary><code>{html.escape(csv.name)}</code> — {len(df)} rows × "
-               f"{len(cols)} columns</summary>")
+               f"{len(cols)} columns{marks}</summary>")
     opened = " open" if len(df) <= max_open_rows else ""
     return f'<details class="table"{opened}>{summary}{table}</details>', counts
 
