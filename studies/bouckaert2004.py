@@ -464,7 +464,7 @@ def claims(long: pd.DataFrame, dirs: pd.DataFrame,
 
     # 2. Table 2: consistency rises with the number of runs
     cols = [str(r) for r in RESAMPLE_RUNS]
-    drops, total, detail = 0, 0, []
+    drops, rises, total, detail = 0, 0, 0, []
     pdrops = 0
     for p in PAIR_NAMES:
         for m in MEASURES:
@@ -474,6 +474,7 @@ def claims(long: pd.DataFrame, dirs: pd.DataFrame,
                 continue
             for i in range(len(v) - 1):
                 total += 1
+                rises += int(v[i + 1] > v[i] + 1e-12)
                 if v[i + 1] < v[i] - 1e-12:
                     drops += 1
                     detail.append(f"{p} {MEASURE_LABEL[m]} {cols[i]}→{cols[i + 1]}: "
@@ -484,8 +485,10 @@ def claims(long: pd.DataFrame, dirs: pd.DataFrame,
         rise = all(_get(long, "Table 2", "100", p, m) >= _get(long, "Table 2", "10", p, m)
                    for p in PAIR_NAMES for m in MEASURES)
         out.append(("Table 2: consistency rises with the number of resampling runs (the "
-                    f"paper's table has {pdrops} decreases in 27 steps)", rise and drops <= total // 4,
-                    f"first seed: {drops} decreases in {total} steps"
+                    f"paper's table has {pdrops} decreases in 27 steps; criterion: every "
+                    "measure at 100 runs ≥ at 10 runs, and fewer decreases than increases "
+                    "between neighbouring columns)", rise and drops < rises,
+                    f"first seed: {rises} increases, {drops} decreases in {total} steps"
                     + (f" ({'; '.join(detail)})" if detail else "")
                     + "; 100 runs ≥ 10 runs for every pair and measure: " + str(rise)))
         a100 = [_get(long, "Table 2", "100", p, "almost_consistent") for p in PAIR_NAMES]
