@@ -137,32 +137,55 @@ def _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, s0, sn, cnt):
 
 
 @njit(cache=True)
-def _eval_nominal(cnt, off, V, C, sumW):
-    """C45Split.handleEnumeratedAttribute from the counts: (valid, infoGain, gainRatio)."""
-    known = 0.0
+def _eval_nominal(cnt, off, V, C, sumW, intw):
+    """C45Split.handleEnumeratedAttribute from the counts: (valid, infoGain, gainRatio).
+    ``intw``: all counts are integers below the x log2 x table's size."""
     nbig = 0
-    new_ent = 0.0
-    split_ent = 0.0
-    old_ent = 0.0
     for i in range(V):
         pb = 0.0
         for c in range(C):
-            x = cnt[off + i * C + c]
-            pb += x
-            new_ent -= _logf(x)
-        new_ent += _logf(pb)
-        split_ent -= _logf(pb)
-        known += pb
+            pb += cnt[off + i * C + c]
         if MIN_NO_OBJ - pb < SMALL:  # Distribution.check: grOrEq(perBag, minNoObj)
             nbig += 1
     if nbig <= 1:
         return False, 0.0, 0.0
-    for c in range(C):
-        x = 0.0
+    known = 0.0
+    new_ent = 0.0
+    split_ent = 0.0
+    old_ent = 0.0
+    if intw:
         for i in range(V):
-            x += cnt[off + i * C + c]
-        old_ent -= _logf(x)
-    old_ent += _logf(known)
+            pb = 0.0
+            for c in range(C):
+                x = cnt[off + i * C + c]
+                pb += x
+                new_ent -= _LT[int(x)]
+            lp = _LT[int(pb)]
+            new_ent += lp
+            split_ent -= lp
+            known += pb
+        for c in range(C):
+            x = 0.0
+            for i in range(V):
+                x += cnt[off + i * C + c]
+            old_ent -= _LT[int(x)]
+        old_ent += _LT[int(known)]
+    else:
+        for i in range(V):
+            pb = 0.0
+            for c in range(C):
+                x = cnt[off + i * C + c]
+                pb += x
+                new_ent -= _logf(x)
+            new_ent += _logf(pb)
+            split_ent -= _logf(pb)
+            known += pb
+        for c in range(C):
+            x = 0.0
+            for i in range(V):
+                x += cnt[off + i * C + c]
+            old_ent -= _logf(x)
+        old_ent += _logf(known)
     gain = _info_gain(old_ent, new_ent, known, sumW)
     ratio = _gain_ratio(gain, split_ent, known, sumW)
     return True, gain, ratio
@@ -391,9 +414,13 @@ def _split_segment(A, attr, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, len
 
 @njit(cache=True)
 def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
-          n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st):
+          n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st, nomiss):
     """ClassifierTree.buildTree with C45ModelSelection.selectModel, depth first from the
-    root segment (node 0, already set up).  Returns False on overflow."""
+    root segment (node 0, already set up).  Returns False on overflow.
+
+    With no missing values (all weights 1) the nominal count tables of a split's branches
+    come from one pass over all branches but the largest, whose table is the parent's minus
+    the others' (exact: integer counts)."""
     m = nval.shape[0]
     Vmax = 2
     Rmax = 1
@@ -416,7 +443,13 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
             noms[q] = a
             noff[q + 1] = noff[q] + nval[a] * C
             q += 1
-    cnt = np.zeros(noff[nnom] + 1)
+    T = noff[nnom] + 1
+    cnt = np.zeros(T)
+    use_pool = nomiss and nnom > 0 and ncap * T <= 2_000_000
+    intw = nomiss and n_sn[0] < _LT.shape[0]
+    pool = np.empty((ncap if use_pool else 1, T))
+    if use_pool:
+        _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, n_s0[0], n_sn[0], pool[0])
     bcnt = np.zeros(Rmax, dtype=np.int64)
     bw = np.zeros(Rmax * C)
     nroot = n_sn[0]
@@ -457,7 +490,9 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
             gw = np.empty((sn + 1) * C)
         avg = 0.0
         nvalid = 0
-        if nnom > 0:
+        if use_pool:
+            cnt = pool[k]
+        elif nnom > 0:
             _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, s0, sn, cnt)
         q = 0
         for a in range(m):
@@ -466,7 +501,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
                                               s0, sn, tot, bcnt, bw, gval, gcnt, gw, keys, left, right)
                 cuts[a] = cut
             else:
-                ok, g, r = _eval_nominal(cnt, noff[q], nval[a], C, tot)
+                ok, g, r = _eval_nominal(cnt, noff[q], nval[a], C, tot, intw)
                 q += 1
             valid[a] = ok
             gains[a] = g
@@ -515,6 +550,19 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
             n_sn[c0 + j] = lens[j]
             stack[sp_] = c0 + j
             sp_ += 1
+        if use_pool:
+            jl = 0
+            for j in range(nsub):
+                if lens[j] > lens[jl]:
+                    jl = j
+            big = pool[c0 + jl]
+            big[:] = pool[k]
+            for j in range(nsub):
+                if j != jl:
+                    cj = pool[c0 + j]
+                    _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, offs[j], lens[j], cj)
+                    for u in range(T):
+                        big[u] -= cj[u]
     return True
 
 
@@ -823,17 +871,18 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, 
         st[1] = 1
         n_s0[0] = 0
         n_sn[0] = nr
+        nomiss = True
+        for q in range(nr):
+            for a in range(m):
+                if np.isnan(A[rows[q], a]):
+                    nomiss = False
         ok = _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
-                   n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st)
+                   n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st,
+                   nomiss)
         if ok:
             _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, np.empty(ncap, dtype=np.int64),
                       np.empty(ncap, dtype=np.int64))
         if ok and prune:
-            nomiss = True
-            for q in range(nr):
-                for a in range(m):
-                    if np.isnan(A[rows[q], a]):
-                        nomiss = False
             Vmax = 2
             for a in range(m):
                 if nval[a] > Vmax:
@@ -969,3 +1018,27 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
         trows = np.flatnonzero(test[b])
         _fit_predict_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, trows, prune, out[b])
     return out
+
+
+@njit(cache=True)
+def fit_tree(A, nval, rank, uvals, uoff, is_num, y, C, rows, prune):
+    """One tree's node arrays (for inspection and tests): ``(attr, split, n_sub, child,
+    leaf, empty, class_weights, total, share, n_nodes)``; node 0 is the root."""
+    m = nval.shape[0]
+    n = A.shape[0]
+    codes = np.full((n, m), -1, dtype=np.int32)
+    for a in range(m):
+        if not is_num[a]:
+            for i in range(n):
+                if not np.isnan(A[i, a]):
+                    codes[i, a] = int(A[i, a])
+    nr = rows.shape[0]
+    ecap = 8 * nr + 64
+    ncap = 2 * nr + 64
+    while True:
+        res = _fit_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune)
+        if res[0] == 0:
+            break
+        ecap *= 2
+        ncap *= 2
+    return res[1:]
