@@ -20,6 +20,7 @@ Names (the papers' meanings):
 ``rf``     random forest, scikit-learn defaults (Wang et al. 2016)
 ``ab``     AdaBoost, SAMME over stumps, 50 rounds (Wang et al. 2016)
 ``lda``    linear discriminant analysis (Wang et al. 2016)
+``j48``    Weka 3.6.14 J48 ``-C 0.25 -M 2`` (Bouckaert & Frank 2004)
 =========  ====================================================================
 
 Each class's docstring says what the paper fixes and what we chose.  ``lp``, ``lgc``,
@@ -65,6 +66,7 @@ _BUILTIN: dict[str, str] = {
     "ab": "simstudy.learners.trees:AdaBoost",
     "c45": "simstudy.learners.trees:C45",
     "svm": "simstudy.learners.svm:FastSVC",
+    "j48": "simstudy.learners.weka.j48:J48",
 }
 # older training regimes of lp / mlp-<h>, chosen by the spec's solver option (issue 18)
 _SOLVER_PATHS: dict[tuple[str, object], str] = {
