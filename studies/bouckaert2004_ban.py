@@ -74,7 +74,7 @@ WEKA: tuple[str, str] = ("wnb", "j48")
 #: what the study ran on before the Weka learners existed (not the paper's learners)
 STAND_INS: tuple[str, str] = ("nb", "c45")
 #: the learners of every cell: NB first, C4.5 second (the accuracy row is acc0 − acc1)
-LEARNERS: tuple[str, str] = STAND_INS
+LEARNERS: tuple[str, str] = WEKA
 
 SOURCES: tuple[str, ...] = tuple(f"ban[src={k}]" for k in range(1, 5))
 SOURCE_LABEL = {s: f"source {k}" for k, s in enumerate(SOURCES, 1)}
