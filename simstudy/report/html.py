@@ -496,10 +496,11 @@ def study_page(study, result, store, out: Path, paths: Sequence[Path]) -> str:
     boxes = [f"<div>runs per cell: <strong>{runs_txt}</strong>"
              + (f" (study default {study_default_runs(study)}: a small run)" if small else "")
              + "</div>",
-             f"<div>root seed {info['root_seed']}, alpha {info['alpha']:g}</div>",
-             f"<div>claims: <span class=\"verdict ok\">✓ {counts['reproduced']}</span> "
-             f"<span class=\"verdict bad\">✗ {counts['not reproduced']}</span> "
-             f"<span class=\"verdict na\">? {counts['not checked']}</span></div>"]
+             f"<div>root seed {info['root_seed']}, alpha {info['alpha']:g}</div>"]
+    if results_md:
+        boxes.append(f"<div>claims: <span class=\"verdict ok\">✓ {counts['reproduced']}</span> "
+                     f"<span class=\"verdict bad\">✗ {counts['not reproduced']}</span> "
+                     f"<span class=\"verdict na\">? {counts['not checked']}</span></div>")
     if band["inside"] + band["outside"]:
         boxes.append(f"<div>paper inside our band: {band['inside']} of "
                      f"{band['inside'] + band['outside']}; <span class=\"outkey\">✗ outside</span>"
@@ -516,7 +517,10 @@ def study_page(study, result, store, out: Path, paths: Sequence[Path]) -> str:
                   "value lies outside our 99 % Wilson band (or outside the spread of our root "
                   "seeds, for <code>*_in_spread</code>); <span>✓ inside</span> it lies inside; "
                   "– no paper value. Click a column head to sort.</p>")
-        sections.append(f'<section id="tables"><h2>Tables: the paper beside ours</h2>{legend}'
+        if not band["inside"] + band["outside"]:  # no paper values: no band to mark
+            legend = '<p class="legend small">Click a column head to sort.</p>'
+        head = "Tables: the paper beside ours" if band["inside"] + band["outside"] else "Tables"
+        sections.append(f'<section id="tables"><h2>{head}</h2>{legend}'
                         + "".join(tables) + "</section>")
     if pngs:
         nav.append('<a href="#figures">Figures</a>')
@@ -605,14 +609,28 @@ def render_with_page(study, result, store, out: Path) -> list[Path]:
     return paths + [write_study_page(study, result, store, out, paths)]
 
 
-def studies_in_store(store) -> list[str]:
-    """Registered studies (that import) with at least one trial of their cells in the store."""
+def studies_in_store(store, problems: list[str] | None = None) -> list[str]:
+    """Registered studies (that import) with at least one trial of their cells in the store.
+
+    A registered study whose ``build()`` fails is left out; its one-line error is appended
+    to ``problems`` (and said on stderr), so one broken study does not hide the others.
+    """
+    import sys
+
     from ..catalog import available_studies, get_study
+    from ..errors import SimstudyError
 
     held = set(store.holdings()["cell"])
     names = []
     for name in available_studies():
-        if held & {c.id for c in get_study(name).cells}:
+        try:
+            ids = {c.id for c in get_study(name).cells}
+        except SimstudyError as e:
+            print(f"simstudy: note: study {name!r} left out: {e}", file=sys.stderr)
+            if problems is not None:
+                problems.append(str(e))
+            continue
+        if held & ids:
             names.append(name)
     return names
 
