@@ -416,7 +416,6 @@ Claim = tuple[str, "bool | None", str]
 def claims(result, t1: pd.DataFrame, t3: pd.DataFrame, graphs: dict) -> list[Claim]:
     ch = choices(result)
     out: list[Claim] = []
-    nsets = ch["dataset"].nunique()
 
     def share(label, best) -> tuple[int, int]:
         r = t3[(t3["method"] == label) & (t3["best"] == best)]
@@ -503,13 +502,18 @@ def claims(result, t1: pd.DataFrame, t3: pd.DataFrame, graphs: dict) -> list[Cla
                         + (", ".join(d for d, v in agree if not v) or "none")))
     tf = ch[(ch["test"] == "testfirst") & (ch["best"] >= 0)]
     if len(tf):
-        mins = t1.dropna(subset=["mean"]).loc[lambda d: d.groupby("dataset")["mean"].idxmin()]
-        low = dict(zip(mins["dataset"], mins["learner"], strict=True))
-        hit = int(sum(NAMES[b] == low.get(d) for d, b in zip(tf["dataset"], tf["best"],
-                                                               strict=True)))
-        out.append(("When TestFirst finds a best it is the learner of smallest mean error in "
-                    "Table 1 (ours)", hit == len(tf),
-                    f"ours: {hit} of {len(tf)} found bests have the data set's smallest mean"))
+        ours_min = t1.dropna(subset=["mean"]).loc[lambda d: d.groupby("dataset")["mean"].idxmin()]
+        low = dict(zip(ours_min["dataset"], ours_min["learner"], strict=True))
+        top = {d: _label(Counter(g["best"]).most_common(1)[0][0])
+               for d, g in tf.groupby("dataset")}
+        k = sum(top[d] == low.get(d) for d in top)
+        out.append(("TestFirst's most frequent best (when it finds one) is the data set's "
+                    "smallest-mean learner in Table 1 (paper's own tables: 21 of 26 data "
+                    "sets); reproduced if on most data sets",
+                    k > len(top) / 2,
+                    f"ours: {k} of {len(top)}; differ on " + (", ".join(
+                        f"{d} ({top[d]} vs {low.get(d)})" for d in top if top[d] != low.get(d))
+                        or "none")))
     fl = ch[(ch["dataset"] == "flare")]
     if len(fl):
         parts = []
@@ -531,7 +535,6 @@ def claims(result, t1: pd.DataFrame, t3: pd.DataFrame, graphs: dict) -> list[Cla
                     f"ours: {k} of {len(m)}; off: " + (", ".join(
                         f"{r['dataset']} {r['mean']:.2f} vs {r['paper_mean']:.2f}"
                         for _, r in off.iterrows()) or "none")))
-    del nsets
     return out
 
 
