@@ -217,6 +217,17 @@ def test_run_writes_the_page(site):
     assert _parse(page).rows["t0"] == len(pd.read_csv(site / "out" / "demo" / "demo.csv"))
 
 
+def test_report_one_study_html(site, tmp_path, capsys):
+    out = tmp_path / "t1"
+    assert main(["report", "type1", "--format", "html", "--store", str(site / "store.sqlite"),
+                 "--out", str(out)]) == 0
+    wrote = [ln.split(" ", 1)[1] for ln in capsys.readouterr().out.splitlines()]
+    assert wrote[-1] == str(out / "report.html")
+    assert {Path(w).name for w in wrote} >= {"table3_type1.csv", "figure1.png", "RESULTS.md"}
+    p = _parse(out / "report.html")
+    assert p.rows["t0"] == 15 and sum(t == "img" for t, _ in p.tags) == 1
+
+
 @pytest.mark.parametrize("args", [["report", "--format", "html"],
                                   ["report", "--all", "--format", "md"],
                                   ["report", "demo", "--all", "--format", "html"]])
