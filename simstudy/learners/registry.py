@@ -21,6 +21,8 @@ Names (the papers' meanings):
 ``ab``     AdaBoost, SAMME over stumps, 50 rounds (Wang et al. 2016)
 ``lda``    linear discriminant analysis (Wang et al. 2016)
 ``j48``    Weka 3.6.14 J48 ``-C 0.25 -M 2`` (Bouckaert & Frank 2004)
+``wnb``    Weka 3.6.14 NaiveBayes, defaults (Bouckaert & Frank 2004)
+``ib1``    Weka 3.6.14 IB1, 1-NN on min/max-scaled attributes (Bouckaert & Frank 2004)
 =========  ====================================================================
 
 Each class's docstring says what the paper fixes and what we chose.  ``lp``, ``lgc``,
@@ -67,6 +69,8 @@ _BUILTIN: dict[str, str] = {
     "c45": "simstudy.learners.trees:C45",
     "svm": "simstudy.learners.svm:FastSVC",
     "j48": "simstudy.learners.weka.j48:J48",
+    "wnb": "simstudy.learners.weka.nb:WekaNaiveBayes",
+    "ib1": "simstudy.learners.weka.ib1:WekaIB1",
 }
 # older training regimes of lp / mlp-<h>, chosen by the spec's solver option (issue 18)
 _SOLVER_PATHS: dict[tuple[str, object], str] = {
