@@ -185,3 +185,30 @@ def test_one_sided_tb3x2cv_against_scipy_t5():
     assert (True, True) in seen and (False, False) in seen
     with pytest.raises(SimstudyError, match="crit"):
         get_test("tB3x2cv[crit=left]")
+
+
+def test_rpart_tree_keeps_a_split_only_if_it_gains_cp_of_the_root_sse():
+    # 40 training rows: y follows x > 0.5 with 3 of 10 labels flipped on each side.  The best
+    # split (x < 0.525: one flipped row joins the left side) lowers the SSE from 40·0.25 = 10
+    # to 40·0.1992 = 7.97, 20.3 % of the root's; the next split gains only 2.1 %
+    n = 40
+    x = (np.arange(n) + 0.5) / n
+    y = (x > 0.5).astype(np.int64)
+    flip = np.r_[np.arange(0, 20, 10 / 3).astype(int)[:6], 20 + np.arange(0, 20, 10 / 3).astype(int)[:6]]
+    y[flip] ^= 1
+    assert y[:20].mean() == pytest.approx(0.3) and y[20:].mean() == pytest.approx(0.7)
+    X = np.c_[x, np.zeros(n)]
+    Xall = np.r_[X, [[0.1, 0.0], [0.9, 0.0]]]
+    yall = np.r_[y, [0, 1]]
+    train = np.r_[np.ones(n, bool), [False, False]][None]
+    seeds = np.random.SeedSequence(0).spawn(1)
+    kept = get_learner("rt[cp=0.1,minsplit=20]").fit_predict(Xall, yall, train, ~train, seeds)
+    pruned = get_learner("rt[cp=0.25,minsplit=20]").fit_predict(Xall, yall, train, ~train, seeds)
+    assert list(kept[0, n:]) == [0, 1]
+    assert pruned[0, n] == pruned[0, n + 1]  # root only: one prediction for every row
+    # fewer than minsplit rows: no split at all
+    small = np.zeros((1, n + 2), bool)
+    small[0, 10:29] = True  # 19 rows
+    p = get_learner("rt[cp=0,minsplit=20]").fit_predict(Xall, yall, small, ~small, seeds)
+    assert len(set(p[0, ~small[0]])) == 1
+    assert get_learner("rt[cp=0.01,minsplit=20]").name == "rt[cp=0.01,minsplit=20]"

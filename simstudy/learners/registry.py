@@ -124,6 +124,8 @@ def _reference(name: str, params: dict[str, Any]) -> Learner:
 
 def _builtin(name: str, params: dict[str, Any], reference: bool) -> Learner:
     path = _SOLVER_PATHS.get((name, params.get("solver")), _BUILTIN[name])
+    if name == "rt" and ("cp" in params or "minsplit" in params):  # rpart-like pruning
+        path = "simstudy.learners.rt_rpart:RpartTree"
     if not path:
         return _reference(name, params)
     try:
