@@ -367,21 +367,22 @@ def directions(result: StudyResult, rows: list[Row]) -> pd.DataFrame:
                                       "draws", "rejects A worse", "rejects B worse"])
 
 
-def cost_table(result: StudyResult) -> pd.DataFrame:
-    """Compute seconds stored with the trials (summed over workers), by design."""
+def cost_table(result: StudyResult, by: str = "design") -> pd.DataFrame:
+    """Seconds stored with the trials, summed over workers and seeds, by ``design`` or
+    ``dataset``.  A trial's seconds are its work unit's wall time divided by its runs, so
+    on a loaded machine they include waiting for the CPU."""
+    cols = [by, "trials", "splits", "seconds", "share", "ms_per_split"]
     t = result.trials
     if t is None or t.empty or "seconds" not in t.columns:
-        return pd.DataFrame(columns=["design", "trials", "splits", "seconds", "ms_per_split"])
-    cf = _cells_frame(result.study)[["cell", "design"]]
-    t = t.drop(columns=[c for c in ("design",) if c in t.columns]).merge(cf, on="cell")
-    out = []
-    for design, g in t.groupby("design", sort=False):
-        R, F = get_design(design).shape
-        splits = len(g) * R * F
-        sec = float(g["seconds"].sum())
-        out.append((design, len(g), splits, sec, 1000 * sec / splits))
-    df = pd.DataFrame(out, columns=["design", "trials", "splits", "seconds", "ms_per_split"])
-    return df.sort_values("seconds", ascending=False).reset_index(drop=True)
+        return pd.DataFrame(columns=cols)
+    cf = _cells_frame(result.study)[["cell", "design", "dataset"]]
+    t = t.drop(columns=[c for c in ("design", "dataset") if c in t.columns]).merge(cf, on="cell")
+    t = t.assign(splits=[int(np.prod(get_design(d).shape)) for d in t["design"]])
+    g = t.groupby(by, sort=False).agg(trials=("cell", "size"), splits=("splits", "sum"),
+                                      seconds=("seconds", "sum")).reset_index()
+    g["share"] = g["seconds"] / g["seconds"].sum()
+    g["ms_per_split"] = 1000 * g["seconds"] / g["splits"]
+    return g.sort_values("seconds", ascending=False).reset_index(drop=True)[cols]
 
 
 # --- the paper's claims ---------------------------------------------------------------------
@@ -785,9 +786,12 @@ def render(result: StudyResult, out: Path) -> list[Path]:
         paths += figure(long, out)
         body += ["## The paper's claims", "", *_claims_md(claims(long, dirs, t1)), ""]
     cost = cost_table(result)
+    cost_sets = cost_table(result, "dataset")
     if len(cost):
         paths += write_table(cost, out, "cost", caption=(
-            "Compute seconds stored with the trials (summed over workers), by design"))
+            "Seconds stored with the trials (summed over workers and seeds), by design"))
+        paths += write_table(cost_sets, out, "cost_datasets", caption=(
+            "Seconds stored with the trials (summed over workers and seeds), by data set"))
     runs = long[long["status"] == "ok"]["runs"]
     lines = [f"# {result.study.name}: Bouckaert & Frank (2004) "
              + ("stratified resampling (§4.3)" if strat else "Tables 1–4 and §4.3"), "",
@@ -797,15 +801,21 @@ def render(result: StudyResult, out: Path) -> list[Path]:
              "tests; decisions recomputed from the stored p-values at each table's alpha; an "
              "undefined statistic accepts.", "", *body]
     if len(cost):
+        top = cost_sets.head(5)
         lines += ["## Where the time goes", "",
-                  f"Compute {cost['seconds'].sum():.1f} s summed over workers and seeds; by "
-                  "design:", "", _md(cost), ""]
+                  f"{cost['seconds'].sum():.1f} s summed over workers and seeds (each trial's "
+                  "share of its work unit's wall time: on a loaded machine this includes "
+                  "waiting for the CPU).  The five dearest data sets take "
+                  f"{100 * top['share'].sum():.0f} %: "
+                  + ", ".join(f"{r['dataset']} {100 * r['share']:.0f} %"
+                              for _, r in top.iterrows())
+                  + " (`cost_datasets.md`).  By design:", "", _md(cost), ""]
     lines += ["Files: `summary.*` (every row long: paper, ours, min/max/mean over seeds, "
               "per seed, paper inside the spread), "
               + ("`table2.*`, `table2_stratified.*`" if strat else
                  "`table1.*`, `table1_summary.*`, `table2.*`, `table3.*`, `table4.*`, "
                  "`text43.*`, `directions.*`, `outside.*`, `figure_R.png/pdf`")
-              + ", `cost.*`."]
+              + ", `cost.*`, `cost_datasets.*`."]
     p = out / "RESULTS.md"
     p.write_text("\n".join(lines) + "\n")
     return paths + [p]

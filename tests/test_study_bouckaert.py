@@ -267,3 +267,20 @@ def test_stratified_variant_renders_both_resamplings_side_by_side(tmp_path):
         ok[ok["table"] == "Table 2"]["paper"])
     held, detail = _claim(B.strat_claims(long), "§4.3: with stratified")
     assert held in (True, False) and "|ΔR|" in detail
+
+
+def test_module_entry_runs_several_seeds_into_one_rendering(tmp_path, capsys):
+    B.main(["--seeds", "2", "--runs", "2", "--datasets", "iris", "--store",
+            str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out")])
+    text = (tmp_path / "out" / "RESULTS.md").read_text()
+    assert f"root seed(s) {B.SEED}, {B.SEED + 1}" in text
+    with Store(tmp_path / "s.sqlite") as store:
+        t = store.trials()
+    assert len(t) == 9 * 2 * 2 and set(t["seed"]) == {B.SEED, B.SEED + 1}
+    cost = pd.read_csv(tmp_path / "out" / "cost.csv")
+    assert cost["trials"].sum() == 36 and cost["share"].sum() == pytest.approx(1.0)
+    assert "seed 2005: 18 trials computed" in capsys.readouterr().out
+    # render only: nothing new is computed
+    B.main(["--seeds", "2", "--runs", "2", "--datasets", "iris", "--store",
+            str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out2"), "--render-only"])
+    assert (tmp_path / "out2" / "figure_R.png").is_file()
