@@ -261,7 +261,7 @@ def test_stratified_variant_renders_both_resamplings_side_by_side(tmp_path):
     assert {"table2.md", "table2_stratified.md", "RESULTS.md"} <= paths
     long = B.summary_table(result, B.summary_rows(strat=True))
     ok = long[long["status"] == "ok"]
-    assert set(zip(ok["table"], ok["column"])) == {("Table 2", "10"), ("stratified", "10")}
+    assert set(zip(ok["table"], ok["column"], strict=True)) == {("Table 2", "10"), ("stratified", "10")}
     # the stratified rows are compared with the paper's (unstratified) Table 2
     assert set(ok[ok["table"] == "stratified"]["paper"]) == set(
         ok[ok["table"] == "Table 2"]["paper"])
