@@ -793,13 +793,32 @@ def render(result: StudyResult, out: Path) -> list[Path]:
         paths += write_table(cost_sets, out, "cost_datasets", caption=(
             "Seconds stored with the trials (summed over workers and seeds), by data set"))
     runs = long[long["status"] == "ok"]["runs"]
+    reading = [
+        "## Reading the numbers", "",
+        "- Every count is a random variable: on a data set where a test rejects with "
+        "probability p, the number of rejections in 10 repetitions is Binomial(10, p), so a set "
+        "with p = 0.3 is consistent only with probability 0.7^10 + 0.3^10 = 2.8 %.  The summary "
+        "rows move by a few sets between root seeds (the [min–max] columns); the paper's "
+        "numbers are one such draw, made with Weka 3.3's own random partitions.",
+        "- Were the paper's value one more draw from our distribution, it would lie inside the "
+        "range of s seeds with probability (s − 1)/(s + 1) (0.5 for 3 seeds; more with tied "
+        "counts).  A difference is a finding only when it is systematic (same sign across "
+        "rows and tables) or far outside the spread.",
+        "- Systematic differences can come from the learners (our re-implementations of Weka "
+        "3.6.14's NaiveBayes, J48 and IB1, checked against Weka 3.6.14's predictions, while "
+        "the paper ran Weka 3.3, whose differences from 3.6 we have not checked), from the data "
+        "versions (see the module docstring: vowel with 13 attributes, horse-colic's class, "
+        "...) and from choices the paper leaves open (df n − 1 for the resampled t; "
+        "independent partitions per column; an undefined t accepts).",
+        "- Counts 'out of 27' are only comparable with the paper when all 27 sets ran "
+        "(the 'datasets' column of `summary.csv`).", ""]
     lines = [f"# {result.study.name}: Bouckaert & Frank (2004) "
              + ("stratified resampling (§4.3)" if strat else "Tables 1–4 and §4.3"), "",
              _learners_line(result.study), "",
              f"Runs (repetitions, each a new random partition) per data set and design: "
              f"{int(runs.max()) if len(runs) else 0} (the paper: 10); {seed_txt}.  Two-sided "
              "tests; decisions recomputed from the stored p-values at each table's alpha; an "
-             "undefined statistic accepts.", "", *body]
+             "undefined statistic accepts.", "", *body, *reading]
     if len(cost):
         top = cost_sets.head(5)
         lines += ["## Where the time goes", "",
