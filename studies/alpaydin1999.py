@@ -329,12 +329,14 @@ def render_errors(result, out: Path) -> list[Path]:
 
 def build_type1() -> Study:
     return Study("type1", _cells("type1"), runs=1000, seed=1999, chunk=100,
-                 description="Alpaydin 1999 Table 3 (type I) and Fig. 1", render=render_type1)
+                 description="Alpaydin 1999 Table 3 (type I) and Fig. 1", render=render_type1,
+                 meta={"keep_losses": True})  # issue 16: per-instance tests
 
 
 def build_type2() -> Study:
     return Study("type2", _cells("type2"), runs=1000, seed=1999, chunk=100,
-                 description="Alpaydin 1999 Table 3 (LP vs MLP) and Fig. 2", render=render_type2)
+                 description="Alpaydin 1999 Table 3 (LP vs MLP) and Fig. 2", render=render_type2,
+                 meta={"keep_losses": True})  # issue 16: per-instance tests
 
 
 def build_numerator() -> Study:
