@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import sqlite3
 import sys
@@ -259,49 +260,81 @@ FACTS = """(() => {
 })()"""
 
 
-def test_pages_in_chromium(site, tmp_path):
+def _browser() -> str:
     exe = find_chromium()
     if exe is None:
         pytest.skip("no Chromium on PATH (Debian: apt-get install chromium); the browser "
                     "check did not run")
     pytest.importorskip("websockets", reason="the 'websockets' package (test extra) is missing; "
                                              "the browser check did not run")
+    return exe
+
+
+def _check_page(browser: Chromium, page: Path, name: str, shots: Path) -> dict:
+    """Load one page; no console error, no request leaves file:/data:, every image decoded,
+    sorting works, a non-blank screenshot, and each table has its CSV's rows."""
     from PIL import Image
 
+    r = browser.load(page, FACTS)
+    assert r.errors == [], (name, r.errors)
+    assert r.requests and all(u.startswith(("file:", "data:")) for u in r.requests), \
+        (name, r.requests)
+    f = r.facts
+    assert f["h1"] == ("simstudy reports" if name == "index" else name)
+    for im in f["images"]:
+        assert im["complete"] and im["w"] > 0 and im["h"] > 0 and im["alt"], (name, im)
+    if f["sorted"] is not None:
+        assert f["sorted"]["ok"] and f["sorted"]["state"] == "ascending", (name, f)
+    shot = shots / f"report_{name}.png"
+    shot.write_bytes(r.screenshot)
+    with Image.open(shot) as im:
+        assert im.size[0] == 1280 and im.size[1] > 300
+        assert len(im.convert("L").getcolors(1 << 16) or []) > 20  # not a blank page
+    if name == "index":
+        assert "studies" in {t["id"] for t in f["tables"]}
+        return f
+    d = page.parent
+    by_id = {t["id"]: t["rows"] for t in f["tables"]}
+    shown = _csv_order(page)
+    assert shown, name
+    for i, c in enumerate(shown):
+        assert by_id[f"t{i}"] == len(pd.read_csv(d / c)), (name, c)
+    pngs = re.findall(r"<figcaption><code>([^<]+\.png)</code>", page.read_text())
+    assert len(f["images"]) == len(pngs), name
+    return f
+
+
+def test_pages_in_chromium(site, tmp_path):
+    """Set SIMSTUDY_SCREENSHOTS=DIR to keep the screenshots (report_<page>.png)."""
+    exe = _browser()
+    shots = Path(os.environ.get("SIMSTUDY_SCREENSHOTS", tmp_path))
     s = site / "site"
     pages = {"index": s / "index.html", **{n: s / n / "report.html" for n in STUDIES}}
     with Chromium(exe) as browser:
         for name, page in pages.items():
-            r = browser.load(page, FACTS)
-            assert r.errors == [], (name, r.errors)
-            assert r.requests and all(u.startswith(("file:", "data:")) for u in r.requests), \
-                (name, r.requests)
-            f = r.facts
-            assert f["h1"] == ("simstudy reports" if name == "index" else name)
-            for im in f["images"]:
-                assert im["complete"] and im["w"] > 0 and im["h"] > 0, (name, im)
-            if f["sorted"] is not None:
-                assert f["sorted"]["ok"] and f["sorted"]["state"] == "ascending", (name, f)
-            shot = tmp_path / f"{name}.png"
-            shot.write_bytes(r.screenshot)
-            with Image.open(shot) as im:
-                assert im.size[0] == 1280 and im.size[1] > 300
-                assert len(im.convert("L").getcolors(1 << 16) or []) > 20  # not a blank page
-            if name == "index":
-                ids = {t["id"] for t in f["tables"]}
-                assert "studies" in ids
-                continue
-            d = page.parent
-            by_id = {t["id"]: t["rows"] for t in f["tables"]}
-            csvs = [c for c in sorted(d.glob("*.csv")) if c.name != "reject_table.csv"]
-            assert len(csvs) >= 1
-            for i, c in enumerate(_csv_order(page)):
-                assert by_id[f"t{i}"] == len(pd.read_csv(d / c)), (name, c)
-            assert len(f["images"]) == len(list(d.glob("*.png"))), name
+            f = _check_page(browser, page, name, shots)
+            if name in STUDIES:  # every figure the renderer wrote is on the page
+                assert len(f["images"]) == len(list(page.parent.glob("*.png"))), name
             if name == "type1":
                 assert len(f["images"]) == 1 and f["sorted"]["n"] == 3  # IRIS 3/10/20
             if name == "demo":
                 assert f["sorted"]["n"] == 12
+
+
+@pytest.mark.skipif(not os.environ.get("SIMSTUDY_SITE"),
+                    reason="SIMSTUDY_SITE=DIR (a site written by report --all --format html) "
+                           "not set: no existing site to check")
+def test_existing_site_in_chromium(tmp_path):
+    """Every page of an existing site, e.g. the full studies: SIMSTUDY_SITE=site pytest ..."""
+    exe = _browser()
+    s = Path(os.environ["SIMSTUDY_SITE"])
+    shots = Path(os.environ.get("SIMSTUDY_SCREENSHOTS", tmp_path))
+    links = [a["href"] for t, a in _parse(s / "index.html").tags if t == "a"]
+    assert links
+    with Chromium(exe, timeout=180) as browser:
+        _check_page(browser, s / "index.html", "index", shots)
+        for href in links:
+            _check_page(browser, s / href, Path(href).parent.name, shots)
 
 
 def _csv_order(page: Path) -> list[str]:
