@@ -350,3 +350,39 @@ def test_perf_rows_measure_agreement_with_weka() -> None:
     for r in rows:
         assert set(KEYS) <= set(r) and r["n_models"] >= 1000
         assert r["agree"] == 1.0 and r["agree_predictions"] > 4000
+
+
+# --- Weka's quicksort and the edge-case tables ------------------------------------------
+
+
+def test_weka_sort_reproduces_wekas_quicksort_order() -> None:
+    from simstudy.learners.weka.nb import weka_sort
+
+    fx = json.loads((WEKA / "weka_sort.json").read_text())
+    ties = 0
+    for values, weka in zip(fx["values"], fx["index"], strict=True):
+        v = np.asarray(values, dtype=float)
+        idx = np.empty(len(v), dtype=np.int64)
+        weka_sort(v, idx, np.empty(2 * len(v) + 4, dtype=np.int64))
+        assert idx.tolist() == weka
+        ties += len(v) - len(np.unique(v))
+        if len(v):  # a sort, not just any permutation
+            assert np.all(np.diff(v[idx]) >= 0)
+    assert ties > 1000  # equal values: where an unstable sort's order shows
+
+
+EDGE = mf.load_edge()
+
+
+@pytest.mark.parametrize("case", EDGE["cases"], ids=[f"edge{c['seed']}" for c in EDGE["cases"]])
+def test_edge_cases_agree_with_weka(case: dict) -> None:
+    data = mf.edge_dataset(case)
+    assert sha256(to_arff(data, case["train"])) == case["sha256_train"]
+    assert sha256(to_arff(data, case["test"])) == case["sha256_test"]
+    tr = np.zeros((1, data.n), dtype=bool)
+    te = np.zeros((1, data.n), dtype=bool)
+    tr[0, case["train"]] = True
+    te[0, case["test"]] = True
+    for key, learner in (("wnb", WekaNaiveBayes()), ("ib1", WekaIB1())):
+        pred = learner.prepare(data).fit_predict(data.X, data.y, tr, te)[0, case["test"]]
+        assert pred.tolist() == case["pred"][key], key

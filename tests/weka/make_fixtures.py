@@ -16,6 +16,11 @@ files only; :func:`load_fixtures` and :func:`fixture_dataset` are its entry poin
 from a fixed seed (a naive-Bayes structure plus a chain among attributes, the shape of
 Bouckaert & Frank's Table 5 data); its rows are stored in the fixture itself.
 
+Also written: ``normal_probability.json`` (Weka's normal CDF, exact bits), ``weka_sort.json``
+(Weka's quicksort, whose order NaiveBayes sums in) and ``fixtures_edge/edge.json`` (40 small
+random tables with ties, missing values, constant columns, large offsets and tiny spreads,
+stored in the file; one split each).
+
 Usage: ``python tests/weka/make_fixtures.py [--weka /usr/share/java/weka.jar] [SET ...]``
 """
 
@@ -216,6 +221,139 @@ def make_phi(jar: str, version: str) -> dict[str, Any]:
             "z_bits": [f"{v.view(np.uint64):016x}" for v in z], "phi_bits": out}
 
 
+# --- edge cases: small random tables with ties, missing values, constant columns, large
+# offsets and tiny spreads (where NaiveBayes' variances are mostly rounding error)
+EDGE = HERE / "fixtures_edge"
+EDGE_SEEDS = tuple(range(1180, 1220))
+_KINDS = ("nom", "int", "dec", "wide", "const", "tiny", "half")
+
+
+def edge_table(seed: int) -> dict[str, Any]:
+    """One random table: ``columns`` (name -> values, ``None`` = missing), ``nominal``
+    (names), sorted ``train``/``test`` rows."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(4, 60))
+    A = int(rng.integers(1, 7))
+    K = int(rng.integers(2, 5))
+    cols: dict[str, list] = {}
+    nominal: list[str] = []
+    for a in range(A):
+        miss = rng.random(n) < rng.choice([0, 0.1, 0.4])
+        kind = str(rng.choice(_KINDS))
+        if kind == "nom":
+            v = rng.integers(0, int(rng.integers(2, 5)), n).astype(str).astype(object)
+            nominal.append(f"a{a}")
+        elif kind == "int":
+            v = rng.integers(0, 5, n).astype(float)
+        elif kind == "dec":
+            v = np.round(rng.normal(0, 1, n), 1)
+        elif kind == "wide":
+            v = rng.normal(0, 1, n) * 10 ** rng.uniform(-3, 6)
+        elif kind == "tiny":
+            v = 5 + rng.normal(0, 1e-7, n)
+        elif kind == "half":
+            v = rng.integers(-6, 6, n) * 0.5 + 1e12 * (rng.random() < 0.3)
+        else:
+            v = np.full(n, 3.7)
+        cols[f"a{a}"] = [None if m else (x if kind == "nom" else float(x)) for x, m in zip(v, miss, strict=True)]
+    y = rng.integers(0, K, n).astype(str)
+    if len(set(y)) < 2:
+        y[0], y[1] = "0", "1"
+    cols["class"] = [str(c) for c in y]
+    perm = rng.permutation(n)
+    ntr = int(rng.integers(1, n))
+    return {"seed": seed, "columns": cols, "nominal": nominal,
+            "train": np.sort(perm[:ntr]).tolist(), "test": np.sort(perm[ntr:]).tolist()}
+
+
+def edge_dataset(case: dict[str, Any]):
+    """The Dataset of an edge case (constant attributes kept: Weka sees them too)."""
+    import pandas as pd
+
+    from simstudy.sources.encode import encode
+
+    return encode(pd.DataFrame(case["columns"]), f"edge{case['seed']}", nominal=case["nominal"],
+                  drop_constant=False)
+
+
+def make_edge(jar: str, version: str) -> dict[str, Any]:
+    from simstudy.learners.weka.arff import sha256, to_arff
+
+    cases = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in EDGE_SEEDS:
+            case = edge_table(seed)
+            data = edge_dataset(case)
+            a_tr, a_te = to_arff(data, case["train"]), to_arff(data, case["test"])
+            p_tr, p_te = Path(tmp) / "train.arff", Path(tmp) / "test.arff"
+            p_tr.write_text(a_tr, encoding="utf-8")
+            p_te.write_text(a_te, encoding="utf-8")
+            case.update(sha256_train=sha256(a_tr), sha256_test=sha256(a_te), pred={})
+            for key, (cls, opts) in LEARNERS.items():
+                case["pred"][key] = run_weka(jar, cls, opts, p_tr, p_te, len(case["test"]))
+            cases.append(case)
+    return {"weka_version": version, "learners": {k: {"weka_class": c, "options": " ".join(o)}
+                                                  for k, (c, o) in LEARNERS.items()},
+            "cases": cases}
+
+
+def load_edge() -> dict[str, Any]:
+    return json.loads((EDGE / "edge.json").read_text())
+
+
+# --- Weka's quicksort (NaiveBayes sums its moments in the order it leaves)
+_SORT_JAVA = """
+import java.io.*;
+public class WSort {
+  public static void main(String[] a) throws Exception {
+    BufferedReader r = new BufferedReader(new InputStreamReader(System.in));
+    String line;
+    while ((line = r.readLine()) != null) {
+      String t = line.trim();
+      String[] p = t.isEmpty() ? new String[0] : t.split(" ");
+      double[] v = new double[p.length];
+      for (int i = 0; i < p.length; i++) v[i] = Double.longBitsToDouble(Long.parseUnsignedLong(p[i], 16));
+      int[] idx = weka.core.Utils.sortWithNoMissingValues(v);
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < idx.length; i++) { if (i > 0) b.append(' '); b.append(idx[i]); }
+      System.out.println(b);
+    }
+  }
+}
+"""
+
+
+def sort_inputs() -> list[np.ndarray]:
+    """Arrays to sort: heavy ties, sorted and reversed runs, Double.MAX_VALUE (missing)."""
+    rng = np.random.default_rng(36)
+    out = [np.array([]), np.array([1.0]), np.array([2.0, 1.0]), np.array([3.0, 1.0, 2.0])]
+    for k in range(56):
+        n = int(rng.integers(2, 120))
+        v = rng.integers(0, int(rng.integers(1, 8)), n).astype(float)
+        if k % 4 == 1:
+            v = np.sort(v)
+        elif k % 4 == 2:
+            v = np.sort(v)[::-1].copy()
+        elif k % 4 == 3:
+            v[rng.random(n) < 0.3] = np.finfo(float).max
+        out.append(v)
+    return out
+
+
+def make_sort(jar: str, version: str) -> dict[str, Any]:
+    arrays = sort_inputs()
+    inp = "\n".join(" ".join(f"{x.view(np.uint64):016x}" for x in v) for v in arrays) + "\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "WSort.java"
+        src.write_text(_SORT_JAVA)
+        res = subprocess.run(["java", "-cp", jar, str(src)], input=inp, capture_output=True,
+                             text=True, timeout=300, check=True)
+    lines = res.stdout.split("\n")[: len(arrays)]
+    return {"weka_version": version, "function": "weka.core.Utils.sortWithNoMissingValues",
+            "values": [v.tolist() for v in arrays],
+            "index": [[int(t) for t in ln.split()] for ln in lines]}
+
+
 def _dump(fx: dict[str, Any]) -> str:
     # one split list per line: small diffs, readable files
     text = json.dumps(fx, indent=1, sort_keys=True)
@@ -234,6 +372,15 @@ def main(argv: list[str] | None = None) -> int:
     FIXTURES.mkdir(parents=True, exist_ok=True)
     (HERE / "normal_probability.json").write_text(json.dumps(make_phi(args.weka, version)) + "\n")
     print("normal_probability.json: Weka's normal CDF at", len(phi_points()), "points")
+    (HERE / "weka_sort.json").write_text(json.dumps(make_sort(args.weka, version)) + "\n")
+    print("weka_sort.json: Weka's quicksort on", len(sort_inputs()), "arrays")
+    EDGE.mkdir(parents=True, exist_ok=True)
+    edge = make_edge(args.weka, version)
+    head = json.dumps({k: v for k, v in edge.items() if k != "cases"}, sort_keys=True)[:-1]
+    (EDGE / "edge.json").write_text(  # one case a line
+        head + ', "cases": [\n' + ",\n".join(json.dumps(c, sort_keys=True) for c in edge["cases"])
+        + "\n]}\n")
+    print(f"fixtures_edge/edge.json: {len(EDGE_SEEDS)} random edge-case tables")
     for name in args.sets:
         fx = make(name, args.weka, version)
         (FIXTURES / f"{name}.json").write_text(_dump(fx))

@@ -43,36 +43,90 @@ def _layout_cached(groups: tuple[tuple[int, ...], ...], d: int) -> tuple[Attribu
     return tuple(layout(groups, d))
 
 
-def sorted_rows(codes: np.ndarray, numeric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per numeric attribute ``k`` (column ``numeric[k]`` of ``codes``): the rows with a value,
-    in ascending order of value, and how many there are."""
-    n = codes.shape[0]
-    if len(numeric) == 0:
-        return np.zeros((0, n), dtype=np.int64), np.zeros(0, dtype=np.int64)
-    order = np.zeros((len(numeric), n), dtype=np.int64)
-    count = np.zeros(len(numeric), dtype=np.int64)
-    for k, a in enumerate(numeric):
-        col = codes[:, a]
-        ok = np.flatnonzero(~np.isnan(col))
-        o = ok[np.argsort(col[ok], kind="stable")]
-        order[k, : len(o)] = o
-        count[k] = len(o)
-    return order, count
+@numba.njit(cache=True)
+def _cswap(vals, idx, i, j):  # pragma: no cover - compiled
+    """Utils.conditionalSwap: order idx[i], idx[j] by value (a strict > swaps)."""
+    if vals[idx[i]] > vals[idx[j]]:
+        t = idx[i]
+        idx[i] = idx[j]
+        idx[j] = t
 
 
 @numba.njit(cache=True)
-def _wnb_kernel(codes, icodes, is_nom, nvals, slot, order, count, y, C, train, test, out, proba):  # pragma: no cover - compiled
+def weka_sort(vals, idx, stack):  # pragma: no cover - compiled
+    """``weka.core.Utils.sortWithNoMissingValues`` (Weka 3.6.14): ``idx`` receives the
+    order of ``vals`` that Weka's quicksort produces -- median of three, Weka's partition,
+    small ranges by conditional swaps.  It is not stable, so equal values come out in
+    Weka's order, which fixes the order NaiveBayes adds its instances in.  Weka recurses;
+    here a stack of (left, right) ranges (disjoint, so the order of work does not matter).
+    ``stack`` needs ``2 * len(vals) + 2`` slots."""
+    n = vals.shape[0]
+    for i in range(n):
+        idx[i] = i
+    if n <= 1:
+        return
+    stack[0] = 0
+    stack[1] = n - 1
+    top = 2
+    while top > 0:
+        right = stack[top - 1]
+        left = stack[top - 2]
+        top -= 2
+        diff = right - left
+        if diff <= 0:
+            continue
+        if diff == 1:
+            _cswap(vals, idx, left, right)
+            continue
+        if diff == 2:
+            _cswap(vals, idx, left, left + 1)
+            _cswap(vals, idx, left, right)
+            _cswap(vals, idx, left + 1, right)
+            continue
+        c = (left + right) // 2  # sortLeftRightAndCenter
+        _cswap(vals, idx, left, c)
+        _cswap(vals, idx, left, right)
+        _cswap(vals, idx, c, right)
+        t = idx[c]
+        idx[c] = idx[right - 1]
+        idx[right - 1] = t
+        pivot = vals[idx[right - 1]]
+        lo = left
+        hi = right - 1
+        while True:  # partition
+            lo += 1
+            while vals[idx[lo]] < pivot:
+                lo += 1
+            hi -= 1
+            while vals[idx[hi]] > pivot:
+                hi -= 1
+            if lo >= hi:
+                break
+            t = idx[lo]
+            idx[lo] = idx[hi]
+            idx[hi] = t
+        t = idx[lo]
+        idx[lo] = idx[right - 1]
+        idx[right - 1] = t
+        stack[top] = left
+        stack[top + 1] = lo - 1
+        stack[top + 2] = lo + 1
+        stack[top + 3] = right
+        top += 4
+
+
+@numba.njit(cache=True)
+def _wnb_kernel(codes, icodes, is_nom, nvals, slot, y, C, train, test, out, proba):  # pragma: no cover - compiled
     """One NaiveBayes per row of ``train``; predictions (and, when ``proba`` has B rows, the
     normalised class probabilities) for the rows of ``test``.
 
     ``icodes[:, slot[a]]`` holds nominal attribute ``a``'s value codes (-1 = missing),
-    ``codes[:, a]`` the numeric values (nan = missing); ``order[slot[a], :count[slot[a]]]``
-    the rows with a value of numeric attribute ``a`` in ascending order of value.
+    ``codes[:, a]`` the numeric values (nan = missing).
     """
     n, A = codes.shape
     B = train.shape[0]
     An = icodes.shape[1]
-    Am = order.shape[0]
+    Am = A - An
     keep = proba.shape[0] > 0
     V = 1
     for a in range(A):
@@ -97,6 +151,11 @@ def _wnb_kernel(codes, icodes, is_nom, nvals, slot, order, count, y, C, train, t
     mean = np.empty((Am, C))
     sd = np.empty((Am, C))
     probs = np.empty(C)
+    perm = np.empty(n, dtype=np.int64)  # Weka's current instance order (m_Instances)
+    perm2 = np.empty(n, dtype=np.int64)
+    vals = np.empty(n)
+    idx = np.empty(n, dtype=np.int64)
+    stack = np.empty(2 * n + 4, dtype=np.int64)
     for b in range(B):
         ntr = 0
         for i in range(n):
@@ -128,31 +187,43 @@ def _wnb_kernel(codes, icodes, is_nom, nvals, slot, order, count, y, C, train, t
                     t += cnt[k, c, v]
                 for v in range(nv):
                     ptab[k, c, v] = max(1e-75, (cnt[k, c, v] + 1.0) / (t + nv))
+        # precision of each numeric attribute (NaiveBayes.buildClassifier): m_Instances is
+        # sorted by the attribute (Weka's unstable quicksort, missing values last as
+        # Double.MAX_VALUE), then the gaps between adjacent distinct values are summed in
+        # that order; the mean gap is the precision (0.01 with fewer than two values).  The
+        # sorts also leave the instance order the estimators are fed in below.
+        for m in range(ntr):
+            perm[m] = tr[m]
         for k in range(Am):
             a = num[k]
-            # precision: mean gap between adjacent distinct training values, the gaps
-            # summed in ascending order (NaiveBayes.buildClassifier)
+            for m in range(ntr):
+                v = codes[perm[m], a]
+                vals[m] = 1.7976931348623157e308 if math.isnan(v) else v
+            weka_sort(vals[:ntr], idx, stack)
+            for m in range(ntr):
+                perm2[m] = perm[idx[m]]
+            for m in range(ntr):
+                perm[m] = perm2[m]
             p = DEFAULT_PRECISION
-            first = True
-            last = 0.0
-            delta = 0.0
-            distinct = 0
-            for m in range(count[k]):
-                i = order[k, m]
-                if not train[b, i]:
-                    continue
-                v = codes[i, a]
-                if first:
-                    last = v
-                    first = False
-                elif v != last:
-                    delta += v - last
-                    last = v
-                    distinct += 1
-            if distinct > 0:
-                p = delta / distinct
+            if ntr > 0 and not math.isnan(codes[perm[0], a]):
+                last = codes[perm[0], a]
+                delta = 0.0
+                distinct = 0
+                for m in range(1, ntr):
+                    v = codes[perm[m], a]
+                    if math.isnan(v):
+                        break
+                    if v != last:
+                        delta += v - last
+                        last = v
+                        distinct += 1
+                if distinct > 0:
+                    p = delta / distinct
             prec[k] = p
-            # NormalEstimator.addValue, one training instance at a time
+        # NormalEstimator.addValue, one training instance at a time in Weka's order
+        for k in range(Am):
+            a = num[k]
+            p = prec[k]
             for c in range(C):
                 sw[k, c] = 0.0
                 s1[k, c] = 0.0
@@ -160,7 +231,7 @@ def _wnb_kernel(codes, icodes, is_nom, nvals, slot, order, count, y, C, train, t
                 mean[k, c] = 0.0
                 sd[k, c] = p / 6.0
             for m in range(ntr):
-                i = tr[m]
+                i = perm[m]
                 v = codes[i, a]
                 if math.isnan(v):
                     continue
@@ -259,27 +330,33 @@ class WekaNaiveBayes(Learner):
       Cephes-port ``Φ`` (:mod:`._wmath`);
     * prediction: the prior times each non-missing attribute's probability, each floored at
       1e-75, in attribute order; all classes × 1e75 whenever the largest product falls
-      below 1e-75; normalised; the first class with the largest value wins.
+      below 1e-75; normalised; the first class with the largest value wins;
+    * order: Weka feeds the estimators in the order its precision pass leaves the instances
+      (``Instances.sort`` by each numeric attribute in turn, an unstable quicksort);
+      :func:`weka_sort` reproduces that quicksort, so the moments are summed in Weka's order
+      and agree to the last bit.  (Summing in row order instead changed 166 of 4,878 test
+      predictions on 300 random tables like those of ``tests/weka/fixtures_edge``, measured
+      once against Weka: with large offsets or tiny spreads the variance is mostly rounding
+      error, so the order of the sums decides it.)
 
     Missing values are skipped in training and prediction.  Nominal attributes come from
     the data set's one-hot groups (:meth:`prepare`); every other column is numeric.
 
-    Batched and compiled: one pass per model over its own training rows (counts, moments),
-    one over its test rows; a model's predictions depend on its own rows only.
+    Batched and compiled: per model one pass over its own training rows (counts), one sort
+    per numeric attribute, one pass per numeric attribute (moments), one over its test rows;
+    a model's predictions depend on its own rows only.
 
     Checked against Weka 3.6.14: every test prediction of the committed fixtures (12 sets ×
-    3 random 66/34 splits, 4,725 predictions, ``tests/weka``) and, once, of all 27 sets of
-    Bouckaert & Frank's Table 1 × 3 splits (12,033 of 12,033; ``make_fixtures.py SET`` redoes
-    it); Weka's ``normalProbability`` bit for bit at 1,432 points.
+    3 random 66/34 splits, 4,725 predictions, ``tests/weka``), of 40 small random edge-case
+    tables (``tests/weka/fixtures_edge``), and, once, of all 27 sets of Bouckaert & Frank's
+    Table 1 × 3 splits (12,033 of 12,033; ``make_fixtures.py SET`` redoes it); Weka's
+    ``normalProbability`` bit for bit at 1,432 points.
 
-    Known differences from Weka:
+    Known differences from Weka (none shows in any of those comparisons):
 
-    * Summation order of the numeric moments.  Weka adds the instances in the order its
-      precision pass left them (``Instances.sort`` by the last numeric attribute, an
-      unstable quicksort); we add them in ascending row order.  The sums can differ in the
-      last bit, which changes a prediction only if two classes' products agree to about
-      1e-15 -- never in the fixtures (``tests/weka``).
-    * ``exp`` inside Φ is the C library's, not Java's (both within 1 ulp); same caveat.
+    * ``exp`` inside Φ is the C library's, not Java's; they agree at all 1,432 points of
+      ``tests/weka/normal_probability.json``, and a 1-ulp difference elsewhere could only
+      flip a near-exact tie.
     * A fold without training instances predicts class 0 (Weka refuses to build).
     * Instance weights are all 1 (Weka accepts weighted instances).
     """
@@ -313,9 +390,8 @@ class WekaNaiveBayes(Learner):
         slot[nominal] = np.arange(len(nominal))
         slot[numeric] = np.arange(len(numeric))
         icodes = np.ascontiguousarray(np.nan_to_num(codes[:, nominal], nan=-1.0).astype(np.int64))
-        order, count = sorted_rows(codes, numeric)
         C = int(y.max()) + 1 if y.size else 1
         out = np.empty(train.shape, dtype=np.int64)
         proba = np.full((*train.shape, C) if keep else (0, 0, 0), np.nan)
-        _wnb_kernel(codes, icodes, is_nom, nvals, slot, order, count, y, C, train, test, out, proba)
+        _wnb_kernel(codes, icodes, is_nom, nvals, slot, y, C, train, test, out, proba)
         return out, proba
