@@ -85,7 +85,11 @@ def bench_choice(fn: Callable, study: Study, store: Store, *, name: str = "new",
         if not _fits(fn, cell.design):
             continue
         K = tr.errors.shape[0]
-        out = fn(np.array(tr.errors, dtype=np.float64), alpha=alpha)  # a copy: g may scribble
+        try:  # a copy of the errors: g may scribble on it
+            out = fn(np.array(tr.errors, dtype=np.float64), alpha=alpha)
+        except Exception as e:  # noqa: BLE001 - the user's code: one line naming the trial
+            raise SimstudyError(f"the choice function raised on cell {tr.cell!r}, run {tr.run}: "
+                                f"{type(e).__name__}: {e}") from None
         rows.append((tr.cell, int(tr.run), name, _best(out, K, tr.cell, int(tr.run))))
     if not rows:
         raise SimstudyError(f"the function fits no design of study {study.name!r} "

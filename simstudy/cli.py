@@ -95,7 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--store", default=DEFAULT_STORE)
 
     b = sub.add_parser("bench", help="evaluate a new test on a study's stored losses")
-    b.add_argument("--test", required=True, help="MODULE:FUNCTION, f(d, *, n_train, n_test)")
+    b.add_argument("--test", required=True,
+                   help="MODULE:FUNCTION: f(d, *, n_train, n_test) for pairwise studies, "
+                        "g(errors, *, alpha) -> best index or None for K-learner studies")
     b.add_argument("--study", required=True)
     b.add_argument("--store", default=DEFAULT_STORE)
     b.add_argument("--runs", type=_positive_int("runs"))
@@ -289,8 +291,19 @@ def _cmd_bench(args) -> None:
     fn = load_function(args.test)
     study = get_study(args.study, alpha=args.alpha)
     name = args.name or args.test.rsplit(":", 1)[1]
+    from .stattests import is_choice
+
     with Store(args.store, readonly=True) as store:
         study = stored_scope(study, store, args.runs, args.seed)
+        if any(is_choice(t) for c in study.cells for t in c.tests):
+            # a K-learner study: fn(errors (K, R, F), *, alpha) -> index of the best or None
+            from .bench_choice import bench_choice
+
+            table = bench_choice(fn, study, store, name=name)
+            print(f"how often each method picks each learner (%), alpha={study.alpha} "
+                  f"({name} beside the stored methods, from stored fold errors):")
+            print(to_markdown(table), end="")
+            return
         table = bench(fn, study, store, name=name)
     print(f"reject proportions at alpha={study.alpha} "
           f"({name} beside the baselines, from stored fold losses):")
