@@ -220,7 +220,10 @@ def _wnb_kernel(codes, icodes, is_nom, nvals, slot, y, C, train, test, out, prob
                 if distinct > 0:
                     p = delta / distinct
             prec[k] = p
-        # NormalEstimator.addValue, one training instance at a time in Weka's order
+        # NormalEstimator.addValue, one training instance at a time in Weka's order.  Weka
+        # recomputes the sd after every value but keeps it only while it exceeds 1e-10; the
+        # final sums decide it unless the last value leaves it at or below 1e-10, and only
+        # then is the class's sequence replayed to find the last sd that was kept
         for k in range(Am):
             a = num[k]
             p = prec[k]
@@ -228,8 +231,6 @@ def _wnb_kernel(codes, icodes, is_nom, nvals, slot, y, C, train, test, out, prob
                 sw[k, c] = 0.0
                 s1[k, c] = 0.0
                 s2[k, c] = 0.0
-                mean[k, c] = 0.0
-                sd[k, c] = p / 6.0
             for m in range(ntr):
                 i = perm[m]
                 v = codes[i, a]
@@ -240,11 +241,33 @@ def _wnb_kernel(codes, icodes, is_nom, nvals, slot, y, C, train, test, out, prob
                 sw[k, c] += 1.0
                 s1[k, c] += r
                 s2[k, c] += r * r
+            for c in range(C):
+                sd[k, c] = p / 6.0
+                mean[k, c] = 0.0
+                if sw[k, c] == 0.0:
+                    continue
                 mu = s1[k, c] / sw[k, c]
                 mean[k, c] = mu
                 s = math.sqrt(abs(s2[k, c] - mu * s1[k, c]) / sw[k, c])
                 if s > 1e-10:
                     sd[k, c] = max(p / 6.0, s)
+                    continue
+                w = 0.0
+                t1 = 0.0
+                t2 = 0.0
+                for m in range(ntr):  # replay: the last sd above 1e-10, if any
+                    i = perm[m]
+                    v = codes[i, a]
+                    if y[i] != c or math.isnan(v):
+                        continue
+                    r = np.rint(v / p) * p
+                    w += 1.0
+                    t1 += r
+                    t2 += r * r
+                    mu = t1 / w
+                    s = math.sqrt(abs(t2 - mu * t1) / w)
+                    if s > 1e-10:
+                        sd[k, c] = max(p / 6.0, s)
         # all nominal and no product can come near 1e-75: Weka's underflow rescaling never
         # fires (every factor is <= 1, so each partial product is >= this bound), skip it
         safe = Am == 0
