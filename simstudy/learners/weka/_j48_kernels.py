@@ -217,8 +217,8 @@ def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, g
     """C45Split.handleNumericAttribute: (valid, infoGain (MDL-corrected), gainRatio, cut).
 
     ``cut`` is the midpoint of the best adjacent distinct values (before Weka relocates it
-    to a training value)."""
-    # known entries: rank range, count, weight
+    to a training value).  The segment's known values are grouped by distinct value with
+    a counting pass over their ranks, or by sorting when the rank range is wide."""
     rmin = 1 << 62
     rmax = -1
     nk = 0
@@ -232,7 +232,6 @@ def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, g
                 rmax = r
     if nk == 0:
         return False, 0.0, 0.0, 0.0
-    # group the known entries by distinct value, in increasing order
     G = 0
     if rmax - rmin + 1 <= 4 * nk:
         for t in range(s0, s0 + sn):
@@ -271,7 +270,33 @@ def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, g
                 prev = r
             gcnt[G - 1] += 1
             gw[(G - 1) * C + y[e_idx[t]]] += e_w[t]
-    # the known distribution, all in bag 1 (right)
+    return _scan_numeric(gval, gw, G, C, nk, sumW, left, right, False)
+
+
+@njit(cache=True)
+def _eval_numeric_sorted(a, S, rank, uvals, y, C, e_idx, s0, sn, sumW, gval, gw, left, right, intw):
+    """``_eval_numeric`` for a segment without missing values whose entries ``S[s0:s0+sn]``
+    are already in increasing order of attribute ``a`` (all weights 1)."""
+    G = 0
+    prev = -1
+    for u in range(s0, s0 + sn):
+        i = e_idx[S[u]]
+        r = rank[i, a]
+        if r != prev:
+            gval[G] = uvals[r]
+            for c in range(C):
+                gw[G * C + c] = 0.0
+            G += 1
+            prev = r
+        gw[(G - 1) * C + y[i]] += 1.0
+    return _scan_numeric(gval, gw, G, C, sn, sumW, left, right, intw)
+
+
+@njit(cache=True)
+def _scan_numeric(gval, gw, G, C, nk, sumW, left, right, intw):
+    """The cut scan of C45Split.handleNumericAttribute over ``G`` groups of distinct values
+    (increasing) with class weights ``gw``; ``nk`` instances have a known value.
+    ``intw``: all weights are integers below the x log2 x table's size."""
     known = 0.0
     for c in range(C):
         left[c] = 0.0
@@ -306,9 +331,14 @@ def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, g
         if not (gval[g] + 1e-5 < gval[g + 1]):
             continue  # Weka: no cut between values closer than 1e-5
         if min_split - lw < SMALL and min_split - rw < SMALL:
-            new_ent = _logf(lw) + _logf(rw)
-            for c in range(C):
-                new_ent -= _logf(left[c]) + _logf(right[c])
+            if intw:
+                new_ent = _LT[int(lw)] + _LT[int(rw)]
+                for c in range(C):
+                    new_ent -= _LT[int(left[c])] + _LT[int(right[c])]
+            else:
+                new_ent = _logf(lw) + _logf(rw)
+                for c in range(C):
+                    new_ent -= _logf(left[c]) + _logf(right[c])
             gain = _info_gain(default_ent, new_ent, known, sumW)
             if gain - best_gain > SMALL:
                 best_gain = gain
@@ -413,14 +443,16 @@ def _split_segment(A, attr, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, len
 
 
 @njit(cache=True)
-def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
-          n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st, nomiss):
+def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C, rows, e_idx, e_w,
+          ecap, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st, nomiss):
     """ClassifierTree.buildTree with C45ModelSelection.selectModel, depth first from the
     root segment (node 0, already set up).  Returns False on overflow.
 
     With no missing values (all weights 1) the nominal count tables of a split's branches
     come from one pass over all branches but the largest, whose table is the parent's minus
-    the others' (exact: integer counts)."""
+    the others' (exact: integer counts), and every segment keeps its entries in increasing
+    order of each numeric attribute (``S``, parallel to the entry buffer), partitioned
+    stably at each split -- the numeric scans need no sorting."""
     m = nval.shape[0]
     Vmax = 2
     Rmax = 1
@@ -447,6 +479,28 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
     cnt = np.zeros(T)
     use_pool = nomiss and nnom > 0 and ncap * T <= 2_000_000
     intw = nomiss and n_sn[0] < _LT.shape[0]
+    nnum = m - nnom
+    use_sorted = nomiss and nnum > 0
+    S = np.empty((nnum if use_sorted else 0, ecap), dtype=np.int64)
+    numq = np.full(m, -1, dtype=np.int64)
+    nr = rows.shape[0]
+    newpos = np.empty(nr if use_sorted else 0, dtype=np.int64)
+    childof = np.empty(nr if use_sorted else 0, dtype=np.int64)
+    wp = np.empty(Vmax, dtype=np.int64)
+    if use_sorted:
+        pos = np.full(A.shape[0], -1, dtype=np.int64)
+        for q in range(nr):
+            pos[rows[q]] = q
+        qa = 0
+        for a in range(m):
+            if is_num[a]:
+                numq[a] = qa
+                u = 0
+                for r in order[a, : nknown[a]]:
+                    if pos[r] >= 0:
+                        S[qa, u] = pos[r]
+                        u += 1
+                qa += 1
     pool = np.empty((ncap if use_pool else 1, T))
     if use_pool:
         _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, n_s0[0], n_sn[0], pool[0])
@@ -497,8 +551,12 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
         q = 0
         for a in range(m):
             if is_num[a]:
-                ok, g, r, cut = _eval_numeric(a, A, rank, uvals[uoff[a]:uoff[a + 1]], y, C, e_idx, e_w,
-                                              s0, sn, tot, bcnt, bw, gval, gcnt, gw, keys, left, right)
+                if use_sorted:
+                    ok, g, r, cut = _eval_numeric_sorted(a, S[numq[a]], rank, uvals[uoff[a]:uoff[a + 1]], y, C,
+                                                         e_idx, s0, sn, tot, gval, gw, left, right, intw)
+                else:
+                    ok, g, r, cut = _eval_numeric(a, A, rank, uvals[uoff[a]:uoff[a + 1]], y, C, e_idx, e_w,
+                                                  s0, sn, tot, bcnt, bw, gval, gcnt, gw, keys, left, right)
                 cuts[a] = cut
             else:
                 ok, g, r = _eval_nominal(cnt, noff[q], nval[a], C, tot, intw)
@@ -550,6 +608,24 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
             n_sn[c0 + j] = lens[j]
             stack[sp_] = c0 + j
             sp_ += 1
+        if use_sorted:
+            # where each parent entry went, then the stable partition of every order
+            for j in range(nsub):
+                wp[j] = 0
+            for t in range(s0, s0 + sn):
+                j = _subset(A, e_idx[t], best, V, sp)
+                newpos[t - s0] = offs[j] + wp[j]
+                childof[t - s0] = j
+                wp[j] += 1
+            for qa in range(nnum):
+                Sq = S[qa]
+                for j in range(nsub):
+                    wp[j] = offs[j]
+                for u in range(s0, s0 + sn):
+                    t = Sq[u] - s0
+                    j = childof[t]
+                    Sq[wp[j]] = newpos[t]
+                    wp[j] += 1
         if use_pool:
             jl = 0
             for j in range(nsub):
@@ -826,7 +902,7 @@ def _prune(A, nval, y, C, e_idx, e_w, ecap, st,
 
 
 @njit(cache=True)
-def _fit_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune):
+def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune):
     """Grow (and prune) one tree on ``rows``; returns the node arrays and a status flag
     (1 = a buffer overflowed: call again with larger ``ecap``/``ncap``)."""
     e_idx = np.empty(ecap, dtype=np.int64)
@@ -876,9 +952,9 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, 
             for a in range(m):
                 if np.isnan(A[rows[q], a]):
                     nomiss = False
-        ok = _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
-                   n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st,
-                   nomiss)
+        ok = _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C, rows,
+                   e_idx, e_w, ecap, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
+                   ncap, st, nomiss)
         if ok:
             _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, np.empty(ncap, dtype=np.int64),
                       np.empty(ncap, dtype=np.int64))
@@ -974,12 +1050,13 @@ def _predict_row(A, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_c
 
 
 @njit(cache=True)
-def _fit_predict_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, test_rows, prune, out_row):
+def _fit_predict_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, test_rows, prune,
+                     out_row):
     nr = rows.shape[0]
     ecap = 8 * nr + 64
     ncap = 2 * nr + 64
     while True:
-        res = _fit_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune)
+        res = _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune)
         if res[0] == 0:
             break
         ecap *= 2
@@ -995,6 +1072,30 @@ def _fit_predict_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, test
     return nn
 
 
+@njit(cache=True)
+def _prepare(A, nval, rank, is_num):
+    """Per call: nominal codes (int, -1 missing) and, per numeric attribute, the rows with a
+    known value in increasing order of value (``order[a, :nknown[a]]``)."""
+    n, m = A.shape
+    codes = np.full((n, m), -1, dtype=np.int32)
+    order = np.zeros((m, n), dtype=np.int64)
+    nknown = np.zeros(m, dtype=np.int64)
+    for a in range(m):
+        if not is_num[a]:
+            for i in range(n):
+                if not np.isnan(A[i, a]):
+                    codes[i, a] = int(A[i, a])
+        else:
+            o = np.argsort(rank[:, a], kind="mergesort")
+            u = 0
+            for i in o:
+                if rank[i, a] >= 0:
+                    order[a, u] = i
+                    u += 1
+            nknown[a] = u
+    return codes, order, nknown
+
+
 @njit(cache=True, parallel=False)
 def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, prune):
     """Fit one J48 per row of the ``(B, n)`` masks ``train`` and predict the rows of ``test``.
@@ -1005,18 +1106,13 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
     ``uvals[uoff[a]:uoff[a+1]]`` (numeric attributes; -1 missing or nominal);
     ``is_num`` (m,): numeric attribute."""
     B, n = train.shape
-    m = nval.shape[0]
-    codes = np.full((n, m), -1, dtype=np.int32)
-    for a in range(m):
-        if not is_num[a]:
-            for i in range(n):
-                if not np.isnan(A[i, a]):
-                    codes[i, a] = int(A[i, a])
+    codes, order, nknown = _prepare(A, nval, rank, is_num)
     out = np.full((B, n), -1, dtype=np.int64)
     for b in prange(B):
         rows = np.flatnonzero(train[b])
         trows = np.flatnonzero(test[b])
-        _fit_predict_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, trows, prune, out[b])
+        _fit_predict_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, trows, prune,
+                         out[b])
     return out
 
 
@@ -1024,19 +1120,12 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
 def fit_tree(A, nval, rank, uvals, uoff, is_num, y, C, rows, prune):
     """One tree's node arrays (for inspection and tests): ``(attr, split, n_sub, child,
     leaf, empty, class_weights, total, share, n_nodes)``; node 0 is the root."""
-    m = nval.shape[0]
-    n = A.shape[0]
-    codes = np.full((n, m), -1, dtype=np.int32)
-    for a in range(m):
-        if not is_num[a]:
-            for i in range(n):
-                if not np.isnan(A[i, a]):
-                    codes[i, a] = int(A[i, a])
+    codes, order, nknown = _prepare(A, nval, rank, is_num)
     nr = rows.shape[0]
     ecap = 8 * nr + 64
     ncap = 2 * nr + 64
     while True:
-        res = _fit_one(A, codes, nval, rank, uvals, uoff, is_num, y, C, rows, ecap, ncap, prune)
+        res = _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune)
         if res[0] == 0:
             break
         ecap *= 2
