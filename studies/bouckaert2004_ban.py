@@ -264,6 +264,25 @@ def accuracy_table(study: Study, sets: int) -> pd.DataFrame:
     return df
 
 
+def cost_table(result) -> pd.DataFrame:
+    """Worker seconds stored with the trials (wall time inside the worker, summed), by design:
+    per split (both learners) and per fit."""
+    cols = ["design", "trials", "splits", "seconds", "ms_per_split", "us_per_fit"]
+    t = result.trials
+    if t is None or t.empty or "seconds" not in t.columns:
+        return pd.DataFrame(columns=cols)
+    design = {c.id: c.design for c in result.study.cells}
+    t = t.assign(design=t["cell"].map(design))
+    K = len(result.study.cells[0].learners)
+    out = []
+    for d, g in t.groupby("design", sort=False):
+        R, F = get_design(d).shape
+        splits = len(g) * R * F
+        sec = float(g["seconds"].sum())
+        out.append((d, len(g), splits, sec, 1e3 * sec / splits, 1e6 * sec / (K * splits)))
+    return pd.DataFrame(out, columns=cols)
+
+
 # --- rendering ------------------------------------------------------------------------------
 
 def paper_layout(long: pd.DataFrame, acc: pd.DataFrame) -> pd.DataFrame:
@@ -387,6 +406,10 @@ def render(result, out: Path) -> list[Path]:
         "weighted by the joint), averaged over the same training sets; the paper used a "
         "20,000-case test set and prints magnitudes.", "", _md(acc, 4), "",
         "## The paper's claims", "", *_claims_md(claims(long, acc)), "",
+        "## Cost", "",
+        "Worker wall seconds stored with the trials (they include numba loading in each "
+        "worker's first chunk and any load from other processes on the machine):", "",
+        _md(cost_table(result), 1), "",
         "Files: `table5.md` (paper layout), `table5_long.md`, `accuracy.md` (each also .csv, "
         ".tex)."]
     p = out / "RESULTS.md"
