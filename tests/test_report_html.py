@@ -110,17 +110,21 @@ def test_band_markers_colour_and_symbol(tmp_path):
                        "ours_t": [0.11, 0.5, 0.29, 0.4],
                        "paper_t_in_99": [True, False, True, None],
                        "paper_F": [0.1, 0.1, 0.1, 0.1], "ours_F": [0.9, 0.1, 0.1, 0.1],
-                       "paper_F_in_99": [False, True, True, True]})
+                       "paper_F_in_99": [False, True, True, True],
+                       "paper": [0.5, 0.5, 0.5, 0.5], "ours": [0.5, 0.7, 0.5, 0.5],
+                       "paper_in_spread": [True, False, None, True]})
     p = tmp_path / "t.csv"
     df.to_csv(p, index=False)
     h, counts = csv_table_html(p, table_id="x", caption="cap")
-    assert counts == {"inside": 5, "outside": 2}
-    # each outside flag marks itself and its ours_ cell: row b (t) and row a (F)
-    assert len(re.findall(r'<td class="out"', h)) == 4
-    assert h.count("✗ outside") == 2 + 2  # two flag cells; the caption and summary keys
+    # the seed-spread flag is counted apart from the 99 % band
+    assert counts == {"inside": 5, "outside": 2, "spread_inside": 2, "spread_outside": 1}
+    # each outside flag marks itself and its ours cell: row b (t, spread) and row a (F)
+    assert len(re.findall(r'<td class="out"', h)) == 6
+    assert h.count("✗ outside") == 3 + 2 + 2  # three flag cells; caption and summary keys
+    assert re.search(r'<td class="out"[^>]*>✗ 0\.700</td>', h)  # ours of row b (spread)
     assert re.search(r'<td class="out"[^>]*>✗ 0\.500</td>', h)  # ours_t of row b
     assert re.search(r'<td class="out"[^>]*>✗ 0\.900</td>', h)  # ours_F of row a
-    assert h.count("✓ inside") == 5
+    assert h.count("✓ inside") == 5 + 2
     assert re.search(r'data-v="">–</td>', h)  # no paper value: no verdict
 
 

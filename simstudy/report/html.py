@@ -221,7 +221,9 @@ def csv_table_html(csv: Path, *, table_id: str, caption: str | None = None,
     shown = _md_cells(csv.with_suffix(".md"), df.shape)
     flags = [c for c in cols if _FLAG.search(c)]
     ours_of = {c: _ours_column(c, cols) for c in flags}
-    counts = {"inside": 0, "outside": 0}
+    # *_in_99 / *_in_band: our Wilson band; *_in_spread: the spread of our root seeds (with
+    # one seed a point, so 'outside' there only says 'not equal'): counted apart
+    counts = {"inside": 0, "outside": 0, "spread_inside": 0, "spread_outside": 0}
     head = "".join(f'<th scope="col" title="click to sort">{html.escape(c)}</th>' for c in cols)
     body = []
     for i, row in enumerate(df.itertuples(index=False)):
@@ -230,10 +232,11 @@ def csv_table_html(csv: Path, *, table_id: str, caption: str | None = None,
         for f in flags:
             fv = _flag_value(vals[cols.index(f)])
             marks[f] = fv
+            pre = "spread_" if f.endswith("_in_spread") else ""
             if fv is True:
-                counts["inside"] += 1
+                counts[pre + "inside"] += 1
             elif fv is False:
-                counts["outside"] += 1
+                counts[pre + "outside"] += 1
         outside_ours = {ours_of[f] for f, fv in marks.items() if fv is False and ours_of[f]}
         tds = []
         for j, (c, v) in enumerate(zip(cols, vals, strict=True)):
@@ -258,15 +261,20 @@ def csv_table_html(csv: Path, *, table_id: str, caption: str | None = None,
         body.append("<tr>" + "".join(tds) + "</tr>")
     cap = html.escape(caption or csv.stem)
     band = ""
-    if flags:
-        n = counts["inside"] + counts["outside"]
-        band = (f' <span class="bandcount">— paper inside our band in {counts["inside"]} of '
-                f'{n} checks; <span class="outkey">✗ outside</span> in {counts["outside"]}</span>')
+    for pre, what in (("", "our 99 % band"), ("spread_", "the spread of our root seeds")):
+        n = counts[pre + "inside"] + counts[pre + "outside"]
+        if n:
+            band += (f' <span class="bandcount">— paper inside {what} in '
+                     f'{counts[pre + "inside"]} of {n} checks; <span class="outkey">✗ outside'
+                     f'</span> in {counts[pre + "outside"]}</span>')
     table = (f'<div class="scroll"><table class="data sortable" id="{table_id}">'
              f"<caption>{cap}{band}</caption>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
-    marks = (f'; <span class="outkey">✗ outside</span> our band in {counts["outside"]} of '
-             f'{counts["inside"] + counts["outside"]} checks' if flags else "")
+    marks = "".join(
+        f'; <span class="outkey">✗ outside</span> {what} in {counts[pre + "outside"]} of '
+        f'{counts[pre + "inside"] + counts[pre + "outside"]} checks'
+        for pre, what in (("", "our band"), ("spread_", "our seeds' spread"))
+        if counts[pre + "inside"] + counts[pre + "outside"])
     summary = (f"<summary><code>{html.escape(csv.name)}</code> — {len(df)} rows × "
                f"{len(cols)} columns{marks}</summary>")
     opened = " open" if len(df) <= max_open_rows else ""
@@ -478,7 +486,8 @@ def study_page(study, result, store, out: Path, paths: Sequence[Path]) -> str:
     info = provenance(study, result, store)
     counts = claim_counts(results_md)
 
-    tables, band = [], {"inside": 0, "outside": 0}
+    tables = []
+    band = {"inside": 0, "outside": 0, "spread_inside": 0, "spread_outside": 0}
     for k, csv in enumerate(csvs):
         t, c = csv_table_html(csv, table_id=f"t{k}", caption=_tex_caption(csv.with_suffix(".tex")))
         tables.append(t)
@@ -501,10 +510,11 @@ def study_page(study, result, store, out: Path, paths: Sequence[Path]) -> str:
         boxes.append(f"<div>claims: <span class=\"verdict ok\">✓ {counts['reproduced']}</span> "
                      f"<span class=\"verdict bad\">✗ {counts['not reproduced']}</span> "
                      f"<span class=\"verdict na\">? {counts['not checked']}</span></div>")
-    if band["inside"] + band["outside"]:
-        boxes.append(f"<div>paper inside our band: {band['inside']} of "
-                     f"{band['inside'] + band['outside']}; <span class=\"outkey\">✗ outside</span>"
-                     f" {band['outside']}</div>")
+    for pre, what in (("", "our 99 % band"), ("spread_", "our seeds' spread")):
+        n = band[pre + "inside"] + band[pre + "outside"]
+        if n:
+            boxes.append(f"<div>paper inside {what}: {band[pre + 'inside']} of {n}; "
+                         f"<span class=\"outkey\">✗ outside</span> {band[pre + 'outside']}</div>")
     sections = []
     nav = []
     if results_md:
@@ -517,9 +527,9 @@ def study_page(study, result, store, out: Path, paths: Sequence[Path]) -> str:
                   "value lies outside our 99 % Wilson band (or outside the spread of our root "
                   "seeds, for <code>*_in_spread</code>); <span>✓ inside</span> it lies inside; "
                   "– no paper value. Click a column head to sort.</p>")
-        if not band["inside"] + band["outside"]:  # no paper values: no band to mark
+        if not sum(band.values()):  # no paper values: no band to mark
             legend = '<p class="legend small">Click a column head to sort.</p>'
-        head = "Tables: the paper beside ours" if band["inside"] + band["outside"] else "Tables"
+        head = "Tables: the paper beside ours" if sum(band.values()) else "Tables"
         sections.append(f'<section id="tables"><h2>{head}</h2>{legend}'
                         + "".join(tables) + "</section>")
     if pngs:
@@ -568,23 +578,33 @@ def write_index(entries: Sequence[dict], out: Path, store_path: str) -> Path:
     for e in entries:
         if e.get("error"):
             link = html.escape(e["name"])
-            state = f'<td class="out">✗ not rendered: {html.escape(e["error"])}</td>'
+            state = f'<td class="out" colspan="2">✗ not rendered: {html.escape(e["error"])}</td>'
         else:
             rel = Path(e["page"]).relative_to(out).as_posix()
             link = f'<a href="{html.escape(rel)}">{html.escape(e["name"])}</a>'
-            c = e["claims"]
-            state = (f'<td><span class="verdict ok">✓ {c["reproduced"]}</span> '
+            c, b = e["claims"], e.get("band", {"inside": 0, "outside": 0})
+            state = ("<td>–</td>" if not sum(c.values()) else
+                     f'<td><span class="verdict ok">✓ {c["reproduced"]}</span> '
                      f'<span class="verdict bad">✗ {c["not reproduced"]}</span> '
                      f'<span class="verdict na">? {c["not checked"]}</span></td>')
+            parts = []
+            for pre, what in (("", ""), ("spread_", " (outside our seeds' spread)")):
+                n = b.get(pre + "inside", 0) + b.get(pre + "outside", 0)
+                if n:
+                    parts.append(f'<span class="outkey">✗ {b[pre + "outside"]}</span> of {n}{what}')
+            state += (f'<td data-v="{b["outside"]}">{"; ".join(parts)}</td>' if parts
+                      else "<td>–</td>")
         rows.append(f"<tr><td>{link}</td><td>{html.escape(e.get('description', ''))}</td>"
                     f"<td>{html.escape(str(e.get('runs', '')))}</td>"
+                    f"<td>{html.escape(str(e.get('default_runs', '')))}</td>"
                     f"<td>{html.escape(str(e.get('seed', '')))}</td>{state}</tr>")
     body = ("<header><h1>simstudy reports</h1>"
             f"<p>Every registered study with trials in the store <code>{html.escape(store_path)}"
             f"</code>; simstudy {html.escape(__version__)}.</p></header>"
             '<table class="data sortable" id="studies"><thead><tr><th>study</th>'
-            "<th>what</th><th>runs per cell</th><th>root seed</th>"
-            "<th>claims (reproduced / not / not checked)</th></tr></thead>"
+            "<th>what</th><th>runs per cell</th><th>study default</th><th>root seed</th>"
+            "<th>claims (reproduced / not / not checked)</th>"
+            "<th>paper outside our 99 % band (checks)</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>")
     out.mkdir(parents=True, exist_ok=True)
     p = out / "index.html"
@@ -597,8 +617,13 @@ def write_index(entries: Sequence[dict], out: Path, store_path: str) -> Path:
 def _entry(study, page: Path, out: Path) -> dict:
     md = out / "RESULTS.md"
     text = md.read_text() if md.is_file() else ""
+    band = {"inside": 0, "outside": 0, "spread_inside": 0, "spread_outside": 0}
+    for csv in re.findall(r"<summary><code>([^<]+\.csv)</code>", page.read_text()):
+        _, c = csv_table_html(out / html.unescape(csv), table_id="x")
+        band = {k: band[k] + c[k] for k in band}
     return {"name": study.name, "description": study.description, "page": page,
-            "seed": study.seed, "claims": claim_counts(text)}
+            "seed": study.seed, "claims": claim_counts(text), "band": band,
+            "default_runs": study_default_runs(study)}
 
 
 def render_with_page(study, result, store, out: Path) -> list[Path]:
