@@ -38,6 +38,17 @@ training sets of acc(NB) − acc(C4.5), in points.  Sources 2–4 were made with
 (``data/PROVENANCE.md``), so our signed differences are negative; the paper prints
 magnitudes.
 
+Cost (measured 2026-11-23 on the 2-core development machine; CPU seconds, so other
+processes' load is left out).  Per fit on 300-case sets, the runner's batches (10 runs of
+one set per call): ``wnb`` 5-11 us; ``j48`` 33-40 us on sources 2 and 4, 52-75 us on
+source 3 and 94-181 us on source 1 (on pure noise it grows large trees and prunes them
+back).  Fits alone: 79 ms per (set, repetition) over the 4 sources × 230 splits × 2
+learners (wnb 5 ms, j48 74 ms), i.e. 792 CPU s for the full protocol (18.4 M fits); whole
+trials in the runner (masks, stacking, tests, records): 126 ms, i.e. 1,260 CPU s, ≈ 11 min
+of wall time with ``--jobs 2`` on an otherwise idle machine, plus ~0.2 ms per trial of
+store writes in the main process (200,000 trials).  The accuracy row (1000 sets × 4
+sources × 2 learners) takes ≈ 15 s.
+
 Choices the paper leaves open: the four networks (``data/ban_sources.json``); learners are
 Weka's NaiveBayes and J48 with default settings (``wnb``, ``j48``; the paper used Weka 3.3);
 the resampled t uses df = n − 1; an undefined t (zero variance) accepts.
