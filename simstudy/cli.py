@@ -183,7 +183,7 @@ def _print_table(table, fmt: str) -> None:
     from .report import to_latex, to_markdown
 
     cols = ["cell", "test", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
-    t = table[cols]
+    t = table[cols + [c for c in ("truth",) if c in table.columns]]  # issue 16
     if fmt == "csv":
         t.to_csv(sys.stdout, index=False)
     elif fmt == "latex":
