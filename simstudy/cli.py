@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .errors import SimstudyError
 
-COMMANDS = ("list", "run", "report", "bench", "perf", "migrate")
+COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "card")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -105,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--alpha", type=_alpha)
     b.add_argument("--name", default=None, help="column name of the new test")
 
+    from .card_cli import add_card_parser  # issue 16
+
+    add_card_parser(sub)
     pf = sub.add_parser("perf", help="benchmark fast learner paths against scikit-learn")
     pf.add_argument("rest", nargs=argparse.REMAINDER)
     return p
@@ -350,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
             build_parser().print_help()
             return 0
         {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
-         "bench": _cmd_bench, "migrate": _cmd_migrate}[args.command](args)
+         "bench": _cmd_bench, "migrate": _cmd_migrate,
+         "card": lambda a: __import__("simstudy.card_cli").card_cli.cmd_card(a)}[args.command](args)
         sys.stdout.flush()
     except SimstudyError as e:
         print(f"simstudy: error: {e}", file=sys.stderr)

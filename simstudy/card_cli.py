@@ -1,0 +1,76 @@
+"""``python -m simstudy card``: the command line of :mod:`simstudy.card` (issue 16).
+
+Kept apart from :mod:`simstudy.card` so that building the parser imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import SimstudyError
+
+DEFAULT_STUDIES = "type1,type2,gaussian"
+
+
+def add_card_parser(sub) -> None:
+    from .cli import _alpha, _int, _positive_int
+    from .store import DEFAULT_STORE
+
+    c = sub.add_parser(
+        "card", help="a new test's report card: size, power, replicability vs the baselines",
+        description="Evaluate a new test on stored trials (no learner is fitted) and write its "
+                    "report card (md, csv, png, html): size on H0 cells with a calibration "
+                    "plot, power on H1 cells, replicability where data sets are repeated, and "
+                    "a summary ranking it among the baselines.")
+    c.add_argument("--test", required=True,
+                   help="MODULE:FUNCTION or path/to/file.py:FUNCTION, called as "
+                        "f(d, *, n_train, n_test[, losses])")
+    c.add_argument("--studies", default=DEFAULT_STUDIES,
+                   help=f"comma-separated registered studies (default {DEFAULT_STUDIES})")
+    c.add_argument("--store", action="append", default=None,
+                   help=f"store file (repeat, or separate with commas, for several; each study "
+                        f"is read from the first that holds it; default {DEFAULT_STORE})")
+    c.add_argument("--out", type=Path, help="output directory (default out/card-FUNCTION)")
+    c.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (0.05)")
+    c.add_argument("--name", help="the new test's name in the card (default: FUNCTION)")
+    c.add_argument("--runs", type=_positive_int("runs"), help="use the first RUNS runs per cell")
+    c.add_argument("--seed", type=_int, help="root seed (default: the one the store holds)")
+    c.add_argument("--no-figures", action="store_true", help="skip the png figures")
+
+
+def cmd_card(args: argparse.Namespace) -> None:
+    from .bench import load_function
+    from .card import card, write_card
+    from .report import to_markdown
+    from .store import DEFAULT_STORE, Store
+
+    fn = load_function(args.test)
+    name = args.name or args.test.rsplit(":", 1)[1]
+    studies = [s.strip() for s in args.studies.split(",") if s.strip()]
+    if not studies:
+        raise SimstudyError(f"--studies {args.studies!r} names no study")
+    from .catalog import STUDIES
+
+    bad = [s for s in studies if s not in STUDIES]
+    if bad:
+        raise SimstudyError(f"--studies: unknown study {bad[0]!r}; valid choices: "
+                            f"{', '.join(STUDIES)}")
+    paths = [p for arg in (args.store or [DEFAULT_STORE]) for p in arg.split(",") if p]
+    stores = [Store(p, readonly=True) for p in paths]
+    try:
+        c = card(fn, studies, stores, name=name, alpha=args.alpha, runs=args.runs,
+                 seed=args.seed)
+        out = args.out or Path("out") / f"card-{name}"
+        written = write_card(c, out, figures=not args.no_figures)
+    finally:
+        for s in stores:
+            s.close()
+    print(f"report card of {name!r} at alpha={c.alpha}: {c.trials} stored trials, no learner "
+          f"fitted, {c.seconds['total']:.1f} s")
+    print(to_markdown(c.summary.drop(columns=["new"])), end="")
+    for n in c.notes:
+        print(f"note: {n}", file=sys.stderr)
+    for p in written:
+        print(f"wrote {p}")
