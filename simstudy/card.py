@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from .aggregate import asked_results, wilson
-from .bench import _fits, _pvalue, check_signature
+from .bench import _fits, _pvalue
 from .errors import SimstudyError
 from .store import Store
 from .study import Study
@@ -133,6 +133,20 @@ def _needs_losses(fn: Callable) -> bool:
         raise SimstudyError(f"test function declares needs={need!r}; the only valid value "
                             "is 'losses' (or leave it unset)")
     return True
+
+
+def _check_signature(fn: Callable, name: str, needs: bool) -> None:
+    """``fn`` must accept ``fn(d, *, n_train=..., n_test=...[, losses=...])``."""
+    import inspect
+
+    kw = {"n_train": 1.0, "n_test": 1.0, **({"losses": np.zeros((2, 5, 2, 1))} if needs else {})}
+    try:
+        inspect.signature(fn).bind(np.zeros((5, 2)), **kw)
+    except TypeError as e:
+        raise SimstudyError(f"test function {name!r} cannot be called as "
+                            f"f(d, *, {', '.join(kw)}): {e}") from None
+    except ValueError:
+        pass  # no signature available (a builtin): find out when calling it
 
 
 def _vector_out(out: object, T: int, where: str) -> tuple[np.ndarray, np.ndarray]:
@@ -255,15 +269,6 @@ def _rep_units(runs: np.ndarray, p: np.ndarray, alpha: float, mode: tuple[str, i
     return c[n == k]
 
 
-def _load_study(name: str, store: Store, runs: int | None, seed: int | None,
-                alpha: float | None) -> Study:
-    from .catalog import get_study
-    from .cli import stored_scope
-
-    study = get_study(name, alpha=alpha)
-    return stored_scope(study, store, runs, seed)
-
-
 def card(fn: Callable, studies: Sequence[Study | str], store: Store | Sequence[Store], *,
          name: str = "new", alpha: float = 0.05, alphas: Sequence[float] = ALPHA_GRID,
          swap: bool = False, runs: int | None = None, seed: int | None = None) -> Card:
@@ -274,8 +279,8 @@ def card(fn: Callable, studies: Sequence[Study | str], store: Store | Sequence[S
     each study is read from the first store that holds it.  ``swap=True`` evaluates the new
     test on (learner b, learner a): a two-sided test's card must not change.
     """
-    check_signature(fn, name)
     needs = _needs_losses(fn)
+    _check_signature(fn, name, needs)
     stores = [store] if isinstance(store, Store) else list(store)
     alphas = np.asarray(sorted({float(x) for x in alphas} | {float(alpha)}))
     t0 = time.perf_counter()
@@ -343,7 +348,7 @@ def card(fn: Callable, studies: Sequence[Study | str], store: Store | Sequence[S
                                 cal_rows.append({**key, "test": tname, "alpha": float(al),
                                                  "proportion": float(pr)})
                         elif h0 is False or h0 is None:
-                            x_kind = "|true diff|" if diff is not None else "|z|"
+                            x_kind = "abs(true diff)" if diff is not None else "abs(z)"
                             x = abs(diff) if diff is not None else abs(z)
                             pow_rows.append({**row, "true_diff": diff, "z": z,
                                              "x_kind": x_kind, "x": x})
@@ -528,15 +533,15 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
 def _wide(df: pd.DataFrame, name: str, extra: Sequence[str] = ()) -> pd.DataFrame:
     """One row per cell (and pair): each test's reject proportion [Wilson interval]."""
     idx = ["study", "cell", "pair", "truth", *extra]
-    d = df.assign(v=[f"{p:.3f} [{lo:.3f}, {hi:.3f}]" for p, lo, hi in
-                     zip(df["proportion"], df["ci_low"], df["ci_high"], strict=True)])
-    w = d.pivot_table(index=idx, columns="test", values="v", aggfunc="first", sort=False,
-                      dropna=False)
-    cols = [name, *[t for t in w.columns if t != name]]
-    w = w.reindex(columns=cols).reset_index()
-    if "pair" in w.columns and (w["pair"] == "").all():
+    rows: dict[tuple, dict] = {}
+    for r in df.itertuples(index=False):
+        key = tuple(getattr(r, c) for c in idx)
+        rows.setdefault(key, dict(zip(idx, key, strict=True)))[r.test] = (
+            f"{r.proportion:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]")
+    tests = list(dict.fromkeys([name, *df["test"]]))
+    w = pd.DataFrame(list(rows.values())).reindex(columns=[*idx, *tests])
+    if (w["pair"] == "").all():
         w = w.drop(columns=["pair"])
-    w.columns.name = None
     return w
 
 
