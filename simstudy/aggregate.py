@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from .errors import SimstudyError
 from .store import Store
 from .study import Study
 
@@ -134,3 +135,18 @@ def collect(study: Study, store: Store, alpha: float | None = None) -> StudyResu
     table = table.sort_values("cell", key=lambda c: c.map(order), kind="stable")
     table = table.reset_index(drop=True)
     return StudyResult(study, table, trials, results)
+
+
+def collect_seeds(study: Study, store: Store, seeds, alpha: float | None = None) -> StudyResult:
+    """One :class:`StudyResult` over several root seeds (``run --seeds N``).
+
+    ``trials`` and ``results`` hold every seed's rows (their ``seed`` column tells them
+    apart; the store keys trials by (cell, seed, run)), so a rendering can show the spread
+    over seeds; ``table`` and ``study`` are those of the first seed.
+    """
+    parts = [collect(study.replace(seed=int(s)), store, alpha) for s in seeds]
+    if not parts:
+        raise SimstudyError("collect_seeds needs at least one seed")
+    trials = pd.concat([p.trials for p in parts], ignore_index=True)
+    results = pd.concat([p.results for p in parts], ignore_index=True)
+    return StudyResult(parts[0].study, parts[0].table, trials, results)

@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run a study (only missing trials), then render it")
     common(r)
+    r.add_argument("--seeds", type=_positive_int("seeds"), default=1,
+                   help="run root seeds SEED .. SEED+N-1 and render them together (studies "
+                        "whose rendering reads several seeds show the spread over them)")
     r.add_argument("--sets", type=_positive_int("sets"),
                    help="data draws per source, for studies that repeat runs on each draw "
                         "(runs = sets x the study's runs per set)")
@@ -203,7 +206,7 @@ def _render(study, result, out: Path) -> list[Path]:
 
 
 def _cmd_run(args) -> None:
-    from .aggregate import collect
+    from .aggregate import collect, collect_seeds
     from .runner import run_study
     from .store import Store
 
@@ -215,11 +218,20 @@ def _cmd_run(args) -> None:
     validate(study)  # before the store file is created
     with Store(args.store) as store:
         t0 = time.time()
-        s = run_study(study, store, jobs=args.jobs, backend=args.backend,
-                      scheduler=args.scheduler, progress=not args.no_progress,
-                      args={**{k: v for k, v in vars(args).items() if k != "command"},
-                            "argv": sys.argv})
-        result = collect(study, store)
+        seeds = [study.seed + i for i in range(args.seeds)]
+        done = []
+        for sd in seeds:  # --seeds: one run per root seed, rendered together
+            s = run_study(study.replace(seed=sd), store, jobs=args.jobs, backend=args.backend,
+                          scheduler=args.scheduler, progress=not args.no_progress,
+                          args={**{k: v for k, v in vars(args).items() if k != "command"},
+                                "argv": sys.argv})
+            done.append(s)
+        if len(done) > 1:
+            import dataclasses
+
+            s = dataclasses.replace(s, **{f: sum(getattr(x, f) for x in done) for f in (
+                "trials_total", "trials_done_before", "trials_computed", "results_recomputed")})
+        result = collect(study, store) if len(seeds) == 1 else collect_seeds(study, store, seeds)
         out = args.out or Path("out") / study.name
         from .report.html import write_study_page
 

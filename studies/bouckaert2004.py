@@ -873,20 +873,11 @@ def build_strat(datasets: Iterable[str] | None = None,
 
 
 def collect_seeds(study: Study, store, seeds: Iterable[int]) -> StudyResult:
-    """One :class:`StudyResult` over several root seeds (the store keys trials by
-    (cell, seed, run)); ``results`` and ``trials`` keep their ``seed`` column."""
-    from simstudy.aggregate import collect
+    """One :class:`StudyResult` over several root seeds (``run --seeds N``); ``results`` and
+    ``trials`` keep their ``seed`` column (:func:`simstudy.aggregate.collect_seeds`)."""
+    from simstudy.aggregate import collect_seeds as _collect_seeds
 
-    parts = [collect(study.replace(seed=int(s)), store) for s in seeds]
-    if not parts:
-        raise SimstudyError("collect_seeds needs at least one seed")
-    trials = pd.concat([p.trials for p in parts], ignore_index=True)
-    results = pd.concat([p.results for p in parts], ignore_index=True)
-    return StudyResult(study, parts[0].table, trials, results)
-
-
-__all__ = ["build", "build_strat", "collect_seeds", "main", "render", "LEARNERS", "WEKA", "STAND_INS",
-           "PAIRS", "summary_rows", "summary_table", "table1", "counts"]
+    return _collect_seeds(study, store, list(seeds))
 
 
 def main(argv: list[str] | None = None) -> int:

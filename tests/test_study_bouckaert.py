@@ -18,7 +18,7 @@ from simstudy.sources import get_source
 from simstudy.sources.bundled import BOUCKAERT2004
 from simstudy.stats import consistency_from_counts, replicability
 from simstudy.store import Store
-from studies import bouckaert2004 as B
+from simstudy.studies import bouckaert2004 as B
 
 REF = B.REF
 
@@ -284,3 +284,19 @@ def test_module_entry_runs_several_seeds_into_one_rendering(tmp_path, capsys):
     B.main(["--seeds", "2", "--runs", "2", "--datasets", "iris", "--store",
             str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out2"), "--render-only"])
     assert (tmp_path / "out2" / "figure_R.png").is_file()
+
+
+def test_cli_run_seeds_renders_the_spread(tmp_path):
+    from simstudy.cli import main
+
+    rc = main(["run", "replicability", "--filter", "iris/*/1x10cv", "--seeds", "2", "--runs",
+               "2", "--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out"),
+               "--no-progress"])
+    assert rc in (0, None)
+    with Store(tmp_path / "s.sqlite") as store:
+        assert sorted(set(store.trials()["seed"])) == [B.SEED, B.SEED + 1]
+    text = (tmp_path / "out" / "RESULTS.md").read_text()
+    assert f"root seed(s) {B.SEED}, {B.SEED + 1}" in text
+    t3 = pd.read_csv(tmp_path / "out" / "summary.csv")
+    row = t3[(t3["table"] == "Table 3") & (t3["column"] == "1") & (t3["status"] == "ok")]
+    assert len(row) == 9 and (row["seeds"] == 2).all()
