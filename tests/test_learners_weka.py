@@ -386,3 +386,16 @@ def test_edge_cases_agree_with_weka(case: dict) -> None:
     for key, learner in (("wnb", WekaNaiveBayes()), ("ib1", WekaIB1())):
         pred = learner.prepare(data).fit_predict(data.X, data.y, tr, te)[0, case["test"]]
         assert pred.tolist() == case["pred"][key], key
+
+
+@pytest.mark.parametrize("name", ["vote", "soybean", "binary9"])
+def test_ib1_shared_hamming_matrix_equals_the_general_kernel(name: str, monkeypatch) -> None:
+    import simstudy.learners.weka.ib1 as ib1
+
+    data = mf.dataset(name)
+    rng = np.random.default_rng(3)
+    tr = rng.random((6, data.n)) < 0.6
+    shared = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr)
+    monkeypatch.setattr(ib1, "HAMMING_MAX_ROWS", 0)  # all-nominal data through _ib1_mixed
+    general = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr)
+    np.testing.assert_array_equal(shared, general)
