@@ -42,7 +42,9 @@ Choices the paper leaves open (documented, visible in the grid):
 * Outcome = reject or accept, direction ignored (as the paper's consistency counts); the
   sign of the statistic gives the direction for the §4.1 check.
 * The counts depend on the partitions, so every summary row is also given over several
-  root seeds (``--seeds 3``): ours on the first seed, and the min–max over the seeds.
+  root seeds (``python -m simstudy replicability --seeds 3 --jobs 2``, or
+  ``python -m studies.bouckaert2004 --seeds 3``): ours on the first seed, and the min–max
+  over the seeds.
 
 Data (verified in tests/test_study_bouckaert.py against Table 1's #inst. and #cl.): all 27
 sets are bundled (:data:`simstudy.sources.bundled.BOUCKAERT2004`).  Variants: vowel keeps all
