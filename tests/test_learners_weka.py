@@ -399,3 +399,17 @@ def test_ib1_shared_hamming_matrix_equals_the_general_kernel(name: str, monkeypa
     monkeypatch.setattr(ib1, "HAMMING_MAX_ROWS", 0)  # all-nominal data through _ib1_mixed
     general = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr)
     np.testing.assert_array_equal(shared, general)
+
+
+def test_wnb_prior_counts_every_declared_class() -> None:
+    # classes x, y, z declared; z never occurs: Weka's prior is (n_c + 1)/(n + 3)
+    from simstudy.core import Dataset
+
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 0.0]])
+    y = np.array([0, 1, 1, 0])
+    data = Dataset("d", X, y, ("x", "y", "z"), ("a=p", "a=q"), ((0, 1),))
+    lr, tr, te = _fit(WekaNaiveBayes(), data, [0, 1, 2], [3])
+    proba = lr.predict_proba(data.X, data.y, tr, te)[0, 3]
+    prior = np.array([2, 3, 1]) / (3 + 3)  # x: 1+1, y: 2+1, z: 0+1
+    lik = np.array([(1 + 1) / (1 + 2), (1 + 1) / (2 + 2), 1 / 2])
+    np.testing.assert_allclose(proba, prior * lik / (prior * lik).sum(), rtol=1e-14)

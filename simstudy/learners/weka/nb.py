@@ -388,11 +388,15 @@ class WekaNaiveBayes(Learner):
     preprocess = "none"
     stack_trials = True  # per-model work on the model's own rows only
 
-    def __init__(self, nominal_groups: Sequence[Sequence[int]] = ()) -> None:
+    def __init__(self, nominal_groups: Sequence[Sequence[int]] = (), n_classes: int = 0) -> None:
         self.nominal_groups = tuple(tuple(int(j) for j in g) for g in nominal_groups)
+        # Weka's K in the prior (n_c + 1)/(n + K) is the class attribute's number of values,
+        # which can exceed the classes present in y (a generated sample may miss one)
+        self.n_classes = int(n_classes)
 
     def prepare(self, data: Any) -> WekaNaiveBayes:
-        return WekaNaiveBayes(tuple(getattr(data, "nominal_groups", ()) or ()))
+        return WekaNaiveBayes(tuple(getattr(data, "nominal_groups", ()) or ()),
+                              len(getattr(data, "classes", ())))
 
     def fit_predict(self, X, y, train, test, seeds: Sequence[Any] = ()) -> np.ndarray:
         return self._run(X, y, train, test, False)[0]
@@ -413,7 +417,7 @@ class WekaNaiveBayes(Learner):
         slot[nominal] = np.arange(len(nominal))
         slot[numeric] = np.arange(len(numeric))
         icodes = np.ascontiguousarray(np.nan_to_num(codes[:, nominal], nan=-1.0).astype(np.int64))
-        C = int(y.max()) + 1 if y.size else 1
+        C = max(int(y.max()) + 1 if y.size else 1, self.n_classes)
         out = np.empty(train.shape, dtype=np.int64)
         proba = np.full((*train.shape, C) if keep else (0, 0, 0), np.nan)
         _wnb_kernel(codes, icodes, is_nom, nvals, slot, y, C, train, test, out, proba)
