@@ -382,6 +382,11 @@ class WekaNaiveBayes(Learner):
       flip a near-exact tie.
     * A fold without training instances predicts class 0 (Weka refuses to build).
     * Instance weights are all 1 (Weka accepts weighted instances).
+    * Not the learner but the data: ``|values|`` is the size of the attribute's one-hot
+      group, i.e. the values our data set declares.  A bundled CSV declares the values that
+      occur; Weka's own ARFF copy of a UCI set may declare more (values that never occur),
+      and then Weka's Laplace denominators are larger.  The fixtures write our domains into
+      the ARFF, so they cannot show this.
     """
 
     name = "wnb"
