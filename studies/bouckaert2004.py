@@ -250,11 +250,12 @@ def summarise(c: pd.DataFrame) -> pd.DataFrame:
     """Consistent / almost consistent / R per (seed, pair) from per-data-set counts."""
     out = []
     for (seed, pair), g in c.groupby(["seed", "pair"], sort=False):
-        n = int(g["n"].min())
-        if n != int(g["n"].max()) or n < 2:
-            raise SimstudyError(
-                f"seed {seed}, {pair}: data sets have different numbers of runs "
-                f"({sorted(set(g['n']))!r}); run every cell to the same number of runs")
+        # a data set whose cell has fewer runs (an interrupted run) is left out of the row,
+        # which the 'datasets' column then shows; R(k, n) needs one n for all
+        n = int(g["n"].max())
+        g = g[g["n"] == n]
+        if n < 2:
+            continue
         cr = consistency_from_counts(g["k"].to_numpy(), n)
         out.append((seed, pair, n, len(g), cr.consistent, cr.almost_consistent, cr.R))
     return pd.DataFrame(out, columns=["seed", "pair", "runs", "datasets", *MEASURES])
