@@ -357,6 +357,11 @@ def card(fn: Callable, studies: Sequence[Study | str], store: Store | Sequence[S
                     secs["aggregate"] += time.perf_counter() - t
         for s in skipped:
             notes.append(f"{study.name}: skipped {s}")
+        missing = [c.id for c in study.cells if c.id not in trials]
+        if missing:
+            notes.append(f"{study.name}: {len(missing)} of {len(study.cells)} cells have no "
+                         f"stored trials: {', '.join(missing[:4])}"
+                         + (", ..." if len(missing) > 4 else ""))
         rep_rows += _replicability_rows(study.name, rep_acc, mode, name)
     if not size_rows and not pow_rows:
         raise SimstudyError(f"the test {name!r} fits no stored cell of "
