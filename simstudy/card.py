@@ -672,7 +672,7 @@ def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
     body = [H.markdown_to_html((out / "card.md").read_text().split("## Size")[0]
                                .split("## Power")[0].split("## Replicability")[0])]
     for p in paths:
-        if p.suffix == ".csv":
+        if p.suffix == ".csv" and p.stem != "card_calibration":  # long: the figure shows it
             body.append(H.csv_table_html(p, table_id=p.stem, caption=p.stem)[0])
     for p in paths:
         if p.suffix == ".png":

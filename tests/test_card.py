@@ -275,3 +275,27 @@ def test_tiny_type1_slice_keeps_losses_by_default(tmp_path, no_fits):
     assert no_fits["fit_predict"] == fitted  # ... the card did not
     assert c.size["truth"].tolist() == ["H0"] * 3 and c.size["runs"].tolist() == [3] * 3
     assert (tmp_path / "out" / "card.md") in paths
+
+
+def test_vectorised_per_instance_function_gets_stacked_losses(demo_store):
+    seen = []
+
+    def mc_vec(d, *, n_train, n_test, losses):
+        seen.append(losses.shape)
+        L = losses[:, :, 0, 0]  # (T, 2, n): first fold
+        on = L[:, 0] >= 0
+        n01 = ((L[:, 0] == 1) & (L[:, 1] == 0) & on).sum(1)
+        n10 = ((L[:, 0] == 0) & (L[:, 1] == 1) & on).sum(1)
+        n = n01 + n10
+        with np.errstate(divide="ignore", invalid="ignore"):
+            chi2 = (np.abs(n01 - n10) - 1.0) ** 2 / n
+        return chi2, np.where(n > 0, sps.chi2.sf(chi2, 1), 1.0)
+
+    mc_vec.vectorized = True
+    mc_vec.needs = "losses"
+    with Store(demo_store, readonly=True) as s:
+        a = card(mc_vec, [_demo_h0()], s, name="mc")
+        b = card(mcnemar_first_fold, [_demo_h0()], s, name="mc")
+    assert len(seen) == 7 and all(sh[:3] == (20, 2, 5) and sh[3] == 2 for sh in seen)
+    pd.testing.assert_frame_equal(a.size, b.size)
+    pd.testing.assert_frame_equal(a.power, b.power)
