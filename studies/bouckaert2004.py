@@ -264,7 +264,6 @@ def summarise(c: pd.DataFrame) -> pd.DataFrame:
 def summary_table(result: StudyResult, rows: list[Row]) -> pd.DataFrame:
     """Long table: one line per (row, pair, measure); paper, ours (first seed), seed spread."""
     paper = paper_summary()
-    seeds = sorted(set(result.results["seed"])) if not result.results.empty else []
     out = []
     for row in rows:
         s = summarise(counts(result, row))
@@ -297,7 +296,6 @@ def summary_table(result: StudyResult, rows: list[Row]) -> pd.DataFrame:
     df = pd.DataFrame(out).reindex(columns=cols)
     for c in ("datasets", "runs", "seeds"):
         df[c] = pd.Series([None if pd.isna(v) else int(v) for v in df[c]], dtype=object)
-    del seeds
     return df
 
 
