@@ -516,8 +516,10 @@ def _summary(name: str, alpha: float, size: pd.DataFrame, h0p: dict, h1p: dict,
             "mean_power_matched": float(np.mean(matched)) if matched else float("nan"),
             "rep_groups": len(r),
             "mean_R": float(r["R"].mean()) if len(r) else float("nan"),
-            "new_mean_size_same_cells": float(np.mean(same_s)) if same_s else float("nan"),
-            "new_mean_power_same_cells": float(np.mean(same_p)) if same_p else float("nan"),
+            "new_mean_size_same_cells": (float(np.mean(same_s)) if same_s and t != name
+                                         else float("nan")),
+            "new_mean_power_same_cells": (float(np.mean(same_p)) if same_p and t != name
+                                          else float("nan")),
         })
     out = pd.DataFrame(rows)
     if out.empty:
@@ -559,7 +561,7 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
              "mean_power_matched: mean power over H1 cells at the test's own size-adjusted "
              "level alpha_matched (pooled H0 reject proportion ≤ alpha); mean_R: Bouckaert & "
              "Frank's replicability.", "",
-             to_markdown(c.summary.drop(columns=["new"])), ""]
+             to_markdown(summary_screen(c)), ""]
     if len(c.size):
         lines += ["## Size (H0 cells)", "", to_markdown(_wide(c.size, c.name)), ""]
     if len(c.power):
@@ -581,6 +583,21 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
     if html:
         paths.append(_html(c, out, paths))
     return paths
+
+
+def summary_screen(c: Card) -> pd.DataFrame:
+    """The summary on one screen: the new test marked, empty and secondary columns left out
+    (``card_summary.csv`` keeps them all)."""
+    df = c.summary.copy()
+    if df.empty:
+        return df
+    df["test"] = [f"{t} (new)" if n else t for t, n in zip(df["test"], df["new"], strict=True)]
+    df = df.drop(columns=["new", "max_size", "rep_groups"])
+    df = df.rename(columns={"new_mean_size_same_cells": "new_size_same_cells",
+                            "new_mean_power_same_cells": "new_power_same_cells"})
+    keep = [col for col in df.columns if not df[col].isna().all()
+            and not (col.endswith("_cells") and (df[col] == 0).all())]
+    return df[keep]
 
 
 def _wide(df: pd.DataFrame, name: str, extra: Sequence[str] = ()) -> pd.DataFrame:

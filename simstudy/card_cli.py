@@ -42,7 +42,7 @@ def add_card_parser(sub) -> None:
 
 def cmd_card(args: argparse.Namespace) -> None:
     from .bench import load_function
-    from .card import card, write_card
+    from .card import card, summary_screen, write_card
     from .report import to_markdown
     from .store import DEFAULT_STORE, Store
 
@@ -69,7 +69,7 @@ def cmd_card(args: argparse.Namespace) -> None:
             s.close()
     print(f"report card of {name!r} at alpha={c.alpha}: {c.trials} stored trials, no learner "
           f"fitted, {c.seconds['total']:.1f} s")
-    print(to_markdown(c.summary.drop(columns=["new"])), end="")
+    print(to_markdown(summary_screen(c)), end="")
     for n in c.notes:
         print(f"note: {n}", file=sys.stderr)
     for p in written:

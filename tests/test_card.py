@@ -17,7 +17,7 @@ from simstudy.catalog import get_study
 from simstudy.cli import main
 from simstudy.errors import SimstudyError
 from simstudy.runner import run_study
-from simstudy.stats import consistency_from_counts, mcnemar, ttest_5x2cv
+from simstudy.stats import consistency_from_counts, mcnemar
 from simstudy.store import Store
 from simstudy.study import Cell
 from simstudy.truth import KNOWN, truth, truth_text
@@ -150,7 +150,8 @@ def test_per_instance_test_reads_the_stored_losses(demo_store, no_fits):
     for cell, g in trials.groupby("cell"):
         p = [mcnemar(*(L[k, 0, 0][L[k, 0, 0] >= 0] for k in (0, 1))).pvalue for L in g["losses"]]
         want = int(np.sum(np.asarray(p) < 0.05))
-        got = pd.concat([c.size, c.power]).query("test == 'mc' and cell == @cell")["rejects"]
+        both = pd.concat([c.size, c.power])
+        got = both[(both["test"] == "mc") & (both["cell"] == cell)]["rejects"]
         assert got.item() == want
 
 
@@ -217,7 +218,7 @@ def test_truth_labels():
     c = Cell("iris", ("nmc", "1nn"), "5x2", (), (("true_diff", 0.02),))
     assert truth(c) == (False, 0.02) and truth_text(*truth(c)) == "H1 (Δ=+0.020)"
     assert truth(Cell("iris", ("a", "b"), "5x2", (), (("h0", True),))) == (True, 0.0)
-    for (src, a, b), (m, se, _) in KNOWN.items():
+    for (src, a, b), (m, _se, _how) in KNOWN.items():
         assert truth(Cell(src, (a, b), "5x2", ())) == (False, m)
         assert truth(Cell(src, (b, a), "5x2", ())) == (False, -m)
 
