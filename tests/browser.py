@@ -145,18 +145,24 @@ class Chromium:
             await call("Page.navigate", {"url": url}, session=s)
             await loaded.wait()
             await asyncio.sleep(0.3)  # let late console messages arrive
+            out.screenshot = await self._screenshot(call, s, width)  # before facts_js acts
             res = await call("Runtime.evaluate", {"expression": facts_js, "returnByValue": True,
                                                   "awaitPromise": True}, session=s)
             if "exceptionDetails" in res:
                 raise RuntimeError(f"facts script failed: {res['exceptionDetails']}")
             out.facts = res["result"]["value"]
-            m = await call("Page.getLayoutMetrics", session=s)
-            size = m.get("cssContentSize") or m["contentSize"]
-            h = min(int(size["height"]), 16000)
-            shot = await call("Page.captureScreenshot", {
-                "format": "png", "captureBeyondViewport": True,
-                "clip": {"x": 0, "y": 0, "width": width, "height": h, "scale": 1}}, session=s)
-            out.screenshot = base64.b64decode(shot["data"])
+            await asyncio.sleep(0.2)  # errors raised by facts_js (e.g. a click handler)
             await call("Target.closeTarget", {"targetId": target})
             task.cancel()
         return out
+
+    @staticmethod
+    async def _screenshot(call, session: str, width: int) -> bytes:
+        """The whole page (up to 16000 px tall) as PNG bytes."""
+        m = await call("Page.getLayoutMetrics", session=session)
+        size = m.get("cssContentSize") or m["contentSize"]
+        h = min(int(size["height"]), 16000)
+        shot = await call("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": h, "scale": 1}}, session=session)
+        return base64.b64decode(shot["data"])

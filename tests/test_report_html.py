@@ -344,3 +344,20 @@ def test_existing_site_in_chromium(tmp_path):
 def _csv_order(page: Path) -> list[str]:
     """The CSV names in the order the page shows them (each table's summary line)."""
     return re.findall(r"<summary><code>([^<]+\.csv)</code>", page.read_text())
+
+
+def test_browser_check_sees_errors(tmp_path):
+    """The browser check can fail: a console error, a thrown exception and an image that
+    does not decode are all seen."""
+    exe = _browser()
+    page = tmp_path / "bad.html"
+    page.write_text("<!DOCTYPE html><html><head><meta charset='utf-8'><title>bad</title></head>"
+                    "<body><h1>bad</h1><img alt='broken' src='data:image/png;base64,AAAA'>"
+                    "<script>console.error('boom'); null.x;</script></body></html>")
+    js = ("(() => ({images: Array.from(document.images).map(i => ({w: i.naturalWidth, "
+          "complete: i.complete}))}))()")
+    with Chromium(exe) as browser:
+        r = browser.load(page, js)
+    assert any("console.error: boom" in e for e in r.errors), r.errors
+    assert any(e.startswith("exception: TypeError") for e in r.errors), r.errors
+    assert r.facts["images"] == [{"w": 0, "complete": True}]
