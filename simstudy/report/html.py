@@ -277,7 +277,8 @@ def csv_table_html(csv: Path, *, table_id: str, caption: str | None = None,
         if counts[pre + "inside"] + counts[pre + "outside"])
     summary = (f"<summary><code>{html.escape(csv.name)}</code> — {len(df)} rows × "
                f"{len(cols)} columns{marks}</summary>")
-    opened = " open" if len(df) <= max_open_rows else ""
+    # a table that carries band checks stays open longer: its ✗ marks are the point
+    opened = " open" if len(df) <= max_open_rows * (3 if flags else 1) else ""
     return f'<details class="table"{opened}>{summary}{table}</details>', counts
 
 
