@@ -431,6 +431,7 @@ table.sortable thead th[aria-sort=descending]::after{content:" ▼"}
 caption{caption-side:top;text-align:left;font-weight:600;padding:.3rem 0}
 td.out,.outkey{background:var(--outbg);color:var(--out);font-weight:700}
 td.in{background:var(--inbg);color:var(--in)}
+td.out,td.in{white-space:nowrap}
 .verdict{display:inline-block;padding:0 .4em;border-radius:3px;font-weight:700;
  border:1px solid currentColor}
 .verdict.ok{color:var(--in);background:var(--inbg)}
