@@ -34,6 +34,7 @@ the store's packed bits; cells whose trials did not keep them are skipped with a
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import time
@@ -177,7 +178,7 @@ def _vector_out(out: object, T: int, where: str) -> tuple[np.ndarray, np.ndarray
     return stat, p
 
 
-def _new_pvalues(fn: Callable, cell, tr: dict, a: int, b: int, losses, skipped: list[str]
+def _new_pvalues(fn: Callable, cell, tr: dict, a: int, b: int, losses, skipped: list
                  ) -> np.ndarray | None:
     """p-values of the new test on one cell's trials (T,), or None when it does not fit."""
     d = tr["errors"][:, a] - tr["errors"][:, b]
@@ -199,7 +200,7 @@ def _new_pvalues(fn: Callable, cell, tr: dict, a: int, b: int, losses, skipped: 
             out = fn(d, **kw)
         except (ValueError, IndexError) as e:
             if fits is None:
-                skipped.append(f"{cell.id}: {type(e).__name__}: {e}")
+                skipped.append((cell.design, f"{type(e).__name__}: {e}"))
                 return None
             raise SimstudyError(f"the test function raised on {where}: "
                                 f"{type(e).__name__}: {e}") from None
@@ -217,7 +218,7 @@ def _new_pvalues(fn: Callable, cell, tr: dict, a: int, b: int, losses, skipped: 
             out = fn(d[i], **kw)
         except (ValueError, IndexError) as e:
             if i == 0 and fits is None:
-                skipped.append(f"{cell.id}: {type(e).__name__}: {e}")
+                skipped.append((cell.design, f"{type(e).__name__}: {e}"))
                 return None
             raise SimstudyError(f"the test function raised on {w}: "
                                 f"{type(e).__name__}: {e}") from None
@@ -299,7 +300,7 @@ def card(fn: Callable, studies: Sequence[Study | str], store: Store | Sequence[S
         by_cell = _baselines(base)
         secs["read"] += time.perf_counter() - t
         mode = repetitions(study)
-        skipped: list[str] = []
+        skipped: list[tuple[str, str]] = []
         rep_acc: dict[tuple, list[np.ndarray]] = {}
         for cell in study.cells:
             tr = trials.get(cell.id)
@@ -315,48 +316,51 @@ def card(fn: Callable, studies: Sequence[Study | str], store: Store | Sequence[S
             K = tr["errors"].shape[1]
             n_trials += tr["errors"].shape[0]
             bc = by_cell.get(cell.id, {})
-            for a in range(K):
-                for b in range(a + 1, K):
-                    t = time.perf_counter()
-                    pa, pb = (b, a) if swap else (a, b)
-                    p_new = _new_pvalues(fn, cell, tr, pa, pb, losses, skipped)
-                    secs["new test"] += time.perf_counter() - t
-                    if p_new is None:
-                        break
-                    t = time.perf_counter()
-                    tests = {name: (tr["runs"], p_new)}
-                    tests.update(bc.get((a, b), {}))
-                    sub = cell if K == 2 else _pair_cell(cell, a, b)
-                    h0, diff = truth(sub, study)
-                    pair = "" if K == 2 else f"{cell.learners[a]}~{cell.learners[b]}"
-                    key = dict(study=study.name, cell=cell.id, pair=pair, design=cell.design,
-                               truth=truth_text(h0, diff))
-                    z = _z(tr["errors"][:, a], tr["errors"][:, b])
-                    for tname, (truns, p) in tests.items():
-                        k = int(np.sum(np.where(np.isnan(p), np.inf, p) < alpha))
-                        n = int(p.size)
-                        lo, hi = _wilson(k, n)
-                        row = {**key, "test": tname, "new": tname == name, "rejects": k,
-                               "runs": n, "proportion": k / n if n else float("nan"),
-                               "ci_low": lo, "ci_high": hi}
-                        if h0:
-                            size_rows.append(row)
-                            h0_pvals.setdefault(tname, []).append(p)
-                            for al, pr in zip(alphas, _reject_rate(p, alphas), strict=True):
-                                cal_rows.append({**key, "test": tname, "alpha": float(al),
-                                                 "proportion": float(pr)})
-                        elif h0 is False or h0 is None:
-                            x_kind = "abs(true diff)" if diff is not None else "abs(z)"
-                            x = abs(diff) if diff is not None else abs(z)
-                            pow_rows.append({**row, "true_diff": diff, "z": z,
-                                             "x_kind": x_kind, "x": x})
-                            h1_pvals.setdefault(tname, []).append(((study.name, cell.id, pair), p))
-                        if mode is not None:
-                            rk = (cell.design, pair, tname)
-                            rep_acc.setdefault(rk, []).append(_rep_units(truns, p, alpha, mode))
-                    secs["aggregate"] += time.perf_counter() - t
-        for s in skipped:
-            notes.append(f"{study.name}: skipped {s}")
+            for a, b in itertools.combinations(range(K), 2):
+                t = time.perf_counter()
+                pa, pb = (b, a) if swap else (a, b)
+                p_new = _new_pvalues(fn, cell, tr, pa, pb, losses, skipped)
+                secs["new test"] += time.perf_counter() - t
+                if p_new is None:  # the test does not fit this cell's design
+                    break
+                t = time.perf_counter()
+                tests = {name: (tr["runs"], p_new)}
+                tests.update(bc.get((a, b), {}))
+                sub = cell if K == 2 else _pair_cell(cell, a, b)
+                h0, diff = truth(sub, study)
+                pair = "" if K == 2 else f"{cell.learners[a]}~{cell.learners[b]}"
+                key = dict(study=study.name, cell=cell.id, pair=pair, design=cell.design,
+                           truth=truth_text(h0, diff))
+                z = _z(tr["errors"][:, a], tr["errors"][:, b])
+                for tname, (truns, p) in tests.items():
+                    k = int(np.sum(np.where(np.isnan(p), np.inf, p) < alpha))
+                    n = int(p.size)
+                    lo, hi = _wilson(k, n)
+                    row = {**key, "test": tname, "new": tname == name, "rejects": k,
+                           "runs": n, "proportion": k / n if n else float("nan"),
+                           "ci_low": lo, "ci_high": hi}
+                    if h0:
+                        size_rows.append(row)
+                        h0_pvals.setdefault(tname, []).append(p)
+                        for al, pr in zip(alphas, _reject_rate(p, alphas), strict=True):
+                            cal_rows.append({**key, "test": tname, "alpha": float(al),
+                                             "proportion": float(pr)})
+                    elif h0 is False or h0 is None:
+                        x_kind = "abs(true diff)" if diff is not None else "abs(z)"
+                        x = abs(diff) if diff is not None else abs(z)
+                        pow_rows.append({**row, "true_diff": diff, "z": z,
+                                         "x_kind": x_kind, "x": x})
+                        h1_pvals.setdefault(tname, []).append(((study.name, cell.id, pair), p))
+                    if mode is not None:
+                        rk = (cell.design, pair, tname)
+                        rep_acc.setdefault(rk, []).append(_rep_units(truns, p, alpha, mode))
+                secs["aggregate"] += time.perf_counter() - t
+        by_design: dict[str, list[str]] = {}
+        for des, why in skipped:
+            by_design.setdefault(des, []).append(why)
+        for des, whys in by_design.items():
+            notes.append(f"{study.name}: {len(whys)} cell(s) of design {des!r} skipped, the "
+                         f"test raised {whys[0]}")
         missing = [c.id for c in study.cells if c.id not in trials]
         if missing:
             notes.append(f"{study.name}: {len(missing)} of {len(study.cells)} cells have no "
