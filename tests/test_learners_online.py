@@ -212,3 +212,19 @@ def test_rpart_tree_keeps_a_split_only_if_it_gains_cp_of_the_root_sse():
     p = get_learner("rt[cp=0,minsplit=20]").fit_predict(Xall, yall, small, ~small, seeds)
     assert len(set(p[0, ~small[0]])) == 1
     assert get_learner("rt[cp=0.01,minsplit=20]").name == "rt[cp=0.01,minsplit=20]"
+
+
+@pytest.mark.parametrize("spec", [ONLINE, "lp[alpha=0.001,epochs=4,eta=0.05,init=0.2,solver=online]",
+                                  ONLINE.replace("logistic", "tanh")])
+def test_online_lanes_equal_one_model_kernel_bitwise(spec):
+    """Models trained side by side (the vectorised kernel) equal the one-model kernel."""
+    X, y = _data(seed=9)
+    train = _masks(len(y), 11, seed=10)  # two training sizes, blocks of 8 and a remainder
+    seeds = np.random.SeedSequence(7).spawn(11)
+    lanes, one = get_learner(spec), get_learner(spec)
+    one.lanes = 1
+    p8 = lanes.fit_predict(X, y, train, ~train, seeds)
+    p1 = one.fit_predict(X, y, train, ~train, seeds)
+    np.testing.assert_array_equal(p8, p1)
+    for (a1, a2), (b1, b2) in zip(lanes.weights_, one.weights_):
+        assert np.array_equal(a1, b1) and np.array_equal(a2, b2)

@@ -192,6 +192,106 @@ def _online_train(Xz, yr, order, W1, W2, eta, alpha, logistic):  # pragma: no co
 
 
 @njit(cache=True, error_model="numpy")
+def _online_train_lanes(Xz, yr, order, W1, W2, eta, alpha, logistic):  # pragma: no cover
+    """:func:`_online_train` for ``L`` models at once, the model axis last ("lanes").
+
+    ``Xz`` (L, r, d), ``yr`` (L, r), ``order`` (L, E, r), ``W1`` (d+1, h, L), ``W2``
+    (m+1, C, L).  Every lane runs exactly the operations of :func:`_online_train` in the
+    same order (no sum runs across lanes), so each model's weights are bitwise those of the
+    one-model kernel (tested); the innermost loops over lanes are what vectorises.
+    """
+    L, r, d = Xz.shape
+    E = order.shape[1]
+    h = W1.shape[1]
+    C = W2.shape[1]
+    m = W2.shape[0] - 1
+    x = np.empty((d, L))
+    a = np.empty((max(h, 1), L))
+    z = np.empty((C, L))
+    dh = np.empty((max(h, 1), L))
+    mx = np.empty(L)
+    sm = np.empty(L)
+    yi = np.empty(L, np.int64)
+    for e in range(E):
+        for t in range(r):
+            for l in range(L):
+                i = order[l, e, t]
+                yi[l] = yr[l, i]
+                for k in range(d):
+                    x[k, l] = Xz[l, i, k]
+            if h > 0:
+                for j in range(h):
+                    for l in range(L):
+                        a[j, l] = W1[d, j, l]
+                for k in range(d):
+                    for j in range(h):
+                        for l in range(L):
+                            a[j, l] += W1[k, j, l] * x[k, l]
+                if logistic:  # branch outside the lane loops, so that they vectorise
+                    for j in range(h):
+                        for l in range(L):
+                            a[j, l] = 1.0 / (1.0 + np.exp(-a[j, l]))
+                else:
+                    for j in range(h):
+                        for l in range(L):
+                            a[j, l] = np.tanh(a[j, l])
+            u = a if h > 0 else x
+            for c in range(C):
+                for l in range(L):
+                    z[c, l] = W2[m, c, l]
+            for j in range(m):
+                for c in range(C):
+                    for l in range(L):
+                        z[c, l] += W2[j, c, l] * u[j, l]
+            for l in range(L):
+                mx[l] = z[0, l]
+            for c in range(1, C):
+                for l in range(L):
+                    mx[l] = max(mx[l], z[c, l])
+            for l in range(L):
+                sm[l] = 0.0
+            for c in range(C):
+                for l in range(L):
+                    z[c, l] = np.exp(z[c, l] - mx[l])
+                    sm[l] += z[c, l]
+            for c in range(C):
+                for l in range(L):
+                    z[c, l] /= sm[l]
+            for l in range(L):
+                z[yi[l], l] -= 1.0
+            if h > 0:
+                for j in range(h):
+                    for l in range(L):
+                        dh[j, l] = 0.0
+                    for c in range(C):
+                        for l in range(L):
+                            dh[j, l] += W2[j, c, l] * z[c, l]
+                    if logistic:
+                        for l in range(L):
+                            aj = a[j, l]
+                            dh[j, l] = dh[j, l] * (aj * (1.0 - aj))
+                    else:
+                        for l in range(L):
+                            aj = a[j, l]
+                            dh[j, l] = dh[j, l] * (1.0 - aj * aj)
+            for j in range(m):
+                for c in range(C):
+                    for l in range(L):
+                        W2[j, c, l] -= eta * (u[j, l] * z[c, l] + alpha * W2[j, c, l])
+            for c in range(C):
+                for l in range(L):
+                    W2[m, c, l] -= eta * z[c, l]
+            if h > 0:
+                for k in range(d):
+                    for j in range(h):
+                        for l in range(L):
+                            W1[k, j, l] -= eta * (x[k, l] * dh[j, l] + alpha * W1[k, j, l])
+                for j in range(h):
+                    for l in range(L):
+                        W1[d, j, l] -= eta * dh[j, l]
+
+
+@njit(cache=True, error_model="numpy")
 def _predict_softmax_net(Xz, W1, W2, logistic, clip):  # pragma: no cover - compiled
     """argmax of the logits (first maximum on ties) for each row of ``Xz``."""
     h = W1.shape[1]
@@ -447,6 +547,8 @@ class _OldNet(Learner):
         o["init"] = _num("init", o["init"], positive=False)
         o["alpha"] = _num("alpha", o["alpha"], positive=False)
         self.opts = o
+        #: models trained side by side by the online kernel (1: one at a time; same results)
+        self.lanes = 8
         shown = {k: _fmt(v) for k, v in o.items()
                  if solver == "online" or k not in ("abstol", "reltol") or v != defaults[k]}
         if hidden == 0 and "activation" in shown:
@@ -500,32 +602,58 @@ class _OldNet(Learner):
         o = self.opts
         logistic = o.get("activation", "logistic") == "logistic"
         self.iterations_ = np.zeros(B, dtype=np.int64)  # epochs / BFGS iterations (diagnostic)
-        self.weights_: list[tuple[np.ndarray, np.ndarray]] = []  # trained (W1, W2) per model
-        for b in range(B):
+        self.weights_: list[tuple[np.ndarray, np.ndarray]] = [None] * B  # trained (W1, W2)
+
+        def start(b: int):
             rows = np.flatnonzero(train[b])
             if rows.size == 0:
                 raise SimstudyError("every model needs at least one training instance")
-            Xz = (_raw_rows(X, rows, mean[b]) if self.opts["scale"] == "none"
+            Xz = (_raw_rows(X, rows, mean[b]) if o["scale"] == "none"
                   else _z_rows(X, rows, mean[b], scale[b]))
-            yr = y[rows]
             rng = np.random.default_rng(seeds[b])
-            W1, W2 = self._init(rng, d, C)
+            W1, W2 = self._init(rng, d, C)  # drawn first, then the epochs' orders
+            order = None
             if self.solver == "online":
                 E = int(o["epochs"])
                 order = rng.permuted(np.broadcast_to(np.arange(rows.size), (E, rows.size)),
                                      axis=1)
-                _online_train(Xz, yr, order, W1, W2, float(o["eta"]), float(o["alpha"]),
-                              logistic)
-                self.iterations_[b] = E
-            else:
-                w = np.concatenate([W1.ravel(), W2.ravel()])
-                self.iterations_[b] = _vmmin(w, Xz, yr, d, self.hidden, C, float(o["alpha"]),
-                                             int(o["maxit"]), float(o["abstol"]),
-                                             float(o["reltol"]))
-                n1 = W1.size
-                W1 = w[:n1].reshape(W1.shape)
-                W2 = w[n1:].reshape(W2.shape)
-            self.weights_.append((W1, W2))
+            return Xz, y[rows], W1, W2, order
+
+        if self.solver == "online" and self.lanes > 1:
+            # models of equal training size train side by side, LANES at a time; a lane's
+            # arithmetic is the one-model kernel's, so grouping never changes a result
+            sizes = train.sum(axis=1)
+            for size in np.unique(sizes):
+                idx = np.flatnonzero(sizes == size)
+                for i0 in range(0, idx.size, self.lanes):
+                    blk = idx[i0:i0 + self.lanes]
+                    parts = [start(b) for b in blk]
+                    W1s = np.ascontiguousarray(np.stack([p[2] for p in parts], axis=-1))
+                    W2s = np.ascontiguousarray(np.stack([p[3] for p in parts], axis=-1))
+                    _online_train_lanes(np.stack([p[0] for p in parts]),
+                                        np.stack([p[1] for p in parts]),
+                                        np.stack([p[4] for p in parts]), W1s, W2s,
+                                        float(o["eta"]), float(o["alpha"]), logistic)
+                    for q, b in enumerate(blk):
+                        self.weights_[b] = (W1s[..., q].copy(), W2s[..., q].copy())
+                        self.iterations_[b] = int(o["epochs"])
+        else:
+            for b in range(B):
+                Xz, yr, W1, W2, order = start(b)
+                if self.solver == "online":
+                    _online_train(Xz, yr, order, W1, W2, float(o["eta"]), float(o["alpha"]),
+                                  logistic)
+                    self.iterations_[b] = order.shape[0]
+                else:
+                    w = np.concatenate([W1.ravel(), W2.ravel()])
+                    self.iterations_[b] = _vmmin(w, Xz, yr, d, self.hidden, C,
+                                                 float(o["alpha"]), int(o["maxit"]),
+                                                 float(o["abstol"]), float(o["reltol"]))
+                    W1 = w[:W1.size].reshape(W1.shape)
+                    W2 = w[W1.size:].reshape(W2.shape)
+                self.weights_[b] = (W1, W2)
+        for b in range(B):
+            W1, W2 = self.weights_[b]
             te = np.flatnonzero(test[b])
             if te.size == 0:
                 continue
