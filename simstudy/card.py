@@ -328,7 +328,7 @@ def card(fn: Callable, studies: Sequence[Study | str], store: Store | Sequence[S
                 tests.update(bc.get((a, b), {}))
                 sub = cell if K == 2 else _pair_cell(cell, a, b)
                 h0, diff = truth(sub, study)
-                pair = "" if K == 2 else f"{cell.learners[a]}~{cell.learners[b]}"
+                pair = "" if K == 2 else _pair_name(cell.learners, a, b)
                 key = dict(study=study.name, cell=cell.id, pair=pair, design=cell.design,
                            truth=truth_text(h0, diff))
                 z = _z(tr["errors"][:, a], tr["errors"][:, b])
@@ -442,6 +442,13 @@ def _wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]
     mid = (ph + z * z / (2 * n)) / den
     half = z * math.sqrt(ph * (1 - ph) / n + z * z / (4 * n * n)) / den
     return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def _pair_name(learners: Sequence[str], a: int, b: int) -> str:
+    """``nb~j48``; positions added when a spec repeats (``lp#1~lp#2``, ``lp#1~nmc#3``)."""
+    if len(set(learners)) == len(learners):
+        return f"{learners[a]}~{learners[b]}"
+    return f"{learners[a]}#{a + 1}~{learners[b]}#{b + 1}"
 
 
 def _pair_cell(cell, a: int, b: int):

@@ -300,3 +300,27 @@ def test_vectorised_per_instance_function_gets_stacked_losses(demo_store):
     assert len(seen) == 7 and all(sh[:3] == (20, 2, 5) and sh[3] == 2 for sh in seen)
     pd.testing.assert_frame_equal(a.size, b.size)
     pd.testing.assert_frame_equal(a.power, b.power)
+
+
+def test_three_learners_one_row_per_pair_with_its_own_truth(tmp_path):
+    """K = 3 (as Bouckaert & Frank's cells): each pair is judged on its own; LP vs LP is an
+    H0 pair, the pairs with NMC are not."""
+    s = get_study("demo", runs=6)
+    s = s.replace(cells=[Cell("iris", ("lp", "lp", "nmc"), "5x2", ("t5x2cv",))],
+                  meta={"runs_per_set": 3})
+    with Store(tmp_path / "s.sqlite") as st_:
+        run_study(s, st_, backend="serial", progress=False)
+        c = card(dietterich_vec, [s], st_, name="mine")
+        res = st_.results()
+    assert c.size["pair"].unique().tolist() == ["lp#1~lp#2"]
+    assert set(c.size["truth"]) == {"H0"} and set(c.power["truth"]) == {"unknown"}
+    assert sorted(set(c.power["pair"])) == ["lp#1~nmc#3", "lp#2~nmc#3"]
+    # every pair's stored t decisions are reproduced by the hand-written t
+    both = pd.concat([c.size, c.power])
+    for pair, g in both.groupby("pair"):
+        w = g.set_index("test")["rejects"]
+        assert w["mine"] == w["t5x2cv"], pair
+    rep = c.replicability
+    assert len(rep) == 6 and set(rep["pair"]) == set(both["pair"])
+    assert (rep["units"] == 2).all() and (rep["repetitions"] == 3).all()
+    assert len(res) == 6 * 3
