@@ -28,11 +28,17 @@ import re
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .. import __version__
+
+if TYPE_CHECKING:
+    from ..aggregate import StudyResult
+    from ..store import Store
+    from ..study import Study
 
 PAGE_NAME = "report.html"
 
@@ -327,7 +333,7 @@ def command_line(argv: Sequence[str] | None) -> str:
     return shlex.join(argv)
 
 
-def provenance(study, result, store) -> dict:
+def provenance(study: Study, result: StudyResult, store: Store) -> dict:
     """What produced the numbers: seed, runs, versions, code paths, invocations, wall time."""
     trials = result.trials
     info: dict = {"package_version": __version__, "root_seed": int(study.seed),
@@ -476,7 +482,8 @@ def _page(title: str, body: str) -> str:
             f"<body>{body}<script>{SCRIPT}</script></body></html>\n")
 
 
-def study_page(study, result, store, out: Path, paths: Sequence[Path]) -> str:
+def study_page(study: Study, result: StudyResult, store: Store, out: Path,
+               paths: Sequence[Path]) -> str:
     """The HTML of one study's page, from the files its renderer wrote (``paths``)."""
     out = Path(out)
     paths = [Path(p) for p in paths]
@@ -552,7 +559,7 @@ def study_page(study, result, store, out: Path, paths: Sequence[Path]) -> str:
     return _page(f"{study.name} — simstudy report", body)
 
 
-def study_default_runs(study) -> int:
+def study_default_runs(study: Study) -> int:
     """The registered study's default number of runs (to flag a small run), else its own."""
     try:
         from ..catalog import STUDIES, _load
@@ -564,7 +571,8 @@ def study_default_runs(study) -> int:
     return int(study.runs)
 
 
-def write_study_page(study, result, store, out: Path, paths: Sequence[Path]) -> Path:
+def write_study_page(study: Study, result: StudyResult, store: Store, out: Path,
+                     paths: Sequence[Path]) -> Path:
     """Write ``out/report.html`` for one study (see :func:`study_page`)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -616,7 +624,7 @@ def write_index(entries: Sequence[dict], out: Path, store_path: str) -> Path:
 
 # --- from the store: one study, or every study the store holds --------------------------------
 
-def _entry(study, page: Path, out: Path) -> dict:
+def _entry(study: Study, page: Path, out: Path) -> dict:
     md = out / "RESULTS.md"
     text = md.read_text() if md.is_file() else ""
     band = {"inside": 0, "outside": 0, "spread_inside": 0, "spread_outside": 0}
@@ -628,7 +636,7 @@ def _entry(study, page: Path, out: Path) -> dict:
             "default_runs": study_default_runs(study)}
 
 
-def render_with_page(study, result, store, out: Path) -> list[Path]:
+def render_with_page(study: Study, result: StudyResult, store: Store, out: Path) -> list[Path]:
     """Run the study's renderer into ``out`` and write the HTML page beside its files."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -636,7 +644,7 @@ def render_with_page(study, result, store, out: Path) -> list[Path]:
     return paths + [write_study_page(study, result, store, out, paths)]
 
 
-def studies_in_store(store, problems: list[str] | None = None) -> list[str]:
+def studies_in_store(store: Store, problems: list[str] | None = None) -> list[str]:
     """Registered studies (that import) with at least one trial of their cells in the store.
 
     A registered study whose ``build()`` fails is left out; its one-line error is appended
@@ -662,7 +670,7 @@ def studies_in_store(store, problems: list[str] | None = None) -> list[str]:
     return names
 
 
-def _scope_for_all(study, store, runs: int | None, seed: int | None):
+def _scope_for_all(study: Study, store: Store, runs: int | None, seed: int | None) -> Study:
     """stored_scope, except that a study held at several seeds falls back to its default."""
     from ..cli import stored_scope
 
@@ -673,7 +681,7 @@ def _scope_for_all(study, store, runs: int | None, seed: int | None):
     return stored_scope(study, store, runs, seed)
 
 
-def report_all(store, out: Path, *, runs: int | None = None, seed: int | None = None,
+def report_all(store: Store, out: Path, *, runs: int | None = None, seed: int | None = None,
                alpha: float | None = None) -> tuple[Path, list[dict]]:
     """One page per registered study the store holds (``out/<study>/report.html``) and
     ``out/index.html``.  A study that cannot be rendered is listed with its error."""
