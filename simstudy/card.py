@@ -45,7 +45,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .aggregate import asked_results
 from .bench import _fits, _pvalue
 from .errors import SimstudyError
 from .store import Store
@@ -86,6 +85,14 @@ def _floats(texts: Sequence[str], per: int) -> np.ndarray | None:
     return flat.reshape(len(texts), per)
 
 
+def _floats_same(texts: Sequence[str], per: int) -> np.ndarray | None:
+    """As :func:`_floats`; parsed once when every text is the same (fixed fold sizes)."""
+    if texts and len(set(texts)) == 1:
+        one = _floats(texts[:1], per)
+        return None if one is None else np.repeat(one, len(texts), axis=0)
+    return _floats(texts, per)
+
+
 def _trials_of(store: Store, study: Study, cells: list[str]) -> dict[str, dict]:
     """Cell -> runs (T,), errors (T, K, R, F), n_train / n_test per trial (T,) (mean over
     folds), losses blobs; one SQL read, arrays parsed per cell in one pass each."""
@@ -102,8 +109,8 @@ def _trials_of(store: Store, study: Study, cells: list[str]) -> dict[str, dict]:
         first = np.asarray(json.loads(rs[0][2]), dtype=float)
         K, R, F = first.shape
         E = _floats([r[2] for r in rs], K * R * F)
-        ntr = _floats([r[3] for r in rs], R * F)
-        nte = _floats([r[4] for r in rs], R * F)
+        ntr = _floats_same([r[3] for r in rs], R * F)
+        nte = _floats_same([r[4] for r in rs], R * F)
         if E is None or ntr is None or nte is None:  # ragged: parse row by row
             E = np.stack([np.asarray(json.loads(r[2]), dtype=float).ravel() for r in rs])
             ntr = np.stack([np.asarray(json.loads(r[3]), dtype=float).ravel() for r in rs])
@@ -295,9 +302,7 @@ def card(fn: Callable, studies: Sequence[Study | str], store: Store | Sequence[S
         study, sstore = _scope(st, stores, runs, seed, alpha)
         ids = [c.id for c in study.cells]
         trials = _trials_of(sstore, study, ids)
-        base = sstore.results(ids, seed=study.seed, runs=study.runs)
-        base = asked_results(study, base[base["a"] >= 0]) if not base.empty else base
-        by_cell = _baselines(base)
+        by_cell = _baselines(study, sstore)
         secs["read"] += time.perf_counter() - t
         mode = repetitions(study)
         skipped: list[tuple[str, str]] = []
@@ -413,21 +418,37 @@ def _scope(st, stores: list[Store], runs, seed, alpha) -> tuple[Study, Store]:
                         f"{last.path if last else 'STORE'}")
 
 
-def _baselines(base: pd.DataFrame) -> dict[str, dict[tuple[int, int], dict]]:
-    """cell -> (a, b) -> test -> (runs, p-values), in the study's test order; one pass."""
+def _baselines(study: Study, store: Store) -> dict[str, dict[tuple[int, int], dict]]:
+    """cell -> (a, b) -> test -> (runs, p-values) of the tests each cell asks for (as
+    :func:`simstudy.aggregate.asked_results`), in the cell's test order; one SQL read and
+    one grouping pass (no per-row Python)."""
+    q = ("SELECT cell, test, a, b, run, pvalue FROM results WHERE seed=? AND run<? AND a>=0")
+    rows = store.con.execute(q, (int(study.seed), int(study.runs))).fetchall()
     out: dict[str, dict[tuple[int, int], dict]] = {}
-    if base.empty:
+    if not rows:
         return out
-    cells, tests = base["cell"].to_numpy(), base["test"].to_numpy()
-    a, b = base["a"].to_numpy(), base["b"].to_numpy()
-    runs, p = base["run"].to_numpy(), base["pvalue"].to_numpy(float)
-    key = pd.MultiIndex.from_arrays([cells, a, b, tests])
-    codes, uniq = pd.factorize(key, sort=False)
-    order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(len(uniq) + 1))
-    for i, (c, ai, bi, t) in enumerate(uniq):
-        sel = order[bounds[i]:bounds[i + 1]]
-        out.setdefault(c, {}).setdefault((int(ai), int(bi)), {})[t] = (runs[sel], p[sel])
+    cell_c, cells = pd.factorize(pd.Series([r[0] for r in rows]), sort=False)
+    test_c, tests = pd.factorize(pd.Series([r[1] for r in rows]), sort=False)
+    num = np.array([r[2:6] for r in rows], dtype=float)  # a, b, run, pvalue (NULL -> nan)
+    a, b, runs, p = num[:, 0].astype(np.int64), num[:, 1].astype(np.int64), num[:, 2], num[:, 3]
+    K = int(max(a.max(), b.max())) + 1
+    key = ((cell_c.astype(np.int64) * len(tests) + test_c) * K + a) * K + b
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
+    ends = np.r_[starts[1:], len(ks)]
+    asked = {(c.id, t): j for c in study.cells for j, t in enumerate(c.tests)}
+    found = []
+    for s0, e0 in zip(starts, ends, strict=True):
+        i = order[s0]
+        c, t = cells[cell_c[i]], tests[test_c[i]]
+        if (c, t) not in asked:
+            continue
+        sel = order[s0:e0]
+        found.append((asked[(c, t)], c, (int(a[i]), int(b[i])), t,
+                      runs[sel].astype(np.int64), p[sel]))
+    for _, c, ab, t, r, pv in sorted(found, key=lambda x: x[0]):
+        out.setdefault(c, {}).setdefault(ab, {})[t] = (r, pv)
     return out
 
 
