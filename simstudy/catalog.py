@@ -1,4 +1,4 @@
-"""The study registry: names -> ``studies.<module>:build`` (imported lazily).
+"""The study registry: names -> ``simstudy.studies.<module>:build`` (imported lazily).
 
 A study module defines ``build(**overrides) -> Study`` and optionally ``DESCRIPTION``.
 Adding a study is one module under ``studies/`` and one entry here.
@@ -12,17 +12,23 @@ from .errors import SimstudyError, unknown
 from .study import Study
 
 STUDIES: dict[str, str] = {
-    "demo": "studies.demo:build",
-    "type1": "studies.alpaydin1999:build_type1",
-    "type2": "studies.alpaydin1999:build_type2",
-    "numerator": "studies.alpaydin1999:build_numerator",
-    "errors": "studies.alpaydin1999:build_errors",
-    "gaussian": "studies.wang2016:build_gaussian",
-    "wang-real": "studies.wang2016:build_real",
-    "replicability": "studies.bouckaert2004:build",
-    "replicability-strat": "studies.bouckaert2004:build_strat",
-    "multitest": "studies.yildiz2006:build",
-    "ban": "studies.bouckaert2004_ban:build",
+    "demo": "simstudy.studies.demo:build",
+    "type1": "simstudy.studies.alpaydin1999:build_type1",
+    "type2": "simstudy.studies.alpaydin1999:build_type2",
+    "numerator": "simstudy.studies.alpaydin1999:build_numerator",
+    "errors": "simstudy.studies.alpaydin1999:build_errors",
+    "gaussian": "simstudy.studies.wang2016:build_gaussian",
+    "wang-real": "simstudy.studies.wang2016:build_real",
+    # issue 18: default and paper-variant / hypothesis cells side by side
+    "type1-paper": "simstudy.studies.alpaydin1999:build_type1_paper",
+    "type2-paper": "simstudy.studies.alpaydin1999:build_type2_paper",
+    "errors-paper": "simstudy.studies.alpaydin1999:build_errors_paper",
+    "gaussian-paper": "simstudy.studies.wang2016:build_gaussian_paper",
+    "wang-real-paper": "simstudy.studies.wang2016:build_real_paper",
+    "replicability": "simstudy.studies.bouckaert2004:build",
+    "replicability-strat": "simstudy.studies.bouckaert2004:build_strat",
+    "multitest": "simstudy.studies.yildiz2006:build",
+    "ban": "simstudy.studies.bouckaert2004_ban:build",
 }
 
 

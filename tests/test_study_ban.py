@@ -21,7 +21,7 @@ from simstudy.sources import get_source
 from simstudy.sources.ban import draw_seed
 from simstudy.store import Store
 from simstudy.study import DESIGN, MODEL, trial_seed
-from studies import bouckaert2004_ban as S
+from simstudy.studies import bouckaert2004_ban as S
 
 
 def test_grid_is_4_sources_x_the_papers_designs():

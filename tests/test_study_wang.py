@@ -20,7 +20,7 @@ from simstudy.catalog import get_study
 from simstudy.runner import run_study, validate
 from simstudy.sources.gaussian import WANG2016_CASES
 from simstudy.store import Store
-from studies import wang2016 as W
+from simstudy.studies import wang2016 as W
 
 REF = W.REF
 

@@ -18,7 +18,7 @@ from simstudy.runner import run_study
 from simstudy.sources import get_source
 from simstudy.stats.choice import get_choice, multitest_choice
 from simstudy.store import Store
-from studies import yildiz2006 as Y
+from simstudy.studies import yildiz2006 as Y
 
 REF = Path(__file__).resolve().parents[1] / "studies" / "reference"
 SETS = ("iris", "hepatitis")

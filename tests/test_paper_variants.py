@@ -1,0 +1,128 @@
+"""Issue 18: the paper variants of the Alpaydın and Wang studies and their calibration."""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simstudy.aggregate import collect
+from simstudy.catalog import get_study
+from simstudy.learners import get_learner
+from simstudy.runner import run_study, validate
+from simstudy.store import Store
+from simstudy.studies import alpaydin1999 as A
+from simstudy.studies import paper_calibration as PC
+from simstudy.studies import wang2016 as W
+
+
+def test_calibration_reads_only_the_error_table(monkeypatch):
+    """The calibration may read Table 2 (errors) and data; never a reject table."""
+    opened: list[str] = []
+    real_open, real_csv = builtins.open, pd.read_csv
+
+    def spy_open(file, *a, **k):
+        opened.append(str(file))
+        return real_open(file, *a, **k)
+
+    def spy_csv(path, *a, **k):
+        opened.append(str(path))
+        return real_csv(path, *a, **k)
+
+    monkeypatch.setattr(builtins, "open", spy_open)
+    monkeypatch.setattr(pd, "read_csv", spy_csv)
+    t = PC.calibrate_alpaydin(runs=1, grid=(3, 5), datasets=("IRIS",))
+    papers = {Path(p).name for p in opened if "reference" in Path(p).parts}
+    assert papers == {"alpaydin1999_table2.csv"}
+    assert set(t["dataset"]) == {"IRIS"} and set(t["epochs"]) == {3, 5}
+    assert t["chosen"].sum() >= 1
+    # the module names no reject table at all
+    src = inspect.getsource(PC)
+    assert "table3" not in src and "table4" not in src and "table5" not in src
+
+
+def test_committed_calibration_choice_is_the_minimum_per_data_set():
+    t = pd.read_csv(PC.OUT)
+    for name, g in t.groupby("dataset"):
+        best = g.loc[g["mad_pct"].idxmin(), "epochs"]
+        assert PC.chosen_epochs(t)[name] == best
+    assert set(PC.chosen_epochs()) == {n for n, (s, _) in A.DATASETS.items() if s is not None}
+
+
+def test_type1_paper_keeps_default_cells_and_adds_online_ones():
+    default = {c.id for c in get_study("type1").cells}
+    study = get_study("type1-paper")
+    ids = [c.id for c in study.cells]
+    assert len(ids) == len(set(ids)) == 2 * len(default)
+    d = [c for c in study.cells if c.label("variant") == "default"]
+    p = [c for c in study.cells if c.label("variant") == "paper"]
+    assert {c.id for c in d} == default
+    epochs = PC.chosen_epochs()
+    for c in p:
+        for spec in c.learners:
+            assert "solver=online" in spec and f"epochs={epochs[c.label('dataset')]}" in spec
+            assert get_learner(spec).name == spec  # canonical: the cell id says everything
+    validate(study)
+
+
+def test_wang_paper_variants_keep_default_ids_and_add_hypotheses():
+    g = get_study("gaussian-paper")
+    assert {c.id for c in get_study("gaussian").cells} <= {c.id for c in g.cells}
+    assert all(W.ONE_SIDED in c.tests for c in g.cells if c.design == "b3x2")
+    mx = [c for c in g.cells if c.label("variant") == "ab=max"]
+    rp = [c for c in g.cells if c.label("variant") == "rt=rpart"]
+    assert len(rp) == 8 * 3 and all(W.RPART in c.learners for c in rp)
+    assert len(mx) == 8 * 2 * 3 and all("max" in c.learners and "ab" not in c.learners for c in mx)
+    r = get_study("wang-real-paper")
+    assert {c.id for c in get_study("wang-real").cells} <= {c.id for c in r.cells}
+    for c in r.cells:
+        if c.label("variant") == "nnet":
+            assert all(get_learner(s).name == s and "solver=nnet" in s for s in c.learners)
+    validate(g)
+    validate(r)
+
+
+def test_replication_correlations_recover_a_known_structure():
+    """ρ̂1, ρ̂2 of simulated differences with the paper's covariance (Σ of its appendix)."""
+    rng = np.random.default_rng(0)
+    rho1, rho2, R, F, runs = 0.1, 0.3, 5, 2, 20000
+    S = np.full((R * F, R * F), rho2)
+    for i in range(R):
+        S[2 * i:2 * i + 2, 2 * i:2 * i + 2] = rho1
+    np.fill_diagonal(S, 1.0)
+    D = rng.multivariate_normal(np.zeros(R * F), S, size=runs).reshape(runs, R, F)
+    E = np.stack([D, np.zeros_like(D)], axis=1)  # learner b's errors 0: d = e_a
+    res = type("R", (), {"trials": pd.DataFrame({"cell": ["c"] * runs, "errors": list(E)})})
+    out = W.replication_correlations(res)
+    assert out.loc[0, "rho1"] == pytest.approx(rho1, abs=0.02)
+    assert out.loc[0, "rho2"] == pytest.approx(rho2, abs=0.02)
+
+
+def test_gaussian_paper_end_to_end_small(tmp_path):
+    """Case 1 of gaussian-paper at 3 runs: every scenario renders a full Table 3 selection."""
+    study = get_study("gaussian-paper", runs=3)
+    study = study.replace(cells=[c for c in study.cells if c.label("case") == 1])
+    with Store(tmp_path / "s.sqlite") as store:
+        run_study(study, store, backend="serial", progress=False)
+        result = collect(study, store)
+    for name, choose, crit, _ in W.GAUSS_SCENARIOS:
+        t3 = W.table3(result, W.scenario_rows(result, choose, crit))
+        ok = t3[t3["status"] == "ok"]
+        assert len(ok) == 12  # case 1: 4 comparisons x 3 tests, one cell each
+        learners = set(ok["learners"])
+        assert ("svm~max" in learners) == ("SVM vs AB" in choose)
+        assert (f"{W.RPART}~ls" in learners) == ("RT vs LS" in choose)
+        assert ok["rho1"].notna().any()
+    one = W.scenario_rows(result, {}, "one-sided")
+    two = W.scenario_rows(result, {}, "two-sided")
+    a = one[one["test"] == "tB3x2cv"].set_index("cell")["proportion"]
+    b = two[two["test"] == "tB3x2cv"].set_index("cell")["proportion"]
+    assert (a >= b.reindex(a.index)).all()  # one-sided critical value rejects at least as often
+    paths = W.render_gaussian_paper(result, tmp_path / "out")
+    text = (tmp_path / "out" / "RESULTS.md").read_text()
+    assert "AB = majority class" in text and "hypothesis" in text
+    assert all(p.exists() for p in paths)
