@@ -11,8 +11,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .consts import _SEED_CHUNK, ENTROPY, EPSILON, JIT, MAX_INT32
-from .growers import _alloc, grow_gini_presorted, grow_presorted, grow_tree
+from .consts import _SEED_CHUNK, ENTROPY, EPSILON, GINI, JIT, MAX_INT32, MSE
+from .growers import _alloc, grow_presorted, grow_tree
 from .numeric import _argsort_rows, filter_presorted, pairwise_sum
 from .predict import _argmax_first, _leaf, _leaf_pruned, _present
 from .pruners import prune_rep
@@ -85,12 +85,19 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
     feats = np.empty(d, np.int64)
     constf = np.empty(d, np.int64)
     sums = np.empty((2, C), np.float64)
-    st_i = np.empty((m + 3, 7), np.int64)
+    st_i = np.empty((m + 3, 8), np.int64)
     st_f = np.empty(m + 3, np.float64)
     st_c = np.empty((m + 3, C), np.float64)
     tidx = np.empty(nte, np.int64)
     ttmp = np.empty(nte, np.int64)
     proba = np.zeros((nte, C), np.float64)
+    cap = 2 * m + 1  # the trees' node arrays (recorded, not needed: rows are routed)
+    nf = np.empty(cap, np.int64)
+    nt = np.empty(cap, np.float64)
+    nl = np.empty(cap, np.int64)
+    nr = np.empty(cap, np.int64)
+    ncnt = np.empty((cap, C), np.float64)
+    no_tab = np.zeros(1, np.float64)
     forest = np.empty(625, np.int64)
     mt_seed(forest, seeds[b])
     # the trees' seeds: one RandomState.randint(MAX_INT32) each from the forest's
@@ -125,9 +132,9 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
             ns = k
         for r in range(nte):
             tidx[r] = r
-        grow_gini_presorted(XT, yc, w, C, max_features, max_depth, rstate, lists, ns,
-                            XtT, tidx, ttmp, nte, proba, feats, constf, sums[0], sums[1],
-                            flag, tmp, st_i, st_f, st_c)
+        grow_presorted(XT, yc, w, C, GINI, no_tab, max_features, max_depth, rstate, lists,
+                       ns, nf, nt, nl, nr, ncnt, XtT, tidx, ttmp, nte, proba, feats, constf,
+                       sums[0], sums[1], flag, tmp, st_i, st_f, st_c)
     for r in range(nte):
         best = 0
         bv = proba[r, 0] / n_trees
@@ -146,7 +153,8 @@ def rf_batch(X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
 
     Per model: features transposed and presorted once; per tree: one ``RandomState``
     seeding for the bootstrap counts and the splitter's seed, then
-    :func:`grow_gini_presorted`.  Work arrays are allocated once per model.
+    :func:`.growers.grow_presorted` (Gini), the test rows routed down each tree.  Work
+    arrays are allocated once per model.
     """
     for b in prange(seeds.shape[0]):
         _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
@@ -338,7 +346,7 @@ def _rt_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
     w = np.ones(m, np.float64)
     rstate = np.empty(1, np.int64)
     rstate[0] = splitter_state(seeds[b])
-    grow_tree(Xl, yc, yr, w, False, K, d, max_depth, rstate, samples, m,
+    grow_tree(Xl, yc, yr, w, MSE, K, d, max_depth, rstate, samples, m,
               nf, nt, nl, nr, nv, work, feats, constf, sums[0], sums[1], st, stf)
     for r in range(thi - tlo):
         leaf = _leaf(nf, nt, nl, nr, Xt[r])
@@ -396,14 +404,16 @@ def _c45_one(b, X32, fill, has_nan, gorder, tab, y, C, g_ptr, g_idx, h_ptr, h_id
     constf = np.empty(d, np.int64)
     sums = np.empty((2, C), np.float64)
     flag = np.zeros(m, np.bool_)
-    st_i = np.empty((m + 3, 6), np.int64)
+    st_i = np.empty((m + 3, 8), np.int64)
     st_f = np.empty(m + 3, np.float64)
     st_c = np.empty((m + 3, C), np.float64)
     rstate = np.empty(1, np.int64)
     rstate[0] = splitter_state(seeds[b])
+    no_rows = np.empty(0, np.int64)  # no test rows routed: the tree is pruned first
     n_nodes = grow_presorted(XT, yc, w, C, ENTROPY, tab, d, MAX_INT32, rstate, lists, m,
-                             nf, nt, nl, nr, ncnt, feats, constf, sums[0], sums[1],
-                             flag, tmp, st_i, st_f, st_c)
+                             nf, nt, nl, nr, ncnt, np.empty((d, 0), np.float32), no_rows,
+                             no_rows, 0, np.empty((0, C), np.float64), feats, constf,
+                             sums[0], sums[1], flag, tmp, st_i, st_f, st_c)
     major = np.empty(n_nodes, np.int64)
     for j in range(n_nodes):
         major[j] = _argmax_first(ncnt[j], C)

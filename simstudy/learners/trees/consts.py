@@ -14,8 +14,9 @@ _SEED_CHUNK = 8  # random forests seed this many trees' generators side by side
 INF = np.inf
 M32 = 0xFFFFFFFF
 LN2 = math.log(2.0)  # sklearn/tree/_utils.pyx::log(x) = ln(x) / ln(2.0)
-GINI = 0  # criterion codes of the classification growers
+GINI = 0  # criterion codes (see criteria.py)
 ENTROPY = 1
+MSE = 2
 
 # IEEE division, as in scikit-learn's trees (Cython, cdivision=True): x / 0.0 is inf or
 # nan, never an exception.  AdaBoost needs it: with real weights a candidate split can

@@ -1,9 +1,21 @@
 """Split criteria, with scikit-learn's exact floating-point formulas (``sklearn/tree/_criterion.pyx``).
 
-Gini and entropy (classification, class sums ``sum_total``/``sum_left``) and the squared
-error (``MSE``, regression on indicator outputs): node impurity, children impurity,
-the proxy improvement maximised by the splitter, and ``Criterion.update``'s rule for
-moving samples to the left child.
+A criterion is a code -- :data:`~.consts.GINI`, :data:`~.consts.ENTROPY` (classification:
+weighted class sums ``sum_total`` / ``sum_left``) or :data:`~.consts.MSE` (squared error on
+indicator outputs ``yr``) -- that the growers and the splitter pass down; every function
+here evaluates one of them exactly as scikit-learn does, operation for operation, so that
+ties between candidate splits fall the same way:
+
+* ``Criterion.init`` (:func:`node_sums`) and ``Criterion.update`` (:func:`update_left`,
+  with its forward/backward rule);
+* ``node_impurity`` (:func:`class_node_impurity`, :func:`mse_node_impurity`);
+* ``children_impurity`` (:func:`class_children`, two classes in scalars
+  :func:`class_children2`, :func:`mse_children`);
+* ``proxy_impurity_improvement`` (:func:`proxy_improvement`, :func:`gini_proxy`) -- what the splitter
+  maximises -- and ``impurity_improvement`` (:func:`impurity_improvement`).
+
+Entropy is ``-sum p log2 p`` with sklearn's ``log(x) = ln(x) / ln(2)``; with integer
+weights its terms come from a table (:func:`entropy_table`) holding the same values.
 """
 
 from __future__ import annotations
@@ -13,12 +25,12 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .consts import GINI, JIT, LN2
+from .consts import GINI, JIT, LN2, MSE
 
 
 @njit(**JIT)
-def _node_stats(yc, yr, w, is_gini, K, samples, start, end, sum_total):
-    # criterion.init over samples[start:end] in their current order
+def node_sums(yc, yr, w, crit, K, samples, start, end, sum_total):
+    """``Criterion.init`` over ``samples[start:end]`` in their order: (weight, sum w y^2)."""
     for k in range(K):
         sum_total[k] = 0.0
     wn = 0.0
@@ -26,7 +38,7 @@ def _node_stats(yc, yr, w, is_gini, K, samples, start, end, sum_total):
     for p in range(start, end):
         i = samples[p]
         wi = w[i]
-        if is_gini:
+        if crit != MSE:
             sum_total[yc[i]] += wi
         else:
             for k in range(K):
@@ -39,13 +51,18 @@ def _node_stats(yc, yr, w, is_gini, K, samples, start, end, sum_total):
 
 
 @njit(**JIT)
-def _update(yc, yr, w, is_gini, K, samples, pos, new_pos, end, sum_total, wn, sum_left, wl):
-    """Criterion.update: move samples[pos:new_pos] to the left child; returns new wl."""
+def update_left(yc, yr, w, crit, K, samples, pos, new_pos, end, sum_total, wn, sum_left, wl):
+    """``Criterion.update``: move ``samples[pos:new_pos]`` to the left child; returns its weight.
+
+    Forward (add the moved samples) or backward (restart from the node total and remove
+    ``samples[new_pos:end]``), whichever touches fewer samples -- scikit-learn's rule, which
+    fixes the order of every floating-point sum.
+    """
     if (new_pos - pos) <= (end - new_pos):
         for p in range(pos, new_pos):
             i = samples[p]
             wi = w[i]
-            if is_gini:
+            if crit != MSE:
                 sum_left[yc[i]] += wi
             else:
                 for k in range(K):
@@ -59,7 +76,7 @@ def _update(yc, yr, w, is_gini, K, samples, pos, new_pos, end, sum_total, wn, su
         for p in range(end - 1, new_pos - 1, -1):
             i = samples[p]
             wi = w[i]
-            if is_gini:
+            if crit != MSE:
                 sum_left[yc[i]] -= wi
             else:
                 for k in range(K):
@@ -68,8 +85,12 @@ def _update(yc, yr, w, is_gini, K, samples, pos, new_pos, end, sum_total, wn, su
     return wl
 
 
-@njit(**JIT)
-def _gini_children(K, sum_left, sum_total, wl, wr):
+# --------------------------------------------------------------------------- Gini
+
+
+@njit(inline="always", **JIT)
+def gini_children(K, sum_left, sum_total, wl, wr):
+    """``Gini.children_impurity``: ``1 - sum_k (n_k / n)^2`` of each child."""
     sql = 0.0
     sqr = 0.0
     for c in range(K):
@@ -82,94 +103,116 @@ def _gini_children(K, sum_left, sum_total, wl, wr):
     return gl, gr
 
 
-@njit(**JIT)
-def _proxy(is_gini, K, sum_left, sum_total, wl, wr):
-    if is_gini:
-        gl, gr = _gini_children(K, sum_left, sum_total, wl, wr)
-        return -(wr * gr) - wl * gl
-    pl = 0.0
-    pr = 0.0
-    for k in range(K):
-        sl = sum_left[k]
-        pl += sl * sl
-        sr = sum_total[k] - sl
-        pr += sr * sr
-    return pl / wl + pr / wr
+@njit(inline="always", **JIT)
+def gini_children2(s0, s1, r0, r1, wl, wr):
+    """:func:`gini_children` for two classes held in scalars (the same operations)."""
+    gl = 0.0 + (1.0 - (s0 * s0 + s1 * s1) / (wl * wl))
+    gr = 0.0 + (1.0 - (r0 * r0 + r1 * r1) / (wr * wr))
+    return gl, gr
 
 
-@njit(**JIT)
-def _gini_proxy(K, sl, st, wl, wr):
-    # ClassificationCriterion Gini: proxy_impurity_improvement, same operation order
-    sql = 0.0
-    sqr = 0.0
-    for c in range(K):
-        cl = sl[c]
-        sql += cl * cl
-        cr = st[c] - cl
-        sqr += cr * cr
-    gl = 0.0 + (1.0 - sql / (wl * wl))
-    gr = 0.0 + (1.0 - sqr / (wr * wr))
+@njit(inline="always", **JIT)
+def gini_proxy(K, sl, st, wl, wr):
+    """``Criterion.proxy_impurity_improvement`` of Gini (what the splitter maximises)."""
+    gl, gr = gini_children(K, sl, st, wl, wr)
     return -(wr * gr) - wl * gl
 
 
+# ------------------------------------------------------------------------ entropy
+
+
 @njit(**JIT)
-def _xlogx(c, w):
-    # one term of sklearn's Entropy: count_k = c / w; count_k * log(count_k), log base 2
+def xlogx(c, w):
+    """One term of ``Entropy``: ``count_k = c / w``; ``count_k * log(count_k)``, base 2."""
     p = c / w
     return p * (math.log(p) / LN2)
 
 
 @njit(parallel=True, **JIT)
 def entropy_table(W):
-    """``tab[w (w + 1) / 2 + c] = _xlogx(c, w)`` for ``0 <= c <= w <= W`` (0 at ``c = 0``).
+    """``tab[w (w + 1) / 2 + c] = xlogx(c, w)`` for ``0 <= c <= w <= W`` (0 at ``c = 0``).
 
-    With unit weights every class count and child size is an integer, so the entropy terms
-    of a whole batch come from this one table instead of four logarithms per candidate
-    split; the entries are the very same float64 values (same formula), so the trees
-    cannot change.
+    With integer weights every class count and child size is an integer, so the entropy
+    terms of a whole batch come from this one table instead of four logarithms per
+    candidate split; the entries are the very same float64 values (same formula), so the
+    trees cannot change.
     """
     tab = np.zeros((W + 1) * (W + 2) // 2, np.float64)
     for w in prange(1, W + 1):
         base = w * (w + 1) // 2
         for c in range(1, w + 1):
-            tab[base + c] = _xlogx(float(c), float(w))
+            tab[base + c] = xlogx(float(c), float(w))
     return tab
 
 
 @njit(**JIT)
-def _class_children(crit, K, sl, st, wl, wr, tab):
-    """``ClassificationCriterion.children_impurity`` (Gini or Entropy), sklearn's formulas.
+def _entropy_term(c, w, base, tab):
+    # xlogx(c, w), from the table when (c, w) is in it (integer weights only)
+    if base + int(w) < tab.shape[0]:
+        return tab[base + int(c)]
+    if c > 0.0:
+        return xlogx(c, w)
+    return 0.0
 
-    The right child's sums are ``st - sl`` (as ``Criterion.update`` forms them).  Entropy
-    terms come from ``tab`` (:func:`entropy_table`) when both children fit in it.
-    """
-    if crit == GINI:
-        return _gini_children(K, sl, st, wl, wr)
+
+@njit(**JIT)
+def entropy_children(K, sl, st, wl, wr, tab):
+    """``Entropy.children_impurity``: ``-sum_k p_k log2 p_k`` of each child."""
     el = 0.0
     er = 0.0
-    W2 = tab.shape[0]
     il = int(wl)
     ir = int(wr)
     bl = il * (il + 1) // 2
     br = ir * (ir + 1) // 2
-    if bl + il < W2 and br + ir < W2:
-        for c in range(K):
-            el -= tab[bl + int(sl[c])]
-            er -= tab[br + int(st[c] - sl[c])]
-        return el, er
     for c in range(K):
-        cl = sl[c]
-        if cl > 0.0:
-            el -= _xlogx(cl, wl)
-        cr = st[c] - sl[c]
-        if cr > 0.0:
-            er -= _xlogx(cr, wr)
+        el -= _entropy_term(sl[c], wl, bl, tab)
+        er -= _entropy_term(st[c] - sl[c], wr, br, tab)
     return el, er
 
 
 @njit(**JIT)
-def _class_node_impurity(crit, K, st, wn):
-    # Criterion.node_impurity of a classification node (used at the root only)
+def entropy_children2(s0, s1, r0, r1, wl, wr, tab):
+    """:func:`entropy_children` for two classes held in scalars (the same operations)."""
+    il = int(wl)
+    ir = int(wr)
+    bl = il * (il + 1) // 2
+    br = ir * (ir + 1) // 2
+    el = 0.0
+    el -= _entropy_term(s0, wl, bl, tab)
+    el -= _entropy_term(s1, wl, bl, tab)
+    er = 0.0
+    er -= _entropy_term(r0, wr, br, tab)
+    er -= _entropy_term(r1, wr, br, tab)
+    return el, er
+
+
+# ------------------------------------------------------------- classification
+# The Gini formulas and the dispatchers are inlined into the splitter's loops at numba's
+# IR level (``inline="always"``): a call per candidate split costs the forests' small trees
+# ~15 %, and LLVM's own inlining cannot be relied on -- a caller compiled against callees
+# loaded from numba's cache sees only their machine code (see kernels.py).  Entropy is
+# a call.
+
+
+@njit(inline="always", **JIT)
+def class_children(crit, K, sl, st, wl, wr, tab):
+    """``children_impurity`` of Gini or Entropy; the right child's sums are ``st - sl``."""
+    if crit == GINI:
+        return gini_children(K, sl, st, wl, wr)
+    return entropy_children(K, sl, st, wl, wr, tab)
+
+
+@njit(inline="always", **JIT)
+def class_children2(crit, s0, s1, r0, r1, wl, wr, tab):
+    """:func:`class_children` for two classes in scalars (left ``s0, s1``, right ``r0, r1``)."""
+    if crit == GINI:
+        return gini_children2(s0, s1, r0, r1, wl, wr)
+    return entropy_children2(s0, s1, r0, r1, wl, wr, tab)
+
+
+@njit(**JIT)
+def class_node_impurity(crit, K, st, wn):
+    """``node_impurity`` of Gini or Entropy (scikit-learn computes it at the root only)."""
     if crit == GINI:
         sqc = 0.0
         for c in range(K):
@@ -179,6 +222,54 @@ def _class_node_impurity(crit, K, st, wn):
     for c in range(K):
         ck = st[c]
         if ck > 0.0:
-            ck /= wn
-            e -= ck * (math.log(ck) / LN2)
+            e -= xlogx(ck, wn)
     return e
+
+
+# ---------------------------------------------------------------- squared error
+
+
+@njit(**JIT)
+def mse_node_impurity(K, st, wn, sq):
+    """``MSE.node_impurity``: ``sum w y^2 / w - sum_k mean_k^2``, averaged over outputs."""
+    impurity = sq / wn
+    for k in range(K):
+        impurity -= (st[k] / wn) ** 2.0
+    return impurity / K
+
+
+@njit(**JIT)
+def mse_children(K, sl, st, wl, wr, sql, sqr):
+    """``MSE.children_impurity`` given each child's ``sum w y^2`` (``sql``, ``sqr``)."""
+    imp_l = sql / wl
+    imp_r = sqr / wr
+    for k in range(K):
+        imp_l -= (sl[k] / wl) ** 2.0
+        imp_r -= ((st[k] - sl[k]) / wr) ** 2.0
+    return imp_l / K, imp_r / K
+
+
+# --------------------------------------------------------------------- any of them
+
+
+@njit(**JIT)
+def proxy_improvement(crit, K, sl, st, wl, wr, tab):
+    """``proxy_impurity_improvement``: ``-wr·imp_r - wl·imp_l`` (Gini, Entropy), or MSE's
+    ``sum_k sl_k^2 / wl + sr_k^2 / wr``."""
+    if crit != MSE:
+        gl, gr = class_children(crit, K, sl, st, wl, wr, tab)
+        return -(wr * gr) - wl * gl
+    pl = 0.0
+    pr = 0.0
+    for k in range(K):
+        s = sl[k]
+        pl += s * s
+        sr = st[k] - s
+        pr += sr * sr
+    return pl / wl + pr / wr
+
+
+@njit(inline="always", **JIT)
+def impurity_improvement(wn, wtot, impurity, wl, wr, imp_l, imp_r):
+    """``Criterion.impurity_improvement`` of a split (weighted by the node's share)."""
+    return (wn / wtot) * (impurity - wr / wn * imp_r - wl / wn * imp_l)

@@ -39,6 +39,14 @@ side.
 
 Everything here is plain arrays; validation lives in :mod:`simstudy.learners.trees`.
 
+Inlining and numba's cache.  numba compiles each function on its own and caches its
+machine code; a caller compiled later (say, after an edit to its file) against callees
+loaded from the cache cannot have them inlined by LLVM, and the calls cost the forests'
+small trees up to 60 % (measured: ``rf`` on 200 rows, 68 ms against 125 ms for 100
+models, depending on the cache's history).  The small functions of the hot loops (the
+feature draw, the Gini formulas) and ``grow_presorted`` are therefore marked
+``inline="always"`` -- inlined in numba's own IR, independently of the cache.
+
 Modules by role: :mod:`.sampler` (the random streams), :mod:`.numeric` (sums, sorts,
 presorted lists), :mod:`.criteria` (Gini, entropy, squared error), :mod:`.splitter`,
 :mod:`.growers`, :mod:`.pruners`, :mod:`.predict`, :mod:`.batch` (one model per
@@ -70,22 +78,29 @@ from .consts import (  # noqa: F401
     LN2,
     M32,
     MAX_INT32,
+    MSE,
     RAND_R_MAX,
 )
 from .criteria import (  # noqa: F401
-    _class_children,
-    _class_node_impurity,
-    _gini_children,
-    _gini_proxy,
-    _node_stats,
-    _proxy,
-    _update,
-    _xlogx,
+    class_children,
+    class_children2,
+    class_node_impurity,
+    entropy_children,
+    entropy_children2,
     entropy_table,
+    gini_children,
+    gini_children2,
+    gini_proxy,
+    impurity_improvement,
+    mse_children,
+    mse_node_impurity,
+    node_sums,
+    proxy_improvement,
+    update_left,
+    xlogx,
 )
 from .growers import (  # noqa: F401
     _alloc,
-    grow_gini_presorted,
     grow_presorted,
     grow_tree,
 )
@@ -113,6 +128,10 @@ from .sampler import (  # noqa: F401
     _mt_gen,
     _rand_r,
     _temper,
+    draw_constant,
+    draw_end,
+    draw_keep,
+    draw_next,
     mt_next32,
     mt_randint,
     mt_seed,
@@ -122,6 +141,8 @@ from .sampler import (  # noqa: F401
 )
 from .splitter import (  # noqa: F401
     best_stump,
+    scan_presorted,
+    split_sorting,
 )
 
 _JIT = JIT  # the old name

@@ -127,7 +127,7 @@ def splitter_state(seed: int) -> int:
     return mt_randint(mt, RAND_R_MAX)
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _rand_r(state: np.ndarray) -> int:
     # sklearn/utils/_random.pxd::our_rand_r (xorshift on uint32, result mod 2**31)
     s = state[0]
@@ -209,85 +209,72 @@ def splitter_states(seeds: np.ndarray, out: np.ndarray) -> None:
 # ---------------------------------------------------------------------------------------
 # the splitter's feature draw (sklearn/tree/_splitter.pyx::node_split_best), one node
 # ---------------------------------------------------------------------------------------
-# ``fs`` holds the draw's local variables: f_i, n_visited, n_found_constants,
-# n_drawn_constants, n_total_constants, n_known_constants, and the last draw's index f_j.
-_F_I, _VISITED, _FOUND, _DRAWN, _TOTAL, _KNOWN, _J = 0, 1, 2, 3, 4, 5, 6
+# The caller keeps node_split_best's counters as locals (f_i, n_visited, n_found,
+# n_drawn, n_total; a state array would have to be re-read after every write to
+# ``feats``, which costs the small trees of a forest about 10 %):
+#
+#     f_i, n_visited, n_found, n_drawn, n_total = d, 0, 0, 0, n_known
+#     while True:
+#         f_j, n_visited, n_drawn = draw_next(feats, rstate, max_features, f_i,
+#                                             n_visited, n_found, n_drawn, n_known, n_total)
+#         if f_j < 0: break
+#         f = feats[f_j]
+#         if <f constant in the node>:
+#             draw_constant(feats, f_j, n_total); n_found += 1; n_total += 1; continue
+#         f_i -= 1; draw_keep(feats, f_i, f_j)
+#         <scan f>
+#     draw_end(feats, constf, n_known, n_total)
 
 
-@njit(**JIT)
-def draw_start(fs: np.ndarray, d: int, n_known: int) -> None:
-    """Begin a node's draw over ``d`` features, ``feats[:n_known]`` known to be constant."""
-    fs[_F_I] = d
-    fs[_VISITED] = 0
-    fs[_FOUND] = 0
-    fs[_DRAWN] = 0
-    fs[_TOTAL] = n_known
-    fs[_KNOWN] = n_known
-    fs[_J] = 0
+@njit(inline="always", **JIT)
+def draw_next(feats, rstate, max_features, f_i, n_visited, n_found, n_drawn, n_known,
+              n_total):
+    """The index ``f_j`` in ``feats`` of the next feature to evaluate, or -1 when the draw
+    is over; returns ``(f_j, n_visited, n_drawn)``.
 
-
-@njit(**JIT)
-def draw_next(fs: np.ndarray, feats: np.ndarray, rstate: np.ndarray, max_features: int) -> int:
-    """The next feature to evaluate, or -1 when the node's draw is over.
-
-    Fisher-Yates without replacement from ``our_rand_r``: a draw that lands on a feature
-    known to be constant (from an ancestor) moves it aside and counts as visited; the loop
-    ends once ``max_features`` non-constant features have been evaluated (it goes on past
-    them while only constants were met) or no feature is left.  The caller answers each
-    returned feature with :func:`draw_constant` or :func:`draw_keep`.
+    Fisher-Yates without replacement from ``our_rand_r`` (``rstate``): a draw that lands on
+    a feature known to be constant (from an ancestor, ``feats[:n_known]``) moves it aside
+    and counts as visited; the draw ends once ``max_features`` features have been visited
+    beyond the constants met (it goes on while only constants were drawn) or no feature
+    is left.  The caller answers with :func:`draw_constant` or :func:`draw_keep`.
     """
-    while fs[_F_I] > fs[_TOTAL] and (
-        fs[_VISITED] < max_features or fs[_VISITED] <= fs[_FOUND] + fs[_DRAWN]
-    ):
-        fs[_VISITED] += 1
-        n_drawn = fs[_DRAWN]
-        f_j = n_drawn + _rand_r(rstate) % (fs[_F_I] - fs[_FOUND] - n_drawn)
-        if f_j < fs[_KNOWN]:
+    while f_i > n_total and (max_features > n_visited or n_visited <= n_found + n_drawn):
+        n_visited += 1
+        f_j = n_drawn + _rand_r(rstate) % (f_i - n_found - n_drawn)
+        if f_j < n_known:
             t = feats[n_drawn]
             feats[n_drawn] = feats[f_j]
             feats[f_j] = t
-            fs[_DRAWN] = n_drawn + 1
+            n_drawn += 1
             continue
-        f_j += fs[_FOUND]
-        fs[_J] = f_j
-        return feats[f_j]
-    return -1
+        return f_j + n_found, n_visited, n_drawn
+    return -1, n_visited, n_drawn
 
 
-@njit(**JIT)
-def draw_constant(fs: np.ndarray, feats: np.ndarray) -> None:
-    """The feature just drawn is constant in this node: count it among the constants."""
-    f_j = fs[_J]
-    n_total = fs[_TOTAL]
+@njit(inline="always", **JIT)
+def draw_constant(feats, f_j, n_total):
+    """Feature ``feats[f_j]`` is constant in the node: move it to the constants (the caller
+    then adds one to ``n_found`` and ``n_total``)."""
     t = feats[f_j]
     feats[f_j] = feats[n_total]
     feats[n_total] = t
-    fs[_FOUND] += 1
-    fs[_TOTAL] = n_total + 1
 
 
-@njit(**JIT)
-def draw_keep(fs: np.ndarray, feats: np.ndarray) -> None:
-    """The feature just drawn is evaluated: move it out of the pool."""
-    f_i = fs[_F_I] - 1
-    fs[_F_I] = f_i
-    f_j = fs[_J]
+@njit(inline="always", **JIT)
+def draw_keep(feats, f_i, f_j):
+    """Feature ``feats[f_j]`` is evaluated: move it out of the pool (to ``f_i``, already
+    decremented by the caller)."""
     t = feats[f_i]
     feats[f_i] = feats[f_j]
     feats[f_j] = t
 
 
-@njit(**JIT)
-def draw_end(fs: np.ndarray, feats: np.ndarray, constf: np.ndarray) -> int:
-    """Close the node's draw; returns the constants known below it (``n_total``).
-
-    scikit-learn's invariant for siblings and children: the first ``n_known`` entries of
-    ``feats`` are restored from ``constf`` and the newly found constants copied there.
-    """
-    n_known = fs[_KNOWN]
-    n_total = fs[_TOTAL]
+@njit(inline="always", **JIT)
+def draw_end(feats, constf, n_known, n_total):
+    """Close the node's draw: scikit-learn's invariant for siblings and children -- the
+    first ``n_known`` entries of ``feats`` restored from ``constf``, the constants found in
+    this node copied there."""
     for q in range(n_known):
         feats[q] = constf[q]
     for q in range(n_known, n_total):
         constf[q] = feats[q]
-    return n_total
