@@ -224,6 +224,12 @@ class Store:
             raise SimstudyError(self._version_message(version))
         if version == 1:
             self.migrate_from_1()
+        elif version == SCHEMA_VERSION:
+            # early schema-2 stores (written during development) lack later-added columns
+            have = {r[1] for r in self.con.execute("PRAGMA table_info(trials)")}
+            if "losses" not in have:
+                with self.con:
+                    self.con.execute("ALTER TABLE trials ADD COLUMN losses BLOB")
         self.con.execute("PRAGMA journal_mode=WAL")
         self.con.execute("PRAGMA synchronous=NORMAL")
         if version is None:
@@ -358,7 +364,8 @@ class Store:
         df = self._select("trials", cells, seed, runs)
         for col in ("errors", "n_train", "n_test"):
             df[col] = [np.asarray(json.loads(v), dtype=float) for v in df[col]]
-        df["losses"] = [None if v is None else unpack_losses(v) for v in df["losses"]]
+        raw = df["losses"] if "losses" in df.columns else [None] * len(df)
+        df["losses"] = [None if v is None else unpack_losses(v) for v in raw]
         return df
 
     def fold_losses(self, row) -> FoldLosses:
