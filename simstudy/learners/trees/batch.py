@@ -59,6 +59,15 @@ def _gather_T(X32, fill, b, has_nan, idx, lo, hi):
 
 
 @njit(**JIT)
+def _labels(y, idx, lo, hi):
+    # class codes of rows idx[lo:hi], in that order (the model's local indices)
+    yc = np.empty(hi - lo, np.int64)
+    for r in range(hi - lo):
+        yc[r] = y[idx[lo + r]]
+    return yc
+
+
+@njit(**JIT)
 def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
             n_trees, max_features, max_depth, bootstrap, out):
     # model b of :func:`rf_batch` (a plain function: the parallel loop stays small,
@@ -74,9 +83,7 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
         return
     XT = _gather_T(X32, fill, b, has_nan, tr_idx, lo, hi)
     XtT = _gather_T(X32, fill, b, has_nan, te_idx, tlo, thi)
-    yc = np.empty(m, np.int64)
-    for r in range(m):
-        yc[r] = y[tr_idx[lo + r]]
+    yc = _labels(y, tr_idx, lo, hi)
     order = _argsort_rows(XT)
     lists = np.empty((d, m), np.int64)
     w = np.empty(m, np.float64)
@@ -177,11 +184,8 @@ def _ab_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
         return
     XT = _gather_T(X32, fill, b, has_nan, tr_idx, lo, hi)
     Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
-    yc = np.empty(m, np.int64)
-    yf = np.empty(m, np.float64)
-    for r in range(m):
-        yc[r] = y[tr_idx[lo + r]]
-        yf[r] = yc[r]
+    yc = _labels(y, tr_idx, lo, hi)
+    yf = yc.astype(np.float64)
     pc = _present(yc, C)
     K = pc.shape[0]
     order = _argsort_rows(XT)
@@ -323,9 +327,7 @@ def _rt_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
         return
     Xl = _gather(X32, fill, b, has_nan, tr_idx, lo, hi)
     Xt = _gather(X32, fill, b, has_nan, te_idx, tlo, thi)
-    yc = np.empty(m, np.int64)
-    for r in range(m):
-        yc[r] = y[tr_idx[lo + r]]
+    yc = _labels(y, tr_idx, lo, hi)
     pc = _present(yc, C)
     Kp = pc.shape[0]
     if Kp == 1:
@@ -385,10 +387,9 @@ def _c45_one(b, X32, fill, has_nan, gorder, tab, y, C, g_ptr, g_idx, h_ptr, h_id
     if m == 0 or thi == tlo:
         return
     XT = _gather_T(X32, fill, b, has_nan, g_idx, lo, hi)
-    yc = np.empty(m, np.int64)
+    yc = _labels(y, g_idx, lo, hi)
     loc = np.full(X32.shape[0], -1, np.int64)
     for r in range(m):
-        yc[r] = y[g_idx[lo + r]]
         loc[g_idx[lo + r]] = r
     lists = np.empty((d, m), np.int64)
     tmp = np.empty(m, np.int64)
@@ -420,9 +421,7 @@ def _c45_one(b, X32, fill, has_nan, gorder, tab, y, C, g_ptr, g_idx, h_ptr, h_id
     pruned = np.zeros(n_nodes, np.bool_)
     if do_prune[b]:
         Xh = _gather(X32, fill, b, has_nan, h_idx, h_ptr[b], h_ptr[b + 1])
-        yh = np.empty(Xh.shape[0], np.int64)
-        for r in range(Xh.shape[0]):
-            yh[r] = y[h_idx[h_ptr[b] + r]]
+        yh = _labels(y, h_idx, h_ptr[b], h_ptr[b + 1])
         err_leaf = np.empty(n_nodes, np.int64)
         err_sub = np.empty(n_nodes, np.int64)
         prune_rep(nf, nt, nl, nr, n_nodes, major, Xh, yh, err_leaf, err_sub, pruned)
