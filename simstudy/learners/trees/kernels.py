@@ -3,7 +3,9 @@
 The kernels re-implement, step for step, what scikit-learn 1.9 does when it fits a
 ``DecisionTreeClassifier`` / ``DecisionTreeRegressor`` (best splitter, depth-first
 builder), a ``RandomForestClassifier`` (bootstrap as integer sample weights) and an
-``AdaBoostClassifier`` (discrete SAMME), *including its random number streams*:
+``AdaBoostClassifier`` (discrete SAMME), *including its random number streams*; ``c45``
+grows ``DecisionTreeClassifier(criterion="entropy")`` the same way and prunes it
+(:mod:`.pruners`):
 
 * ``np.random.RandomState(seed)`` (MT19937, ``mt19937_seed`` seeding) and its legacy
   masked-rejection ``randint``: the forest's per-tree seeds, the bootstrap indices, the
@@ -15,9 +17,9 @@ builder), a ``RandomForestClassifier`` (bootstrap as integer sample weights) and
 * float32 feature values, ``FEATURE_THRESHOLD = 1e-7`` (a float32 addition), thresholds
   at ``x[p-1]/2 + x[p]/2``, strict ``>`` on the proxy improvement (so the first candidate
   in visiting order wins a tie), the criterion's forward/backward update rule and the
-  exact floating-point formulas of the Gini and MSE proxies.
+  exact floating-point formulas of the Gini, entropy and MSE criteria (:mod:`.criteria`).
 
-With integer sample weights (rt: all 1; rf: bootstrap counts) every sum is exact, so the
+With integer sample weights (rt, c45: all 1; rf: bootstrap counts) every sum is exact, so the
 trees are identical to scikit-learn's.  The one known source of difference is AdaBoost:
 its weights are real numbers updated with ``np.exp(np.log(w) + ...)``; numpy's SIMD
 exp/log differ from libm's in the last bit for a few percent of arguments, and the
@@ -33,7 +35,9 @@ weights make the order of tied values irrelevant), and the test rows are partiti
 alongside, so each leaf adds its class proportions to the rows that reach it.  Class sums
 of a child come from its parent's split; two-class scans keep their sums in scalars.
 AdaBoost sorts each feature once per model and scans the sorted lists with each round's
-weights (:func:`best_stump`).  The generators' seeding -- a 624-step (397 for a
+weights (:func:`best_stump`).  ``c45`` sorts the whole data once per batch and filters
+that order per model (:func:`filter_presorted`); its entropy terms come from one table
+per batch (:func:`entropy_table`).  The generators' seeding -- a 624-step (397 for a
 splitter) dependency chain -- is run for 8 trees, or for all boosting rounds, side by
 side.
 
