@@ -721,7 +721,8 @@ def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
     body = [H.markdown_to_html((out / "card.md").read_text().split("## Size")[0]
                                .split("## Power")[0].split("## Replicability")[0])]
     for p in paths:
-        if p.suffix == ".csv" and p.stem != "card_calibration":  # long: the figure shows it
+        # the calibration table is long (the figure shows it); empty frames are left out
+        if p.suffix == ".csv" and p.stem != "card_calibration" and len(pd.read_csv(p)):
             body.append(H.csv_table_html(p, table_id=p.stem, caption=p.stem)[0])
     for p in paths:
         if p.suffix == ".png":
