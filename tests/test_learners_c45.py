@@ -320,3 +320,26 @@ def test_bad_parameters_raise_simstudy_error(kw, bad: str) -> None:
 def test_spec_names() -> None:
     assert get_learner("c45").name == "c45"
     assert get_learner("c45[prune_fraction=0.3]").name == "c45[prune_fraction=0.3]"
+
+
+def test_kernel_cache_is_dropped_when_any_kernel_source_changes(tmp_path) -> None:
+    # numba re-validates a cached function against its own file only; the kernels span
+    # several files, so the package stamps its cache with a hash of all of them
+    from simstudy.learners.trees._cache import ensure_coherent_cache
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("y = 2\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    stale = [cache / "b.caller-3.py311.nbi", cache / "b.caller-3.py311.1.nbc"]
+    for f in stale:
+        f.write_bytes(b"old")
+    assert ensure_coherent_cache(tmp_path) is True  # no stamp yet: dropped
+    assert not any(f.exists() for f in stale)
+    for f in stale:
+        f.write_bytes(b"new")
+    assert ensure_coherent_cache(tmp_path) is False  # sources unchanged: kept
+    assert all(f.exists() for f in stale)
+    (tmp_path / "a.py").write_text("x = 100\n")  # a callee's file changes
+    assert ensure_coherent_cache(tmp_path) is True
+    assert not any(f.exists() for f in stale)

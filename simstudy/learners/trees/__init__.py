@@ -42,7 +42,11 @@ from ...errors import SimstudyError
 from ...spec import format_spec
 from ..base import Learner
 from ..reference import ThresholdTreeRegressor as ThresholdedRegressionTree
-from . import kernels as K
+from ._cache import ensure_coherent_cache
+
+ensure_coherent_cache()  # before the kernels are loaded: see _cache.py
+
+from . import kernels as K  # noqa: E402
 
 __all__ = ["AdaBoost", "C45", "RandomForest", "RegressionTree", "ThresholdedRegressionTree",
            "seed_ints"]
