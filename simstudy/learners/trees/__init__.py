@@ -1,4 +1,5 @@
-"""Batched tree learners: random forest (``rf``), AdaBoost (``ab``), regression tree (``rt``).
+"""Batched tree learners: random forest (``rf``), AdaBoost (``ab``), regression tree (``rt``),
+and Yıldız & Alpaydın's C4.5 (``c45``, see :class:`C45`).
 
 Wang et al. (2016), sec. 3.1, compare a regression tree, random forest and AdaBoost (with
 OLS, an SVM and LDA) on Gaussian two-class data; they fit them with R's defaults, we use
@@ -19,7 +20,7 @@ features presorted once per model, no per-node sorting; see its docstring).  The
 scikit-learn's algorithm *and its random streams*: model ``b`` uses the integer
 ``int(seeds[b].generate_state(1)[0])`` exactly where the reference path
 (:class:`simstudy.learners.reference.SklearnLearner`) passes it as ``random_state``.  So
-``rf`` and ``rt`` give the *same predictions* as the scikit-learn reference, ties between
+``rf``, ``rt`` and ``c45`` give the *same predictions* as their references, ties between
 equally good splits included (scikit-learn visits features in a random Fisher-Yates order
 from its own xorshift generator and keeps the first best split; we draw the same order).
 ``ab`` matches except where two candidate stumps tie to the last bit of floating point:
