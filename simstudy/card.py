@@ -376,6 +376,9 @@ def card(fn: Callable, studies: Sequence[Study | str], store: Store | Sequence[S
         raise SimstudyError(f"the test {name!r} fits no stored cell of "
                             f"{[getattr(s, 'name', s) for s in studies]!r}"
                             + (f"; {notes[0]}" if notes else ""))
+    if not size_rows and pow_rows:
+        notes.append("no H0 cell among the studies: power is at the nominal alpha, not at "
+                     "matched size (add type1 to judge size and match it)")
     t = time.perf_counter()
     size = pd.DataFrame(size_rows, columns=_SIZE_COLS)
     power = pd.DataFrame(pow_rows, columns=_SIZE_COLS + ["true_diff", "z", "x_kind", "x"])
