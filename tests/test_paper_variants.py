@@ -77,6 +77,8 @@ def test_wang_paper_variants_keep_default_ids_and_add_hypotheses():
     rp = [c for c in g.cells if c.label("variant") == "rt=rpart"]
     assert len(rp) == 8 * 3 and all(W.RPART in c.learners for c in rp)
     assert len(mx) == 8 * 2 * 3 and all("max" in c.learners and "ab" not in c.learners for c in mx)
+    gb = [c for c in g.cells if c.label("variant") == "ab=gbm"]
+    assert len(gb) == 8 * 2 * 3 and all(W.GBM_OLD in c.learners for c in gb)
     r = get_study("wang-real-paper")
     assert {c.id for c in get_study("wang-real").cells} <= {c.id for c in r.cells}
     for c in r.cells:
@@ -114,7 +116,8 @@ def test_gaussian_paper_end_to_end_small(tmp_path):
         ok = t3[t3["status"] == "ok"]
         assert len(ok) == 12  # case 1: 4 comparisons x 3 tests, one cell each
         learners = set(ok["learners"])
-        assert ("svm~max" in learners) == ("SVM vs AB" in choose)
+        assert ("svm~max" in learners) == (choose.get("SVM vs AB") == "ab=max")
+        assert (f"svm~{W.GBM_OLD}" in learners) == (choose.get("SVM vs AB") == "ab=gbm")
         assert (f"{W.RPART}~ls" in learners) == ("RT vs LS" in choose)
         assert ok["rho1"].notna().any()
     one = W.scenario_rows(result, {}, "one-sided")
