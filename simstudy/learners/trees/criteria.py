@@ -28,7 +28,7 @@ from numba import njit, prange
 from .consts import GINI, JIT, LN2, MSE
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def node_sums(yc, yr, w, crit, K, samples, start, end, sum_total):
     """``Criterion.init`` over ``samples[start:end]`` in their order: (weight, sum w y^2)."""
     for k in range(K):
@@ -50,7 +50,7 @@ def node_sums(yc, yr, w, crit, K, samples, start, end, sum_total):
     return wn, sq
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def update_left(yc, yr, w, crit, K, samples, pos, new_pos, end, sum_total, wn, sum_left, wl):
     """``Criterion.update``: move ``samples[pos:new_pos]`` to the left child; returns its weight.
 
@@ -229,7 +229,7 @@ def class_node_impurity(crit, K, st, wn):
 # ---------------------------------------------------------------- squared error
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def mse_node_impurity(K, st, wn, sq):
     """``MSE.node_impurity``: ``sum w y^2 / w - sum_k mean_k^2``, averaged over outputs."""
     impurity = sq / wn
@@ -238,7 +238,7 @@ def mse_node_impurity(K, st, wn, sq):
     return impurity / K
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def mse_children(K, sl, st, wl, wr, sql, sqr):
     """``MSE.children_impurity`` given each child's ``sum w y^2`` (``sql``, ``sqr``)."""
     imp_l = sql / wl

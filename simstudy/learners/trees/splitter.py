@@ -296,7 +296,7 @@ def scan_presorted(XT, f, lists, start, end, w, yc, K, crit, tab, wn, sum_total,
     return best_proxy, best_pos, best_thr
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def split_sorting(Xl, yc, yr, w, K, crit, tab, samples, start, end, wn, sq_total,
                   sum_total, sum_left, work_f32, feats, constf, rstate, max_features,
                   n_known, wtot, impurity):
