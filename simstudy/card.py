@@ -537,6 +537,12 @@ def _summary(name: str, alpha: float, size: pd.DataFrame, h0p: dict, h1p: dict,
                   if k in new_size]
         same_p = [rate(new_h1[k], alpha if math.isnan(a_star[name]) else a_star[name])
                   for k, _ in h1 if k in new_h1]
+        # like for like: this test's power minus the new test's on the same cells, each at
+        # its matched level (both at alpha when either has no H0 cell to match on)
+        both = not (math.isnan(a_star[t]) or math.isnan(a_star[name]))
+        vs_new = [rate(p, a_star[t] if both else alpha)
+                  - rate(new_h1[k], a_star[name] if both else alpha)
+                  for k, p in h1 if k in new_h1]
         r = rep[rep["test"] == t]
         rows.append({
             "test": t, "new": t == name,
@@ -555,16 +561,19 @@ def _summary(name: str, alpha: float, size: pd.DataFrame, h0p: dict, h1p: dict,
                                          else float("nan")),
             "new_mean_power_same_cells": (float(np.mean(same_p)) if same_p and t != name
                                           else float("nan")),
+            "power_minus_new": float(np.mean(vs_new)) if vs_new else float("nan"),
         })
     out = pd.DataFrame(rows)
     if out.empty:
         return out
-    # ranks (1 = best): size by the excess over alpha (under-size is not penalised here),
-    # power at matched size (raw power where no H0 cell exists), R
+    # ranks (1 = best): size by the excess over alpha (under-size is not penalised here);
+    # power by power_minus_new, each baseline against the new test on the baseline's own
+    # cells (baselines of Wang et al. read different designs, so their plain means are
+    # over different cells and not comparable); R
     excess = out["mean_size_excess"].clip(lower=0)
     out["rank_size"] = excess.rank(method="min", na_option="keep").astype("Int64")
-    pw = out["mean_power_matched"].fillna(out["mean_power"])
-    out["rank_power"] = pw.rank(ascending=False, method="min", na_option="keep").astype("Int64")
+    out["rank_power"] = out["power_minus_new"].rank(ascending=False, method="min",
+                                                    na_option="keep").astype("Int64")
     out["rank_R"] = out["mean_R"].rank(ascending=False, method="min",
                                        na_option="keep").astype("Int64")
     return out
@@ -594,8 +603,10 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
              "mean_size_excess: mean over H0 cells of (reject proportion − alpha); "
              "cells_over_alpha: H0 cells whose Wilson 95 % interval lies above alpha; "
              "mean_power_matched: mean power over H1 cells at the test's own size-adjusted "
-             "level alpha_matched (pooled H0 reject proportion ≤ alpha); mean_R: Bouckaert & "
-             "Frank's replicability.", "",
+             "level alpha_matched (pooled H0 reject proportion ≤ alpha); new_*_same_cells: "
+             "the new test on that test's cells; power_minus_new: that test's power minus the "
+             "new test's on the same cells, both at matched size (ranks power); mean_R: "
+             "Bouckaert & Frank's replicability.", "",
              to_markdown(summary_screen(c)), ""]
     if len(c.size):
         lines += ["## Size (H0 cells)", "", to_markdown(_wide(c.size, c.name)), ""]
