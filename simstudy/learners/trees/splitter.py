@@ -3,7 +3,16 @@
 Features are visited in the Fisher-Yates order drawn by :mod:`.sampler`; each is scanned
 in ascending order of its values and every boundary between distinct values
 (``x[p] > x[p-1] + FEATURE_THRESHOLD``) is a candidate, scored by a criterion of
-:mod:`.criteria`; the first best candidate (strict ``>``) wins.
+:mod:`.criteria`; the first best candidate (strict ``>``) wins.  Three forms, by how the
+samples are kept sorted:
+
+* :func:`scan_presorted` -- one feature of a node owning a range of presorted per-feature
+  lists (integer weights, any classification criterion; ``c45``, and written out for
+  Gini in :func:`.growers.grow_presorted` for ``rf``);
+* :func:`split_sorting` -- a whole node, sorting its samples by each drawn feature (any
+  weights, any criterion, ``Criterion.update``'s summation order; ``rt``);
+* :func:`best_stump` -- the root of a depth-1 Gini tree on features sorted once per model,
+  with real weights (``ab``).
 """
 
 from __future__ import annotations
