@@ -336,7 +336,7 @@ class RepTree(ClassifierMixin, BaseEstimator):
     rules choose different trees on some folds (credit-g, 5×2 halves: 87.4 % of test
     predictions agree).  Pruning on a held-out 20 % is Quinlan's reduced-error pruning, and
     it needs one pass over the grown tree, so this is the reference; ``PrunedTree`` stays as
-    the    cost-complexity variant (``c45[pruning=ccp]``).
+    the cost-complexity variant (``c45[pruning=ccp]``).
     """
 
     def __init__(self, prune_fraction: float = 0.2, random_state: int | None = None) -> None:
