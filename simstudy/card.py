@@ -743,4 +743,25 @@ def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
             body.append(H.figure_html(p, f"card {c.name}"))
     page = out / "card.html"
     page.write_text(H._page(f"report card: {c.name}", "\n".join(body)))
+    _link_from_site(c, out)
     return page
+
+
+def _link_from_site(c: Card, out: Path) -> None:
+    """When the card is written inside an HTML report (``report --all``: ``out/..`` holds
+    its ``index.html``), the index gets one link to the card (once; rewriting the index
+    with ``report --all`` drops it, as it rebuilds the page)."""
+    import html
+
+    index = out.parent / "index.html"
+    if not index.is_file():
+        return
+    text = index.read_text()
+    href = f"{out.name}/card.html"
+    if f'href="{html.escape(href)}"' in text or "</body>" not in text:
+        return
+    link = (f'<p class="card">Report card of a new test: <a href="{html.escape(href)}">'
+            f"{html.escape(c.name)}</a></p>")
+    # before the page's closing script (the last one, at the end of the body)
+    head, sep, tail = text.rpartition("<script>" if "<script>" in text else "</body>")
+    index.write_text(head + link + sep + tail)

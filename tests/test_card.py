@@ -361,3 +361,19 @@ def test_a_known_gaussian_difference_is_reproduced_on_other_seeds():
     m0, se0, _ = KNOWN[("wang-case3", "svm", "ab")]
     m1, se1 = gaussian_true_diff("wang-case3", ("svm", "ab"), runs=4, seed=99)
     assert abs(m1 - m0) < 4 * np.hypot(se0, se1)
+
+
+def test_card_inside_an_html_report_is_linked_from_its_index(demo_store, tmp_path):
+    from simstudy.report.html import report_all
+
+    site = tmp_path / "site"
+    with Store(demo_store, readonly=True) as s:
+        report_all(s, site)
+        c = card(pooled_t, ["demo"], s, name="pooled")
+    before = (site / "index.html").read_text()
+    write_card(c, site / "card-pooled", figures=False)
+    write_card(c, site / "card-pooled", figures=False)  # twice: still one link
+    after = (site / "index.html").read_text()
+    assert 'href="card-pooled/card.html"' not in before
+    assert after.count('href="card-pooled/card.html"') == 1
+    assert (site / "card-pooled" / "card.html").read_text().count("<table") >= 2
