@@ -19,12 +19,16 @@ set beside the stored p-values of the baseline tests of the same cells:
   (:mod:`simstudy.stats.replicability`);
 * **summary** -- one line per test: mean size excess over alpha on H0 cells, mean power at
   matched size (each test judged at its own size-adjusted level alpha*: the largest level
-  at which its pooled H0 reject proportion does not exceed alpha), and mean R.
+  at which its pooled H0 reject proportion does not exceed alpha; the level found on the
+  H0 cells of all studies asked for applies to every H1 cell), and mean R.  Baselines may
+  read other cells than the new test (each of Wang et al.'s tests has its own design), so
+  power is ranked like for like: each baseline's power minus the new test's on the
+  baseline's own cells (``power_minus_new``).
 
 The user's function is ``f(d, *, n_train, n_test)`` as for ``bench`` (d the (R, F) array of
 error differences of learner a minus learner b; returns ``.pvalue`` or ``(statistic,
-pvalue)``), called once per trial (a Python loop; about 10-30 µs per call of a numpy
-statistic).  With ``f.vectorized = True`` it is called once per cell with d of shape
+pvalue)``), called once per trial (a Python loop: 30-47 µs per trial for the pooled t of
+``examples/pooled_t.py`` on the shared development machine).  With ``f.vectorized = True`` it is called once per cell with d of shape
 (T, R, F) and n_train, n_test of shape (T,) (each trial's mean fold size), and returns
 arrays of T statistics and p-values: no Python loop per trial.  With
 ``f.needs = "losses"`` it also gets ``losses``: int8 (2, R, F, n) per-instance 0/1 losses of
