@@ -51,12 +51,10 @@ def cmd_card(args: argparse.Namespace) -> None:
     studies = [s.strip() for s in args.studies.split(",") if s.strip()]
     if not studies:
         raise SimstudyError(f"--studies {args.studies!r} names no study")
-    from .catalog import STUDIES
+    from .catalog import get_study
 
-    bad = [s for s in studies if s not in STUDIES]
-    if bad:
-        raise SimstudyError(f"--studies: unknown study {bad[0]!r}; valid choices: "
-                            f"{', '.join(STUDIES)}")
+    for s in studies:
+        get_study(s)  # an unknown name: one line naming it and the valid choices
     paths = [p for arg in (args.store or [DEFAULT_STORE]) for p in arg.split(",") if p]
     stores = [Store(p, readonly=True) for p in paths]
     try:
