@@ -32,7 +32,7 @@ NEURAL = ("lp", "lgc", "mlp-10")
 TREES = ("rt", "rf", "ab")
 # issue 18: per-pattern online backprop vs MLPClassifier(solver="sgd", batch_size=1), same rule
 ONLINE_MLP = "mlp-10[activation=logistic,alpha=0,epochs=100,eta=0.02,init=0.01,solver=online]"
-WEKA = ("wnb", "ib1")  # rows by simstudy.perf_weka: agreement with Weka's own predictions
+WEKA = ("wnb", "ib1", "j48")  # rows by simstudy.perf_weka: agreement with Weka's own predictions
 KEYS = ("name", "dataset", "n", "d", "n_models", "fast_s", "reference_s", "speedup")
 
 
@@ -234,6 +234,10 @@ def run_perf(
                 from .perf_weka import weka_entry
 
                 e = weka_entry(name, quick)
+                if name == "j48":  # issue 12: per fit vs scikit-learn's entropy tree on credit-g
+                    from .perf_j48 import versus_sklearn
+
+                    e.update(versus_sklearn(quick))
             else:
                 e = entry(name, ds, runs=runs, ref_models=cap)
         except Exception as exc:  # noqa: BLE001 - report and go on with the others
@@ -276,6 +280,8 @@ def _row(e: dict[str, Any]) -> str:
     agree = f" agree {e['agree']:.4f}" if "agree" in e else ""
     if "speedup_vs_per_level" in e:
         agree += f" (x{e['speedup_vs_per_level']:.0f} vs per-level refit)"
+    if "credit_g_speedup_vs_sklearn" in e:
+        agree += f" (credit-g: x{e['credit_g_speedup_vs_sklearn']:.1f} vs sklearn entropy tree per fit)"
     return (
         f"{e['name']:<10} {e['dataset']:<10} n={e['n']:<6} B={e['n_models']:<5} "
         f"fast {e['fast_s']:8.4f}s {ref} {sp}{agree}{extra}"

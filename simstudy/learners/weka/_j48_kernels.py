@@ -47,7 +47,7 @@ def _table(k_max: int) -> np.ndarray:
 _LT = _table(8192)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _logf(x):
     # EntropyBasedSplitCrit.logFunc: x log2 x, 0 below 1e-6
     if x < 1e-6:
@@ -59,7 +59,7 @@ def _logf(x):
     return x * np.log(x) / LN2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_errs_ge1(N, e):
     # Stats.addErrs for e >= 1
     if e + 0.5 >= N:
@@ -85,7 +85,7 @@ def add_errs(N, e):
     return _add_errs_ge1(N, e)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _max_class(cw):
     # Distribution.maxClass: first class strictly above the running max (tolerance)
     best = 0.0
@@ -97,7 +97,7 @@ def _max_class(cw):
     return idx
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _est_dist(cw, tot):
     # getEstimatedErrorsForDistribution
     if abs(tot) < SMALL:
@@ -106,7 +106,7 @@ def _est_dist(cw, tot):
     return e + add_errs(tot, e)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seg_dist(y, e_idx, e_w, s0, sn, cw):
     cw[:] = 0.0
     tot = 0.0
@@ -121,7 +121,7 @@ def _seg_dist(y, e_idx, e_w, s0, sn, cw):
 # split evaluation
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, s0, sn, cnt):
     """Class weights per value of every nominal attribute, one pass over the segment
     (``codes`` (n, m) int, -1 missing; attribute ``noms[q]``'s block starts at ``noff[q]``)."""
@@ -136,7 +136,7 @@ def _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, s0, sn, cnt):
                 cnt[noff[q] + v * C + c] += w
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _eval_nominal(cnt, off, V, C, sumW, intw):
     """C45Split.handleEnumeratedAttribute from the counts: (valid, infoGain, gainRatio).
     ``intw``: all counts are integers below the x log2 x table's size."""
@@ -191,7 +191,7 @@ def _eval_nominal(cnt, off, V, C, sumW, intw):
     return True, gain, ratio
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _info_gain(old_ent, new_ent, known, sumW):
     # InfoGainSplitCrit.splitCritValue
     unknown_rate = (sumW - known) / sumW
@@ -201,7 +201,7 @@ def _info_gain(old_ent, new_ent, known, sumW):
     return num / known
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gain_ratio(gain, split_ent_bags, known, sumW):
     # GainRatioSplitCrit.splitCritValue; split_ent_bags = -sum_i logf(perBag_i)
     den = 0.0
@@ -273,7 +273,7 @@ def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, g
     return _scan_numeric(gval, gw, G, C, nk, sumW, left, right, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _eval_numeric_sorted(a, S, rank, uvals, y, C, e_idx, s0, sn, sumW, gval, gw, left, right, intw):
     """``_eval_numeric`` for a segment without missing values whose entries ``S[s0:s0+sn]``
     are already in increasing order of attribute ``a`` (all weights 1)."""
@@ -292,7 +292,19 @@ def _eval_numeric_sorted(a, S, rank, uvals, y, C, e_idx, s0, sn, sumW, gval, gw,
     return _scan_numeric(gval, gw, G, C, sn, sumW, left, right, intw)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _pure(gw, g, C):
+    """The class of group ``g`` if all its weight is in one class, else -2."""
+    k = -2
+    for c in range(C):
+        if gw[g * C + c] > 0.0:
+            if k != -2:
+                return -2
+            k = c
+    return k
+
+
+@njit(cache=True, inline="always")
 def _scan_numeric(gval, gw, G, C, nk, sumW, left, right, intw):
     """The cut scan of C45Split.handleNumericAttribute over ``G`` groups of distinct values
     (increasing) with class weights ``gw``; ``nk`` instances have a known value.
@@ -321,29 +333,52 @@ def _scan_numeric(gval, gw, G, C, nk, sumW, left, right, intw):
     n_cuts = 0
     lw = 0.0
     rw = known
+    seen_valid = False
+    blk = -3  # classes of the pending left block: -3 empty, c pure, -2 mixed
     for g in range(G - 1):
+        cg = _pure(gw, g, C)
         for c in range(C):
             x = gw[g * C + c]
             left[c] += x
             right[c] -= x
             lw += x
             rw -= x
+        blk = cg if blk == -3 else (blk if blk == cg else -2)
         if not (gval[g] + 1e-5 < gval[g + 1]):
             continue  # Weka: no cut between values closer than 1e-5
         if min_split - lw < SMALL and min_split - rw < SMALL:
-            if intw:
-                new_ent = _LT[int(lw)] + _LT[int(rw)]
-                for c in range(C):
-                    new_ent -= _LT[int(left[c])] + _LT[int(right[c])]
-            else:
-                new_ent = _logf(lw) + _logf(rw)
-                for c in range(C):
-                    new_ent -= _logf(left[c]) + _logf(right[c])
-            gain = _info_gain(default_ent, new_ent, known, sumW)
-            if gain - best_gain > SMALL:
-                best_gain = gain
-                best_g = g
             n_cuts += 1
+            # Fayyad & Irani (1992): between two blocks of one and the same class the
+            # weighted class entropy is concave in the cut position, so inside such a run
+            # the gain never beats both ends of the run (or of the valid range): only
+            # boundary cuts and the first and last valid cuts need their gain
+            h = g + 1
+            nb = _pure(gw, h, C)
+            wnext = 0.0
+            for c in range(C):
+                wnext += gw[h * C + c]
+            while h < G - 1 and not (gval[h] + 1e-5 < gval[h + 1]):
+                h += 1
+                ch = _pure(gw, h, C)
+                nb = nb if nb == ch else -2
+                for c in range(C):
+                    wnext += gw[h * C + c]
+            last = h == G - 1 or not (min_split - (rw - wnext) < SMALL)
+            if blk < 0 or nb < 0 or blk != nb or not seen_valid or last:
+                if intw:
+                    new_ent = _LT[int(lw)] + _LT[int(rw)]
+                    for c in range(C):
+                        new_ent -= _LT[int(left[c])] + _LT[int(right[c])]
+                else:
+                    new_ent = _logf(lw) + _logf(rw)
+                    for c in range(C):
+                        new_ent -= _logf(left[c]) + _logf(right[c])
+                gain = _info_gain(default_ent, new_ent, known, sumW)
+                if gain - best_gain > SMALL:
+                    best_gain = gain
+                    best_g = g
+            seen_valid = True
+        blk = -3
     if n_cuts == 0:
         return False, 0.0, 0.0, 0.0
     gain = best_gain - np.log(n_cuts) / LN2 / sumW
@@ -367,7 +402,7 @@ def _scan_numeric(gval, gw, G, C, nk, sumW, left, right, intw):
 # splitting a segment of entries by a node's test
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _subset(A, i, attr, V, sp):
     """C45Split.whichSubset: branch of row ``i`` (-1 if its value is missing)."""
     v = A[i, attr]
@@ -380,7 +415,7 @@ def _subset(A, i, attr, V, sp):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _split_segment(A, attr, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
     """Split a segment into ``nsub`` new segments at the top of the entry buffer
     (ClassifierSplitModel.split after C45Split.resetDistribution): known values go to their
@@ -642,7 +677,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _train_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot, stack):
     """getTrainingErrors: training errors summed over the leaves of subtree ``k``."""
     e = 0.0
@@ -681,7 +716,7 @@ def _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, stack, stack2):
             h += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _est_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot, stack):
     """getEstimatedErrors: estimated errors summed over the leaves of subtree ``k``."""
     e = 0.0
@@ -788,7 +823,7 @@ def _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, known):
     return idx
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _est_raised(k, jbig, A, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child, n_leaf,
                 n_s0, n_sn, n_cw, n_tot, extra, stack):
     """``_est_branch(son jbig of k, segment of k)`` when no value is missing: the son's
@@ -937,6 +972,11 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
                 r = rank[rows[q], a]
                 if r >= 0:
                     present[uoff[a] + r] = True
+    nomiss = True
+    for q in range(nr):
+        for a in range(m):
+            if np.isnan(A[rows[q], a]):
+                nomiss = False
     if nr > ecap:
         st[2] = 1
     else:
@@ -947,11 +987,6 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
         st[1] = 1
         n_s0[0] = 0
         n_sn[0] = nr
-        nomiss = True
-        for q in range(nr):
-            for a in range(m):
-                if np.isnan(A[rows[q], a]):
-                    nomiss = False
         ok = _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C, rows,
                    e_idx, e_w, ecap, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
                    ncap, st, nomiss)
@@ -980,6 +1015,13 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
                 continue
             nsub = n_nsub[k]
             a = n_attr[k]
+            if nomiss:
+                # the branches partition the node's instances: shares are their weights
+                for j in range(nsub):
+                    n_share[n_child[k] + j] = n_tot[n_child[k] + j] / n_tot[k]
+                    stack[h] = n_child[k] + j
+                    h += 1
+                continue
             known = np.zeros(nsub)
             kt = 0.0
             miss = 0.0
@@ -998,7 +1040,7 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
     return (st[2], n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_cw, n_tot, n_share, st[1])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _predict_row(A, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_cw, n_tot, n_share,
                  C, probs, stack_k, stack_w):
     """ClassifierTree.classifyInstance: class scores summed over the leaves an instance

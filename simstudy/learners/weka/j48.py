@@ -106,7 +106,7 @@ class J48(Learner):
 
     def _arrays(self, X: np.ndarray) -> tuple:
         attrs = self.attributes(X.shape[1])
-        A = to_codes(X, attrs)
+        A = np.ascontiguousarray(to_codes(X, attrs), dtype=np.float64)
         numeric = np.array([a.kind == NUMERIC for a in attrs], dtype=bool)
         nval = np.array([a.n_values for a in attrs], dtype=np.int64)
         rank, uvals, uoff = _ranks(A, numeric)
@@ -135,7 +135,8 @@ class J48(Learner):
         A, nval, rank, uvals, uoff, numeric = self._arrays(X)
         C = int(y.max()) + 1
         attr, split, nsub, child, leaf, empty, cw, tot, _, _ = fit_tree(
-            A, nval, rank, uvals, uoff, numeric, y, C, rows, self.prune
+            A, nval, rank, uvals, uoff, numeric, np.ascontiguousarray(y), C, np.ascontiguousarray(rows),
+            bool(self.prune)
         )
         m = len(nval)
         names = list(names) if names is not None else [f"a{k}" for k in range(m)]
@@ -202,4 +203,6 @@ class J48(Learner):
             raise SimstudyError(f"j48: class codes must be >= 0, got {int(y.min())!r}")
         A, nval, rank, uvals, uoff, numeric = self._arrays(X)
         C = int(y.max()) + 1 if y.size else 1
-        return fit_predict_batch(A, nval, rank, uvals, uoff, numeric, y, C, train, test, self.prune)
+        # one set of argument types (C order, fixed dtypes): one compiled specialisation
+        return fit_predict_batch(A, nval, rank, uvals, uoff, numeric, np.ascontiguousarray(y), C,
+                                 np.ascontiguousarray(train), np.ascontiguousarray(test), bool(self.prune))

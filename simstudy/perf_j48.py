@@ -1,0 +1,58 @@
+"""``j48`` beside scikit-learn's entropy tree (issue 12's speed target), for the ``j48`` perf row.
+
+Per-fit cost of ``j48`` (batched, one call for all models) and of scikit-learn's
+``DecisionTreeClassifier(criterion="entropy")`` (one fit + predict per model, the nearest
+scikit-learn configuration; it is neither pruned nor J48) on the same credit-g 90/10 splits,
+in this process.  Both are timed in process CPU time, best of a few repetitions, because the
+machine is shared (wall time there measures the neighbours).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+
+def _cpu(fn: Any, reps: int) -> float:
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def versus_sklearn(quick: bool, seed: int = 0) -> dict[str, Any]:
+    """Extra fields of the ``j48`` row: µs per fit of ``j48`` and of scikit-learn's entropy
+    tree on credit-g 90/10 splits, and their ratio."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    from .learners import get_learner
+    from .sources.bundled import load_bundled
+
+    ds = load_bundled("credit-g")
+    B = 100 if quick else 500
+    k = 10 if quick else 50
+    rng = np.random.default_rng(seed)
+    train = np.array([rng.permutation(ds.n) < int(0.9 * ds.n) for _ in range(B)])
+    learner = get_learner("j48").prepare(ds)
+    learner.fit_predict(ds.X, ds.y, train[:2], ~train[:2])  # warm-up (JIT cache)
+    j48_s = _cpu(lambda: learner.fit_predict(ds.X, ds.y, train, ~train), 3) / B
+    X = np.nan_to_num(ds.X)  # credit-g has no missing values; scikit-learn needs none
+
+    def sk() -> None:
+        for b in range(k):
+            est = DecisionTreeClassifier(criterion="entropy", random_state=0)
+            est.fit(X[train[b]], ds.y[train[b]]).predict(X[~train[b]])
+
+    sk_s = _cpu(sk, 3) / k
+    return {
+        "credit_g_j48_us_per_fit": 1e6 * j48_s,
+        "credit_g_sklearn_entropy_us_per_fit": 1e6 * sk_s,
+        "credit_g_speedup_vs_sklearn": sk_s / j48_s if j48_s > 0 else float("inf"),
+        "credit_g_models": B,
+        "credit_g_sklearn_models": k,
+        "timing": "process CPU time, best of 3",
+    }
