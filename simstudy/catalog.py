@@ -1,40 +1,74 @@
 """The study registry: names -> ``simstudy.studies.<module>:build`` (imported lazily).
 
 A study module defines ``build(**overrides) -> Study`` and optionally ``DESCRIPTION``.
-Adding a study is one module under ``studies/`` and one entry here.
+Adding a study is one module under ``studies/`` and one entry (path, description) here; a
+study file of your own runs by path without any entry.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from .errors import SimstudyError, unknown
+from .errors import SimstudyError
+from .registry import Registry
 from .study import Study
 
-STUDIES: dict[str, str] = {
-    "demo": "simstudy.studies.demo:build",
-    "type1": "simstudy.studies.alpaydin1999:build_type1",
-    "type2": "simstudy.studies.alpaydin1999:build_type2",
-    "numerator": "simstudy.studies.alpaydin1999:build_numerator",
-    "errors": "simstudy.studies.alpaydin1999:build_errors",
-    "gaussian": "simstudy.studies.wang2016:build_gaussian",
-    "wang-real": "simstudy.studies.wang2016:build_real",
+# name -> (lazy "module:function", one-line description); modules are imported only when a
+# study is asked for (they pull in plotting), so the descriptions live here
+_CATALOG: dict[str, tuple[str, str]] = {
+    "demo": ("simstudy.studies.demo:build",
+             "tiny: iris and wine, 3 learner pairs, 5x2cv t and combined F (seconds)"),
+    "type1": ("simstudy.studies.alpaydin1999:build_type1",
+              "Alpaydin 1999 Table 3 type I (MLP vs MLP) and Fig. 1"),
+    "type2": ("simstudy.studies.alpaydin1999:build_type2",
+              "Alpaydin 1999 Table 3 LP vs MLP (reject probability) and Fig. 2"),
+    "numerator": ("simstudy.studies.alpaydin1999:build_numerator",
+                  "Alpaydin 1999 Table 1: rejects out of the 10 numerators of the 5x2cv t"),
+    "errors": ("simstudy.studies.alpaydin1999:build_errors",
+               "Alpaydin 1999 Table 2: test-fold errors of LP and MLPs"),
+    "gaussian": ("simstudy.studies.wang2016:build_gaussian",
+                 "Wang, Li & Li 2016 Table 3: 8 Gaussian cases x 4 comparisons x 3 tests"),
+    "wang-real": ("simstudy.studies.wang2016:build_real",
+                  "Wang, Li & Li 2016 Tables 4-5 on six UCI data sets"),
     # issue 18: default and paper-variant / hypothesis cells side by side
-    "type1-paper": "simstudy.studies.alpaydin1999:build_type1_paper",
-    "type2-paper": "simstudy.studies.alpaydin1999:build_type2_paper",
-    "errors-paper": "simstudy.studies.alpaydin1999:build_errors_paper",
-    "gaussian-paper": "simstudy.studies.wang2016:build_gaussian_paper",
-    "wang-real-paper": "simstudy.studies.wang2016:build_real_paper",
-    "replicability": "simstudy.studies.bouckaert2004:build",
-    "replicability-strat": "simstudy.studies.bouckaert2004:build_strat",
-    "multitest": "simstudy.studies.yildiz2006:build",
-    "ban": "simstudy.studies.bouckaert2004_ban:build",
+    "type1-paper": ("simstudy.studies.alpaydin1999:build_type1_paper",
+                    "type1 with the learner settings calibrated on Alpaydin's Table 2"),
+    "type2-paper": ("simstudy.studies.alpaydin1999:build_type2_paper",
+                    "type2 with the learner settings calibrated on Alpaydin's Table 2"),
+    "errors-paper": ("simstudy.studies.alpaydin1999:build_errors_paper",
+                     "Alpaydin Table 2 under the paper-variant learners"),
+    "gaussian-paper": ("simstudy.studies.wang2016:build_gaussian_paper",
+                       "gaussian with the paper-variant learners and hypotheses about AB"),
+    "wang-real-paper": ("simstudy.studies.wang2016:build_real_paper",
+                        "wang-real with R-default-like learners (paper variant)"),
+    "replicability": ("simstudy.studies.bouckaert2004:build",
+                      "Bouckaert & Frank 2004 Tables 1-4: replicability on 27 UCI sets"),
+    "replicability-strat": ("simstudy.studies.bouckaert2004:build_strat",
+                            "Bouckaert & Frank 2004 Table 2 with stratified resampling beside"),
+    "multitest": ("simstudy.studies.yildiz2006:build",
+                  "Yildiz & Alpaydin 2006 Tables 1-3: best of 5 learners on 30 UCI sets"),
+    "ban": ("simstudy.studies.bouckaert2004_ban:build",
+            "Bouckaert & Frank 2004 Table 5: four random BAN sources, 1000 training sets"),
 }
+STUDIES: dict[str, str] = {name: path for name, (path, _) in _CATALOG.items()}
+REGISTRY: Registry[Study] = Registry("study")
+
+
+def _lazy(path: str):
+    def factory(spec: str, params: dict[str, str]) -> Study:
+        REGISTRY.check_params(spec, params, set())
+        mod, fn = path.split(":")
+        return getattr(importlib.import_module(mod), fn)
+    return factory
+
+
+for _name, (_path, _desc) in _CATALOG.items():
+    REGISTRY.register(_name, _lazy(_path), description=_desc)
 
 
 def _load(name: str):
-    mod, fn = STUDIES[name].split(":")
-    return getattr(importlib.import_module(mod), fn)
+    """The ``build`` function of a registered study (imports its module)."""
+    return REGISTRY.get(name)
 
 
 def available_studies() -> list[str]:
@@ -92,12 +126,12 @@ def get_study(name: str, **overrides) -> Study:
     if name.endswith(".py"):
         study = _call_build(_from_file(name), f"study file {name!r}")
     else:
-        if name not in STUDIES:
-            raise unknown("study", name, STUDIES)
+        if name not in REGISTRY:
+            raise REGISTRY.unknown(name)
         try:
             build = _load(name)
         except (ImportError, AttributeError):
-            raise unknown("study", name, available_studies()) from None
+            raise REGISTRY.unknown(name) from None
         study = _call_build(build, f"study {name!r}")
     changes = {k: v for k, v in overrides.items() if v is not None}
     study = study.replace(**changes) if changes else study

@@ -117,22 +117,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_list() -> None:
-    from .catalog import STUDIES, available_studies
-    from .designs import list_designs
-    from .learners import list_learners
-    from .sources import list_sources
+    from .catalog import REGISTRY as STUDY_REGISTRY
+    from .designs import DESIGNS
+    from .learners import describe_learners
+    from .sources import describe_sources
     from .stattests import get_test, list_tests
 
-    avail = set(available_studies())
-    print("studies:")
-    for s in STUDIES:
-        print(f"  {s}{'' if s in avail else '  (not available in this version)'}")
-    print("tests:")
-    for t in list_tests():
-        print(f"  {t:24s} {get_test(t).description}")
-    print("learners:\n  " + ", ".join(list_learners()))
-    print("designs:\n  " + ", ".join(list_designs()))
-    print("data sets:\n  " + ", ".join(list_sources()))
+    def section(title: str, rows) -> None:
+        print(f"{title}:")
+        for name, desc in rows:
+            print(f"  {name:24s} {desc}".rstrip())
+
+    section("studies", STUDY_REGISTRY.describe())
+    section("tests", [(t, get_test(t).description) for t in list_tests()])
+    section("learners", describe_learners())
+    section("designs", DESIGNS.describe())
+    section("data sets", describe_sources())
 
 
 def _study(args) -> object:

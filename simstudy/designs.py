@@ -47,12 +47,11 @@ empty are an error (``n`` smaller than the design's minimum), raised as
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-from .errors import SimstudyError, unknown
-from .spec import format_spec, parse_spec
+from .errors import SimstudyError
+from .registry import Registry
+from .spec import format_spec
 
 __all__ = [
     "Design",
@@ -61,6 +60,7 @@ __all__ = [
     "Blocked3x2",
     "Poor5x2",
     "Resample",
+    "DESIGNS",
     "get_design",
     "list_designs",
 ]
@@ -324,24 +324,79 @@ class Resample(Design):
 
 
 # ---------------------------------------------------------------------------------------
-# registry
+# registry: one decorator per family (simstudy.registry)
 
-_FAMILIES = ["{r}x2", "{r}x{k}cv", "b5x2", "b3x2", "poor5x2", "resample", "holdout"]
-_RXK = re.compile(r"^(\d+)x(\d+)(cv)?$")
+DESIGNS: Registry[Design] = Registry("design")
+
+
+def _strat(spec: str, params: dict[str, str], default: bool) -> bool:
+    return _parse_bool(spec, "strat", params["strat"]) if "strat" in params else default
+
+
+def _rk(spec: str, r: str, k: str) -> tuple[int, int]:
+    r_, k_ = int(r), int(k)
+    if r_ < 1 or k_ < 2:
+        raise SimstudyError(f"design {spec!r}: need r >= 1 replications and k >= 2 folds")
+    return r_, k_
+
+
+@DESIGNS.register("{r}x2", description="r random 2-fold splits into halves, unstratified "
+                  "(Dietterich 1998; Alpaydin 1999): 5x2")
+def _rx2(spec: str, params: dict[str, str], r: str) -> Design:
+    DESIGNS.check_params(spec, params, {"strat"})
+    return RepeatedKFold(*_rk(spec, r, "2"), _strat(spec, params, False))
+
+
+@DESIGNS.register("{r}x{k}cv", description="r times k-fold cv, stratified as Weka "
+                  "(Bouckaert & Frank 2004); [strat=0] turns stratification off")
+def _rxkcv(spec: str, params: dict[str, str], r: str, k: str) -> Design:
+    DESIGNS.check_params(spec, params, {"strat"})
+    return RepeatedKFold(*_rk(spec, r, k), _strat(spec, params, True))
+
+
+@DESIGNS.register("b5x2", description="balanced 5x2 cv (Wang, Li & Li 2016, Table 1)")
+def _b5x2(spec: str, params: dict[str, str]) -> Design:
+    DESIGNS.check_params(spec, params, {"strat"})
+    return Balanced5x2(_strat(spec, params, False))
+
+
+@DESIGNS.register("b3x2", description="blocked 3x2 cv (Wang et al. 2014)")
+def _b3x2(spec: str, params: dict[str, str]) -> Design:
+    DESIGNS.check_params(spec, params, {"strat"})
+    return Blocked3x2(_strat(spec, params, False))
+
+
+@DESIGNS.register("poor5x2", description="the 'poor' 5x2 partition of Wang, Li & Li (2016) "
+                  "sec. 3: [swap=0.05]")
+def _poor5x2(spec: str, params: dict[str, str]) -> Design:
+    DESIGNS.check_params(spec, params, {"swap"})
+    return Poor5x2(_parse_num(spec, "swap", params.get("swap", "0.05"), float, 0.0, 0.5))
+
+
+def _train(spec: str, params: dict[str, str], default: str) -> float:
+    train = _parse_num(spec, "train", params.get("train", default), float, 0.0, 1.0)
+    if not 0.0 < train < 1.0:
+        raise SimstudyError(f"design {spec!r}: train={train!r} must be strictly between 0 and 1")
+    return train
+
+
+@DESIGNS.register("resample", description="r random train/test splits, unstratified "
+                  "(Bouckaert & Frank 2004): [r=10,train=0.9,strat=0]")
+def _resample(spec: str, params: dict[str, str]) -> Design:
+    DESIGNS.check_params(spec, params, {"r", "train", "strat"})
+    r = int(_parse_num(spec, "r", params.get("r", "10"), int, 1, 10**6))
+    return Resample(r, _train(spec, params, "0.9"), _strat(spec, params, False))
+
+
+@DESIGNS.register("holdout", description="one random train/test split: [train=0.5,strat=0]")
+def _holdout(spec: str, params: dict[str, str]) -> Design:
+    DESIGNS.check_params(spec, params, {"train", "strat"})
+    return Resample(1, _train(spec, params, "0.5"), _strat(spec, params, False))
 
 
 def list_designs() -> list[str]:
     """Design ids and id templates (``{r}``, ``{k}`` stand for positive integers)."""
-    return list(_FAMILIES)
-
-
-def _check_keys(spec: str, params: dict[str, str], allowed: set[str]) -> None:
-    bad = sorted(set(params) - allowed)
-    if bad:
-        valid = ", ".join(sorted(allowed)) or "none"
-        raise SimstudyError(
-            f"design {spec!r}: unknown parameter {bad[0]!r}; valid parameters: {valid}"
-        )
+    return DESIGNS.names()
 
 
 def get_design(spec: str) -> Design:
@@ -349,37 +404,4 @@ def get_design(spec: str) -> Design:
 
     Raises :class:`SimstudyError` for an unknown name or a bad parameter.
     """
-    name, params = parse_spec(spec)
-    m = _RXK.match(name)
-    if m:
-        r, k, cv = int(m.group(1)), int(m.group(2)), bool(m.group(3))
-        if not cv and k != 2:
-            raise unknown("design", spec, list_designs())
-        _check_keys(spec, params, {"strat"})
-        if r < 1 or k < 2:
-            raise SimstudyError(f"design {spec!r}: need r >= 1 replications and k >= 2 folds")
-        strat = _parse_bool(spec, "strat", params["strat"]) if "strat" in params else cv
-        return RepeatedKFold(r, k, strat)
-    if name in ("b5x2", "b3x2"):
-        _check_keys(spec, params, {"strat"})
-        strat = _parse_bool(spec, "strat", params.get("strat", "0"))
-        return Balanced5x2(strat) if name == "b5x2" else Blocked3x2(strat)
-    if name == "poor5x2":
-        _check_keys(spec, params, {"swap"})
-        return Poor5x2(_parse_num(spec, "swap", params.get("swap", "0.05"), float, 0.0, 0.5))
-    if name in ("resample", "holdout"):
-        allowed = {"r", "train", "strat"} if name == "resample" else {"train", "strat"}
-        _check_keys(spec, params, allowed)
-        default_train = "0.9" if name == "resample" else "0.5"
-        r = (
-            1
-            if name == "holdout"
-            else int(_parse_num(spec, "r", params.get("r", "10"), int, 1, 10**6))
-        )
-        train = _parse_num(spec, "train", params.get("train", default_train), float, 0.0, 1.0)
-        if not 0.0 < train < 1.0:
-            raise SimstudyError(
-                f"design {spec!r}: train={train!r} must be strictly between 0 and 1"
-            )
-        return Resample(r, train, _parse_bool(spec, "strat", params.get("strat", "0")))
-    raise unknown("design", spec, list_designs())
+    return DESIGNS.get(spec)

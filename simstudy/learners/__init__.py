@@ -6,6 +6,7 @@ scikit-learn reference it must match.  See :mod:`simstudy.learners.registry` for
 
 from .base import Learner
 from .reference import SklearnLearner
-from .registry import get_learner, list_learners, register
+from .registry import describe_learners, get_learner, list_learners, register
 
-__all__ = ["Learner", "SklearnLearner", "get_learner", "list_learners", "register"]
+__all__ = ["Learner", "SklearnLearner", "describe_learners", "get_learner", "list_learners",
+           "register"]

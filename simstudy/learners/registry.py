@@ -20,7 +20,7 @@ Names (the papers' meanings):
 ``rf``     random forest, scikit-learn defaults (Wang et al. 2016)
 ``ab``     AdaBoost, SAMME over stumps, 50 rounds (Wang et al. 2016)
 ``lda``    linear discriminant analysis (Wang et al. 2016)
-``j48``    Weka 3.6.14 J48 ``-C 0.25 -M 2`` (Bouckaert & Frank 2004)
+``j48``    Weka 3.6.14 J48 -C 0.25 -M 2 (Bouckaert & Frank 2004)
 ``wnb``    Weka 3.6.14 NaiveBayes, defaults (Bouckaert & Frank 2004)
 ``ib1``    Weka 3.6.14 IB1, 1-NN on min/max-scaled attributes (Bouckaert & Frank 2004)
 =========  ====================================================================
@@ -94,6 +94,26 @@ def list_learners() -> list[str]:
     """Names ``get_learner`` accepts (``mlp-<h>`` stands for any number of hidden units)."""
     names = {n for n in _BUILTIN if n != "mlp"} | {"mlp-<h>"} | set(_USER)
     return sorted(names)
+
+
+def describe_learners() -> list[tuple[str, str]]:
+    """(name, one-line description) of every learner, from the table in this module's
+    docstring (the single place the names are described) and user factories' docstrings."""
+    table = {}
+    for line in (__doc__ or "").splitlines():
+        m = re.match(r"^``([^`]+)``\s+(.*)$", line)
+        if m:
+            table.setdefault(m.group(1), m.group(2).strip())  # the table comes first
+    out = []
+    for name in list_learners():
+        desc = table.get(name) or table.get(name.replace("-<h>", "-h"), "")
+        if name in _USER:
+            doc = (_USER[name].__doc__ or "").strip()
+            desc = doc.splitlines()[0] if doc else "registered by the user"
+        out.append((name, desc))
+    out.append(("NAME@sklearn", "the scikit-learn reference path of NAME, as a learner of its own"))
+    out.append(("pkg.mod:Estimator[k=v]", "any scikit-learn estimator by import path"))
+    return out
 
 
 def _literal(v: str) -> Any:

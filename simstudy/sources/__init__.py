@@ -36,11 +36,32 @@ __all__ = [
     "BanSource",
     "get_source",
     "list_sources",
+    "describe_sources",
     "dataset_info",
     "PAPER_NAMES",
 ]
 
 _TEMPLATES = ["gauss[...]", "openml:NAME", "PATH.csv", "PATH.arff"]
+
+
+_TEMPLATE_TEXT = {
+    "gauss[...]": "two Gaussian classes, e.g. gauss[mu1=(1,1),s1=1/2,n=200] (Wang 2016 sec. 3.1)",
+    "openml:NAME": "an OpenML data set (optional package 'openml', network; only when asked)",
+    "PATH.csv": "your CSV file; PATH.csv[label=COLUMN] names the label (README: data files)",
+    "PATH.arff": "your ARFF file (nominal domains kept)",
+}
+
+
+def describe_sources() -> list[tuple[str, str]]:
+    """(name, one-line description) of every source: manifest facts for bundled sets."""
+    m = manifest().set_index("name")
+    out = [(n, f"{m.at[n, 'n_instances']} x {m.at[n, 'n_attributes']}, "
+               f"{m.at[n, 'n_classes']} classes (bundled UCI)") for n in bundled_names()]
+    out += [(f"wang-case{k}", f"Gaussian case {k} of Wang, Li & Li 2016 Table 3")
+            for k in WANG2016_CASES]
+    out += [(f"ban[src={k}]", f"random BAN source {k} of Bouckaert & Frank 2004 Table 5")
+            for k in range(1, 5)]
+    return out + [(t, _TEMPLATE_TEXT.get(t, "")) for t in _TEMPLATES]
 
 
 def list_sources() -> list[str]:
