@@ -223,7 +223,7 @@ def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, g
     rmax = -1
     nk = 0
     for t in range(s0, s0 + sn):
-        r = rank[e_idx[t], a]
+        r = rank[a, e_idx[t]]
         if r >= 0:
             nk += 1
             if r < rmin:
@@ -236,7 +236,7 @@ def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, g
     if rmax - rmin + 1 <= 4 * nk:
         for t in range(s0, s0 + sn):
             i = e_idx[t]
-            r = rank[i, a]
+            r = rank[a, i]
             if r >= 0:
                 bcnt[r] += 1
                 bw[r * C + y[i]] += e_w[t]
@@ -252,7 +252,7 @@ def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, g
     else:
         m = 0
         for t in range(s0, s0 + sn):
-            r = rank[e_idx[t], a]
+            r = rank[a, e_idx[t]]
             if r >= 0:
                 keys[m] = r * (sn + 1) + (t - s0)
                 m += 1
@@ -275,13 +275,13 @@ def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, g
 
 @njit(cache=True, inline="always")
 def _eval_numeric_sorted(a, S, rank, uvals, y, C, e_idx, s0, sn, sumW, gval, gw, left, right, intw):
-    """``_eval_numeric`` for a segment without missing values whose entries ``S[s0:s0+sn]``
+    """``_eval_numeric`` for a segment without missing values whose rows ``S[s0:s0+sn]``
     are already in increasing order of attribute ``a`` (all weights 1)."""
     G = 0
     prev = -1
     for u in range(s0, s0 + sn):
-        i = e_idx[S[u]]
-        r = rank[i, a]
+        i = S[u]
+        r = rank[a, i]
         if r != prev:
             gval[G] = uvals[r]
             for c in range(C):
@@ -290,18 +290,6 @@ def _eval_numeric_sorted(a, S, rank, uvals, y, C, e_idx, s0, sn, sumW, gval, gw,
             prev = r
         gw[(G - 1) * C + y[i]] += 1.0
     return _scan_numeric(gval, gw, G, C, sn, sumW, left, right, intw)
-
-
-@njit(cache=True, inline="always")
-def _pure(gw, g, C):
-    """The class of group ``g`` if all its weight is in one class, else -2."""
-    k = -2
-    for c in range(C):
-        if gw[g * C + c] > 0.0:
-            if k != -2:
-                return -2
-            k = c
-    return k
 
 
 @njit(cache=True, inline="always")
@@ -333,52 +321,29 @@ def _scan_numeric(gval, gw, G, C, nk, sumW, left, right, intw):
     n_cuts = 0
     lw = 0.0
     rw = known
-    seen_valid = False
-    blk = -3  # classes of the pending left block: -3 empty, c pure, -2 mixed
     for g in range(G - 1):
-        cg = _pure(gw, g, C)
         for c in range(C):
             x = gw[g * C + c]
             left[c] += x
             right[c] -= x
             lw += x
             rw -= x
-        blk = cg if blk == -3 else (blk if blk == cg else -2)
         if not (gval[g] + 1e-5 < gval[g + 1]):
             continue  # Weka: no cut between values closer than 1e-5
         if min_split - lw < SMALL and min_split - rw < SMALL:
             n_cuts += 1
-            # Fayyad & Irani (1992): between two blocks of one and the same class the
-            # weighted class entropy is concave in the cut position, so inside such a run
-            # the gain never beats both ends of the run (or of the valid range): only
-            # boundary cuts and the first and last valid cuts need their gain
-            h = g + 1
-            nb = _pure(gw, h, C)
-            wnext = 0.0
-            for c in range(C):
-                wnext += gw[h * C + c]
-            while h < G - 1 and not (gval[h] + 1e-5 < gval[h + 1]):
-                h += 1
-                ch = _pure(gw, h, C)
-                nb = nb if nb == ch else -2
+            if intw:
+                new_ent = _LT[int(lw)] + _LT[int(rw)]
                 for c in range(C):
-                    wnext += gw[h * C + c]
-            last = h == G - 1 or not (min_split - (rw - wnext) < SMALL)
-            if blk < 0 or nb < 0 or blk != nb or not seen_valid or last:
-                if intw:
-                    new_ent = _LT[int(lw)] + _LT[int(rw)]
-                    for c in range(C):
-                        new_ent -= _LT[int(left[c])] + _LT[int(right[c])]
-                else:
-                    new_ent = _logf(lw) + _logf(rw)
-                    for c in range(C):
-                        new_ent -= _logf(left[c]) + _logf(right[c])
-                gain = _info_gain(default_ent, new_ent, known, sumW)
-                if gain - best_gain > SMALL:
-                    best_gain = gain
-                    best_g = g
-            seen_valid = True
-        blk = -3
+                    new_ent -= _LT[int(left[c])] + _LT[int(right[c])]
+            else:
+                new_ent = _logf(lw) + _logf(rw)
+                for c in range(C):
+                    new_ent -= _logf(left[c]) + _logf(right[c])
+            gain = _info_gain(default_ent, new_ent, known, sumW)
+            if gain - best_gain > SMALL:
+                best_gain = gain
+                best_g = g
     if n_cuts == 0:
         return False, 0.0, 0.0, 0.0
     gain = best_gain - np.log(n_cuts) / LN2 / sumW
@@ -519,21 +484,23 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
     S = np.empty((nnum if use_sorted else 0, ecap), dtype=np.int64)
     numq = np.full(m, -1, dtype=np.int64)
     nr = rows.shape[0]
-    newpos = np.empty(nr if use_sorted else 0, dtype=np.int64)
-    childof = np.empty(nr if use_sorted else 0, dtype=np.int64)
+    childof = np.empty(A.shape[0] if use_sorted else 0, dtype=np.int64)
     wp = np.empty(Vmax, dtype=np.int64)
+    ccnt = np.empty(Vmax * C)
+    grows = np.empty(Vmax, dtype=np.bool_)
     if use_sorted:
-        pos = np.full(A.shape[0], -1, dtype=np.int64)
+        # the root's rows in increasing order of each numeric attribute
+        childof[:] = -1
         for q in range(nr):
-            pos[rows[q]] = q
+            childof[rows[q]] = 0
         qa = 0
         for a in range(m):
             if is_num[a]:
                 numq[a] = qa
                 u = 0
                 for r in order[a, : nknown[a]]:
-                    if pos[r] >= 0:
-                        S[qa, u] = pos[r]
+                    if childof[r] == 0:
+                        S[qa, u] = r
                         u += 1
                 qa += 1
     pool = np.empty((ncap if use_pool else 1, T))
@@ -644,23 +611,32 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             stack[sp_] = c0 + j
             sp_ += 1
         if use_sorted:
-            # where each parent entry went, then the stable partition of every order
-            for j in range(nsub):
-                wp[j] = 0
+            # each row's branch, then the stable partition of every order -- for the
+            # branches that will be split further (>= 4 instances, not pure)
+            ccnt[: nsub * C] = 0.0
             for t in range(s0, s0 + sn):
-                j = _subset(A, e_idx[t], best, V, sp)
-                newpos[t - s0] = offs[j] + wp[j]
-                childof[t - s0] = j
-                wp[j] += 1
+                i = e_idx[t]
+                j = _subset(A, i, best, V, sp)
+                childof[i] = j
+                ccnt[j * C + y[i]] += 1.0
+            for j in range(nsub):
+                tj = 0.0
+                mj = 0.0
+                for c in range(C):
+                    tj += ccnt[j * C + c]
+                    if ccnt[j * C + c] > mj:
+                        mj = ccnt[j * C + c]
+                grows[j] = not (2.0 * MIN_NO_OBJ - tj > SMALL or abs(tj - mj) < SMALL)
             for qa in range(nnum):
                 Sq = S[qa]
                 for j in range(nsub):
                     wp[j] = offs[j]
                 for u in range(s0, s0 + sn):
-                    t = Sq[u] - s0
-                    j = childof[t]
-                    Sq[wp[j]] = newpos[t]
-                    wp[j] += 1
+                    i = Sq[u]
+                    j = childof[i]
+                    if grows[j]:
+                        Sq[wp[j]] = i
+                        wp[j] += 1
         if use_pool:
             jl = 0
             for j in range(nsub):
@@ -969,7 +945,7 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
     for a in range(nval.shape[0]):
         if is_num[a]:
             for q in range(nr):
-                r = rank[rows[q], a]
+                r = rank[a, rows[q]]
                 if r >= 0:
                     present[uoff[a] + r] = True
     nomiss = True
@@ -1128,10 +1104,10 @@ def _prepare(A, nval, rank, is_num):
                 if not np.isnan(A[i, a]):
                     codes[i, a] = int(A[i, a])
         else:
-            o = np.argsort(rank[:, a], kind="mergesort")
+            o = np.argsort(rank[a], kind="mergesort")
             u = 0
             for i in o:
-                if rank[i, a] >= 0:
+                if rank[a, i] >= 0:
                     order[a, u] = i
                     u += 1
             nknown[a] = u
@@ -1144,7 +1120,7 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
 
     ``A`` (n, m): nominal codes (as floats) or numeric values, ``nan`` missing;
     ``nval`` (m,): number of values of a nominal attribute, 0 for numeric;
-    ``rank`` (n, m): index of the value in the attribute's sorted distinct values
+    ``rank`` (m, n): index of the value in the attribute's sorted distinct values
     ``uvals[uoff[a]:uoff[a+1]]`` (numeric attributes; -1 missing or nominal);
     ``is_num`` (m,): numeric attribute."""
     B, n = train.shape

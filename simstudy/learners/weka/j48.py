@@ -45,7 +45,7 @@ def _ranks(A: np.ndarray, numeric: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     """Per numeric attribute: sorted distinct values (concatenated, ``uoff`` offsets) and the
     rank of every row's value (-1 missing or nominal)."""
     n, m = A.shape
-    rank = np.full((n, m), -1, dtype=np.int64)
+    rank = np.full((m, n), -1, dtype=np.int64)  # attribute-major: the kernels scan one attribute
     parts = []
     uoff = np.zeros(m + 1, dtype=np.int64)
     for a in range(m):
@@ -53,7 +53,7 @@ def _ranks(A: np.ndarray, numeric: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
             col = A[:, a]
             ok = ~np.isnan(col)
             u, inv = np.unique(col[ok], return_inverse=True)
-            rank[ok, a] = inv
+            rank[a, ok] = inv
             parts.append(u)
             uoff[a + 1] = uoff[a] + u.size
         else:
