@@ -424,3 +424,38 @@ def _regen(jar: str = "/usr/share/java/weka.jar") -> None:  # pragma: no cover -
 if __name__ == "__main__":  # pragma: no cover
     if "--regen" in sys.argv:
         _regen()
+
+
+def test_degenerate_training_sets():
+    """No split is possible: the root leaf predicts its majority class (the first class on
+    ties, and for an empty training set, where every class scores 0, as Weka's
+    classifyInstance does)."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 3))
+    y = np.r_[np.zeros(20, int), np.ones(20, int)]
+    learner = J48()
+    none = np.zeros((1, 40), bool)
+    assert (learner.fit_predict(X, y, none, ~none)[0] == 0).all()
+    one_class = np.zeros((1, 40), bool)
+    one_class[0, 20:30] = True  # class 1 only
+    assert (learner.fit_predict(X, y, one_class, ~one_class)[0][~one_class[0]] == 1).all()
+    Xc = np.ones((40, 3))  # constant attributes: no valid split
+    tr = np.zeros((1, 40), bool)
+    tr[0, 15:40] = True  # 5 of class 0, 20 of class 1
+    assert (learner.fit_predict(Xc, y, tr, ~tr)[0][~tr[0]] == 1).all()
+    tie = np.zeros((1, 40), bool)
+    tie[0, 10:30] = True  # 10 and 10
+    assert (learner.fit_predict(Xc, y, tie, ~tie)[0][~tie[0]] == 0).all()
+
+
+def test_an_attribute_missing_in_every_training_row_is_never_used():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 1] > 0).astype(int)
+    X[:150, 0] = np.nan  # attribute 0 known only in the test rows
+    tr = np.zeros((1, 200), bool)
+    tr[0, :150] = True
+    text = J48().tree_text(X, y, np.arange(150))
+    assert "a0" not in text and "a1 <=" in text
+    p = J48().fit_predict(X, y, tr, ~tr)[0, 150:]
+    assert np.mean(p == y[150:]) > 0.9
