@@ -23,10 +23,24 @@ package ``weka.classifiers.trees.j48``), read from its source and bytecode:
 * a leaf predicts its class distribution; the class is the first maximum (Weka's
   ``classifyInstance``, which ``-p`` prints).
 
-Known differences from Weka (all at float-rounding level): sums are accumulated in
-another order, and where several training values lie within 1e-6 of a cut Weka's
-``setSplitPoint`` keeps the first one in data order, we the largest.  The agreement with
-Weka on the committed fixtures (``tests/weka/``) is measured in ``tests/test_learners_j48.py``.
+Known differences from Weka, none of which has shown up on the fixtures: sums are
+accumulated in another order (so a comparison that Weka decides inside its 1e-6
+tolerances by a last-bit difference could go the other way); where several training
+values lie within 1e-6 of a cut, Weka's ``setSplitPoint`` keeps the first in data order,
+we the largest; Weka's ``Statistics.normalInverse(0.75)`` is taken as the constant it
+prints.  Not reproduced: Weka's other options (``-U`` is ``prune=False``; no ``-B``,
+``-R``, ``-S``, ``-A``).
+
+Checked against Weka 3.6.14 itself (``tests/test_learners_j48.py``): 4725 of 4725 test
+predictions of the oracle fixtures (12 sets × 3 splits, ``tests/weka/fixtures``), the
+printed tree (attributes, split points, leaf weights and errors) identical on all 36
+training sets, pruned and ``-U``, and Quinlan's weather data with Weka's predictions for
+every combination of values and missing values.
+
+Cost (2-core shared machine, CPU time): about 50 µs per fit in a batch of 1000 on 300 × 10
+binary nominal data (``perf`` row ``j48``), and about 0.8 ms per fit on credit-g 90/10
+splits, 4–6× less than one scikit-learn entropy tree (which neither prunes nor computes
+gain ratios).
 """
 
 from __future__ import annotations
