@@ -137,6 +137,13 @@ def _float_or_none(x: float | None) -> float | None:
     return None if np.isnan(x) else x  # SQLite stores NaN as NULL anyway; make it explicit
 
 
+def _decoded(v: object) -> np.ndarray | None:
+    """Packed per-instance losses -> int8 array (already decoded arrays pass through)."""
+    if v is None or isinstance(v, np.ndarray):
+        return v
+    return unpack_losses(bytes(v))
+
+
 def _tables(con: sqlite3.Connection) -> set[str]:
     rows = con.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
     return {r[0] for r in rows}
@@ -359,18 +366,24 @@ class Store:
         return df
 
     def trials(self, cells: list[str] | None = None, seed: int | None = None,
-               runs: int | None = None) -> pd.DataFrame:
-        """Trials as a DataFrame with decoded arrays (errors K x R x F, n_train, n_test)."""
+               runs: int | None = None, losses: bool = False) -> pd.DataFrame:
+        """Trials as a DataFrame with decoded arrays (errors K x R x F, n_train, n_test).
+
+        Per-instance losses stay packed (bytes, or None) unless ``losses=True`` decodes them
+        to int8 (K, R, F, n): unpacking every trial's losses would dominate ``report``.
+        """
         df = self._select("trials", cells, seed, runs)
         for col in ("errors", "n_train", "n_test"):
             df[col] = [np.asarray(json.loads(v), dtype=float) for v in df[col]]
-        raw = df["losses"] if "losses" in df.columns else [None] * len(df)
-        df["losses"] = [None if v is None else unpack_losses(v) for v in raw]
+        if "losses" not in df.columns:
+            df["losses"] = None
+        if losses:
+            df["losses"] = [_decoded(v) for v in df["losses"]]
         return df
 
     def fold_losses(self, row) -> FoldLosses:
         """The :class:`FoldLosses` of one row of :meth:`trials` (per-instance losses if kept)."""
-        return FoldLosses(row.errors, row.n_train, row.n_test, row.losses)
+        return FoldLosses(row.errors, row.n_train, row.n_test, _decoded(row.losses))
 
     def results(self, cells: list[str] | None = None, seed: int | None = None,
                 runs: int | None = None) -> pd.DataFrame:

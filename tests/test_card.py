@@ -145,7 +145,7 @@ def test_per_instance_test_reads_the_stored_losses(demo_store, no_fits):
     study = _demo_h0()
     with Store(demo_store, readonly=True) as s:
         c = card(mcnemar_first_fold, [study], s, name="mc")
-        trials = s.trials([x.id for x in study.cells], seed=0, runs=20)
+        trials = s.trials([x.id for x in study.cells], seed=0, runs=20, losses=True)
     assert sum(no_fits.values()) == 0
     for cell, g in trials.groupby("cell"):
         p = [mcnemar(*(L[k, 0, 0][L[k, 0, 0] >= 0] for k in (0, 1))).pvalue for L in g["losses"]]

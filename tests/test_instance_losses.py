@@ -36,7 +36,7 @@ def test_kept_losses_agree_with_fold_errors(tmp_path, source):
     study = study.replace(cells=[cell], meta={"keep_losses": True}, chunk=3)
     with Store(tmp_path / "s.sqlite") as s:
         run_study(study, s, backend="serial", progress=False)
-        trials = s.trials()
+        trials = s.trials(losses=True)
     for tr in trials.itertuples():
         L = tr.losses
         assert L.shape[:3] == (2, 5, 2)
@@ -53,7 +53,7 @@ def test_mcnemar_on_stored_losses_without_refit(tmp_path, monkeypatch):
                         lambda c: (_ for _ in ()).throw(AssertionError("fitted")))
     with Store(path) as s:
         out = run_study(_study(["t5x2cv", "mcnemar"]), s, backend="serial", progress=False)
-        res, trials = s.results(), s.trials()
+        res, trials = s.results(), s.trials(losses=True)
     assert out.trials_computed == 0 and out.results_recomputed == 4
     for tr in trials.itertuples():
         la, lb = tr.losses[0, 0, 0], tr.losses[1, 0, 0]
