@@ -653,29 +653,34 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
     return True
 
 
-@njit(cache=True, inline="always")
-def _train_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot, stack):
-    """getTrainingErrors: training errors summed over the leaves of subtree ``k``."""
-    e = 0.0
+@njit(cache=True)
+def _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, stack, pre, te):
+    """C45PruneableClassifierTree.collapse from the root: a subtree that does not lower
+    the training error by more than 1e-3 becomes a leaf.  The subtrees' training errors
+    (getTrainingErrors: sums over the sons in order) are summed once, bottom-up; collapsing
+    a node does not change them for the nodes still to be decided (its descendants)."""
     h = 1
-    stack[0] = k
+    stack[0] = 0
+    L = 0
     while h > 0:
         h -= 1
-        q = stack[h]
-        if n_leaf[q]:
-            cw = n_cw[q]
-            e += n_tot[q] - cw[_max_class(cw)]
-        else:
-            for j in range(n_nsub[q]):
-                stack[h] = n_child[q] + j
+        k = stack[h]
+        pre[L] = k
+        L += 1
+        if not n_leaf[k]:
+            for j in range(n_nsub[k]):
+                stack[h] = n_child[k] + j
                 h += 1
-    return e
-
-
-@njit(cache=True)
-def _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, stack, stack2):
-    """C45PruneableClassifierTree.collapse from the root: a subtree that does not lower
-    the training error by more than 1e-3 becomes a leaf."""
+    for u in range(L - 1, -1, -1):
+        k = pre[u]
+        if n_leaf[k]:
+            cw = n_cw[k]
+            te[k] = n_tot[k] - cw[_max_class(cw)]
+        else:
+            e = 0.0
+            for j in range(n_nsub[k]):
+                e += te[n_child[k] + j]
+            te[k] = e
     h = 1
     stack[0] = 0
     while h > 0:
@@ -684,30 +689,12 @@ def _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, stack, stack2):
         if n_leaf[k]:
             continue
         cw = n_cw[k]
-        if _train_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot, stack2) >= n_tot[k] - cw[_max_class(cw)] - 1e-3:
+        if te[k] >= n_tot[k] - cw[_max_class(cw)] - 1e-3:
             n_leaf[k] = True
             continue
         for j in range(n_nsub[k]):
             stack[h] = n_child[k] + j
             h += 1
-
-
-@njit(cache=True, inline="always")
-def _est_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot, stack):
-    """getEstimatedErrors: estimated errors summed over the leaves of subtree ``k``."""
-    e = 0.0
-    h = 1
-    stack[0] = k
-    while h > 0:
-        h -= 1
-        q = stack[h]
-        if n_leaf[q]:
-            e += _est_dist(n_cw[q], n_tot[q])
-        else:
-            for j in range(n_nsub[q]):
-                stack[h] = n_child[q] + j
-                h += 1
-    return e
 
 
 @njit(cache=True)
@@ -801,11 +788,13 @@ def _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, known):
 
 @njit(cache=True, inline="always")
 def _est_raised(k, jbig, A, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child, n_leaf,
-                n_s0, n_sn, n_cw, n_tot, extra, stack):
+                n_s0, n_sn, n_cw, n_tot, extra, touched, se):
     """``_est_branch(son jbig of k, segment of k)`` when no value is missing: the son's
-    leaves already hold the son's own entries (``n_cw``), so only the other sons' entries
-    are routed down the son's subtree and added."""
+    leaves already hold the son's own entries (``n_cw``, estimated errors ``se``), so only
+    the other sons' entries are routed down the son's subtree, and only the leaves they
+    reach are re-estimated."""
     big = n_child[k] + jbig
+    nt = 0
     for j in range(n_nsub[k]):
         if j == jbig:
             continue
@@ -816,25 +805,24 @@ def _est_raised(k, jbig, A, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_chil
             while not n_leaf[q]:
                 a = n_attr[q]
                 q = n_child[q] + _subset(A, i, a, nval[a], n_sp[q])
-            extra[q, y[i]] += e_w[t]
-    e = 0.0
-    h = 1
-    stack[0] = big
-    cw = np.empty(C)
-    while h > 0:
-        h -= 1
-        q = stack[h]
-        if n_leaf[q]:
-            tot = n_tot[q]
+            fresh = True
             for c in range(C):
-                cw[c] = n_cw[q, c] + extra[q, c]
-                tot += extra[q, c]
-                extra[q, c] = 0.0
-            e += _est_dist(cw, tot)
-        else:
-            for j in range(n_nsub[q]):
-                stack[h] = n_child[q] + j
-                h += 1
+                if extra[q, c] != 0.0:
+                    fresh = False
+            if fresh:
+                touched[nt] = q
+                nt += 1
+            extra[q, y[i]] += e_w[t]
+    e = se[big]
+    cw = np.empty(C)
+    for u in range(nt):
+        q = touched[u]
+        tot = n_tot[q]
+        for c in range(C):
+            cw[c] = n_cw[q, c] + extra[q, c]
+            tot += extra[q, c]
+            extra[q, c] = 0.0
+        e += _est_dist(cw, tot) - se[q]
     return e
 
 
@@ -854,6 +842,7 @@ def _prune(A, nval, y, C, e_idx, e_w, ecap, st,
     lens = np.empty(Vmax, dtype=np.int64)
     probs = np.empty(Vmax)
     extra = np.zeros((ncap, C))
+    se = np.zeros(ncap)  # estimated errors of each pruned subtree (getEstimatedErrors)
     h = 1
     fr[0] = 0
     ph[0] = 0
@@ -862,6 +851,7 @@ def _prune(A, nval, y, C, e_idx, e_w, ecap, st,
             return
         k = fr[h - 1]
         if n_leaf[k]:
+            se[k] = _est_dist(n_cw[k], n_tot[k])
             h -= 1
             continue
         if ph[h - 1] == 0:
@@ -882,18 +872,23 @@ def _prune(A, nval, y, C, e_idx, e_w, ecap, st,
                     jbig = j
             big = n_child[k] + jbig
             err_branch = _est_raised(k, jbig, A, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child,
-                                     n_leaf, n_s0, n_sn, n_cw, n_tot, extra, stack)
+                                     n_leaf, n_s0, n_sn, n_cw, n_tot, extra, stack, se)
         else:
             big = n_child[k] + _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, probs)
             err_branch = _est_branch(big, n_s0[k], n_sn[k], A, nval, y, C, e_idx, e_w, ecap, st,
                                      n_attr, n_sp, n_nsub, n_child, n_leaf, stack, ss0, ssn, cw,
                                      offs, lens, probs)
         err_leaf = _est_dist(n_cw[k], n_tot[k])
-        err_tree = _est_errors(k, n_leaf, n_nsub, n_child, n_cw, n_tot, stack)
+        # the sons are pruned: their estimates are final (summed in order, as Weka's
+        # recursive getEstimatedErrors does)
+        err_tree = 0.0
+        for j in range(n_nsub[k]):
+            err_tree += se[n_child[k] + j]
         if st[2]:
             return
         if err_leaf - (err_tree + 0.1) < SMALL and err_leaf - (err_branch + 0.1) < SMALL:
             n_leaf[k] = True
+            se[k] = err_leaf
             h -= 1
             continue
         if err_branch - (err_tree + 0.1) < SMALL:
@@ -909,6 +904,7 @@ def _prune(A, nval, y, C, e_idx, e_w, ecap, st,
                               stack, offs, lens, probs)
             ph[h - 1] = 0
             continue
+        se[k] = err_tree
         h -= 1
 
 
@@ -968,7 +964,7 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
                    ncap, st, nomiss)
         if ok:
             _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, np.empty(ncap, dtype=np.int64),
-                      np.empty(ncap, dtype=np.int64))
+                      np.empty(ncap, dtype=np.int64), np.empty(ncap))
         if ok and prune:
             Vmax = 2
             for a in range(m):
