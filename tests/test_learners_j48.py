@@ -459,3 +459,34 @@ def test_an_attribute_missing_in_every_training_row_is_never_used():
     assert "a0" not in text and "a1 <=" in text
     p = J48().fit_predict(X, y, tr, ~tr)[0, 150:]
     assert np.mean(p == y[150:]) > 0.9
+
+
+def test_results_do_not_depend_on_buffer_capacities():
+    """A fit that overflows its entry/node buffers is re-run with larger ones; the tree is
+    the same whatever the capacities (half the values missing: entries multiply)."""
+    from simstudy.learners.weka import _j48_kernels as K
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 6))
+    y = (X[:, 0] + X[:, 1] + rng.normal(size=400) > 0).astype(np.int64)
+    X[rng.random(X.shape) < 0.5] = np.nan
+    A, nval, rank, uvals, uoff, numeric = J48()._arrays(X)
+    codes, order, nknown = K._prepare(A, nval, rank, numeric)
+    rows = np.arange(300, dtype=np.int64)
+    trees, overflows = [], 0
+    for ecap, ncap in [(301, 10), (5000, 50), (100000, 5000)]:
+        while True:
+            res = K._fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, numeric, y, 2, rows,
+                             ecap, ncap, True)
+            if res[0] == 0:
+                break
+            overflows += 1
+            ecap, ncap = 2 * ecap, 2 * ncap
+        trees.append(res)
+    assert overflows > 0
+    nn = trees[0][-1]
+    assert nn > 1
+    for other in trees[1:]:
+        assert other[-1] == nn
+        for a, b in zip(trees[0][1:-1], other[1:-1], strict=True):
+            np.testing.assert_array_equal(a[:nn], b[:nn])
