@@ -419,20 +419,20 @@ def _scan_numeric(gval, gw, G, C, nk, sumW, left, right, intw):
 
 
 @njit(cache=True, inline="always")
-def _subset(A, i, attr, V, sp):
+def _subset(A, codes, i, attr, V, sp):
     """C45Split.whichSubset: branch of row ``i`` (-1 if its value is missing)."""
+    if V > 0:
+        return np.int64(codes[i, attr])  # -1 = missing
     v = A[i, attr]
     if np.isnan(v):
         return -1
-    if V > 0:
-        return int(v)
     if v - sp < SMALL:  # smOrEq(v, splitPoint)
         return 0
     return 1
 
 
 @njit(cache=True, inline="always")
-def _split_segment(A, attr, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
+def _split_segment(A, codes, attr, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
     """Split a segment into ``nsub`` new segments at the top of the entry buffer
     (ClassifierSplitModel.split after C45Split.resetDistribution): known values go to their
     branch; a missing value goes to every branch whose share of the known weight is
@@ -443,7 +443,7 @@ def _split_segment(A, attr, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, len
     known = 0.0
     nmiss = 0
     for t in range(s0, s0 + sn):
-        j = _subset(A, e_idx[t], attr, V, sp)
+        j = _subset(A, codes, e_idx[t], attr, V, sp)
         if j >= 0:
             probs[j] += e_w[t]
             known += e_w[t]
@@ -472,7 +472,7 @@ def _split_segment(A, attr, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, len
         lens[j] = 0
     for t in range(s0, s0 + sn):
         i = e_idx[t]
-        j = _subset(A, i, attr, V, sp)
+        j = _subset(A, codes, i, attr, V, sp)
         if j >= 0:
             p = offs[j] + lens[j]
             e_idx[p] = i
@@ -647,7 +647,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
         if st[1] + nsub > ncap:
             st[2] = 1
             return False
-        if not _split_segment(A, best, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
+        if not _split_segment(A, codes, best, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
             return False
         c0 = st[1]
         st[1] += nsub
@@ -667,7 +667,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             ccnt[: nsub * C] = 0.0
             for t in range(s0, s0 + sn):
                 i = e_idx[t]
-                j = _subset(A, i, best, V, sp)
+                j = _subset(A, codes, i, best, V, sp)
                 childof[i] = j
                 ccnt[j * C + y[i]] += 1.0
             for j in range(nsub):
@@ -749,7 +749,7 @@ def _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, stack, pre, te):
 
 
 @njit(cache=True)
-def _est_branch(k, s0, sn, A, nval, y, C, e_idx, e_w, ecap, st,
+def _est_branch(k, s0, sn, A, codes, nval, y, C, e_idx, e_w, ecap, st,
                 n_attr, n_sp, n_nsub, n_child, n_leaf, stack, ss0, ssn, cw, offs, lens, probs):
     """getEstimatedErrorsForBranch: estimated errors of subtree ``k`` when it classifies
     another segment (temporary entries at the buffer top, released on return)."""
@@ -770,7 +770,7 @@ def _est_branch(k, s0, sn, A, nval, y, C, e_idx, e_w, ecap, st,
             continue
         nsub = n_nsub[q]
         a = n_attr[q]
-        if not _split_segment(A, a, nval[a], n_sp[q], nsub, e_idx, e_w, a0, an, st, ecap, offs, lens, probs):
+        if not _split_segment(A, codes, a, nval[a], n_sp[q], nsub, e_idx, e_w, a0, an, st, ecap, offs, lens, probs):
             return 0.0
         for j in range(nsub):
             stack[h] = n_child[q] + j
@@ -782,7 +782,7 @@ def _est_branch(k, s0, sn, A, nval, y, C, e_idx, e_w, ecap, st,
 
 
 @njit(cache=True)
-def _new_distribution(k, A, nval, y, C, e_idx, e_w, ecap, st,
+def _new_distribution(k, A, codes, nval, y, C, e_idx, e_w, ecap, st,
                       n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
                       stack, offs, lens, probs):
     """newDistribution: re-distribute node ``k``'s segment down its (new) subtree."""
@@ -798,7 +798,7 @@ def _new_distribution(k, A, nval, y, C, e_idx, e_w, ecap, st,
             continue
         nsub = n_nsub[q]
         a = n_attr[q]
-        if not _split_segment(A, a, nval[a], n_sp[q], nsub, e_idx, e_w, n_s0[q], n_sn[q], st, ecap,
+        if not _split_segment(A, codes, a, nval[a], n_sp[q], nsub, e_idx, e_w, n_s0[q], n_sn[q], st, ecap,
                               offs, lens, probs):
             return
         for j in range(nsub):
@@ -810,7 +810,7 @@ def _new_distribution(k, A, nval, y, C, e_idx, e_w, ecap, st,
 
 
 @njit(cache=True)
-def _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, known):
+def _max_bag(k, A, codes, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, known):
     """Distribution.maxBag of node ``k``'s split: the LAST branch among (near-)ties.
     Branch weights include missing-value instances shared out by known weight."""
     nsub = n_nsub[k]
@@ -820,7 +820,7 @@ def _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, known):
     kt = 0.0
     miss = 0.0
     for t in range(n_s0[k], n_s0[k] + n_sn[k]):
-        j = _subset(A, e_idx[t], a, V, n_sp[k])
+        j = _subset(A, codes, e_idx[t], a, V, n_sp[k])
         if j >= 0:
             known[j] += e_w[t]
             kt += e_w[t]
@@ -838,7 +838,7 @@ def _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, known):
 
 
 @njit(cache=True, inline="always")
-def _est_raised(k, jbig, A, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child, n_leaf,
+def _est_raised(k, jbig, A, codes, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child, n_leaf,
                 n_s0, n_sn, n_cw, n_tot, extra, touched, se):
     """``_est_branch(son jbig of k, segment of k)`` when no value is missing: the son's
     leaves already hold the son's own entries (``n_cw``, estimated errors ``se``), so only
@@ -855,7 +855,7 @@ def _est_raised(k, jbig, A, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_chil
             q = big
             while not n_leaf[q]:
                 a = n_attr[q]
-                q = n_child[q] + _subset(A, i, a, nval[a], n_sp[q])
+                q = n_child[q] + _subset(A, codes, i, a, nval[a], n_sp[q])
             fresh = True
             for c in range(C):
                 if extra[q, c] != 0.0:
@@ -878,7 +878,7 @@ def _est_raised(k, jbig, A, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_chil
 
 
 @njit(cache=True)
-def _prune(A, nval, y, C, e_idx, e_w, ecap, st,
+def _prune(A, codes, nval, y, C, e_idx, e_w, ecap, st,
            n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, Vmax, nomiss):
     """C45PruneableClassifierTree.prune from the root: error-based pruning with subtree
     raising, bottom-up.  Weka's recursion ``prune(k)`` = prune the sons, then decide at
@@ -922,11 +922,11 @@ def _prune(A, nval, y, C, e_idx, e_w, ecap, st,
                     best = pb
                     jbig = j
             big = n_child[k] + jbig
-            err_branch = _est_raised(k, jbig, A, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child,
+            err_branch = _est_raised(k, jbig, A, codes, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child,
                                      n_leaf, n_s0, n_sn, n_cw, n_tot, extra, stack, se)
         else:
-            big = n_child[k] + _max_bag(k, A, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, probs)
-            err_branch = _est_branch(big, n_s0[k], n_sn[k], A, nval, y, C, e_idx, e_w, ecap, st,
+            big = n_child[k] + _max_bag(k, A, codes, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, probs)
+            err_branch = _est_branch(big, n_s0[k], n_sn[k], A, codes, nval, y, C, e_idx, e_w, ecap, st,
                                      n_attr, n_sp, n_nsub, n_child, n_leaf, stack, ss0, ssn, cw,
                                      offs, lens, probs)
         err_leaf = _est_dist(n_cw[k], n_tot[k])
@@ -950,7 +950,7 @@ def _prune(A, nval, y, C, e_idx, e_w, ecap, st,
             n_nsub[k] = n_nsub[big]
             n_child[k] = n_child[big]
             n_leaf[k] = n_leaf[big]
-            _new_distribution(k, A, nval, y, C, e_idx, e_w, ecap, st,
+            _new_distribution(k, A, codes, nval, y, C, e_idx, e_w, ecap, st,
                               n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
                               stack, offs, lens, probs)
             ph[h - 1] = 0
@@ -1021,7 +1021,7 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
             for a in range(m):
                 if nval[a] > Vmax:
                     Vmax = nval[a]
-            _prune(A, nval, y, C, e_idx, e_w, ecap, st,
+            _prune(A, codes, nval, y, C, e_idx, e_w, ecap, st,
                    n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, Vmax,
                    nomiss)
     # the missing-value shares of every split node's branches (Distribution after
@@ -1049,7 +1049,7 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
             kt = 0.0
             miss = 0.0
             for t in range(n_s0[k], n_s0[k] + n_sn[k]):
-                j = _subset(A, e_idx[t], a, nval[a], n_sp[k])
+                j = _subset(A, codes, e_idx[t], a, nval[a], n_sp[k])
                 if j >= 0:
                     known[j] += e_w[t]
                     kt += e_w[t]
@@ -1064,7 +1064,7 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
 
 
 @njit(cache=True, inline="always")
-def _predict_row(A, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_cw, n_tot, n_share,
+def _predict_row(A, codes, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_cw, n_tot, n_share,
                  C, probs, stack_k, stack_w):
     """ClassifierTree.classifyInstance: class scores summed over the leaves an instance
     reaches (weighted by branch shares where its value is missing); the first class whose
@@ -1085,7 +1085,7 @@ def _predict_row(A, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_c
                     probs[c] += w * n_cw[k, c] / tot
             continue
         a = n_attr[k]
-        j = _subset(A, i, a, nval[a], n_sp[k])
+        j = _subset(A, codes, i, a, nval[a], n_sp[k])
         if j < 0:
             for jj in range(n_nsub[k] - 1, -1, -1):
                 ch = n_child[k] + jj
@@ -1132,7 +1132,7 @@ def _fit_predict_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y
     stack_w = np.empty(nn + 1)
     for q in range(test_rows.shape[0]):
         i = test_rows[q]
-        out_row[i] = _predict_row(A, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty,
+        out_row[i] = _predict_row(A, codes, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty,
                                   n_cw, n_tot, n_share, C, probs, stack_k, stack_w)
     return nn
 
