@@ -119,16 +119,16 @@ def test_cli_report_alpha_counts_only_small_pvalues(tmp_path):
 
 
 def test_report_shows_what_the_store_holds(tmp_path):
-    assert run_cli("run", "demo", "--runs", "30", "--seed", "7", "--no-progress",
+    assert run_cli("run", "demo", "--runs", "12", "--seed", "7", "--no-progress",
                    "--filter", "iris/nmc", cwd=tmp_path)[0] == 0
     rc, out, err = run_cli("report", "demo", "--filter", "iris/nmc", "--format", "csv",
                            cwd=tmp_path)
     assert rc == 0, err
-    assert {int(line.split(",")[3]) for line in out.strip().splitlines()[1:]} == {30}
+    assert {int(line.split(",")[3]) for line in out.strip().splitlines()[1:]} == {12}
     # more runs asked than stored: one line says so, and the stored runs are reported
     rc, out, err = run_cli("report", "demo", "--filter", "iris/nmc", "--runs", "50",
                            "--format", "csv", cwd=tmp_path)
-    assert rc == 0 and "at most 30" in err and len(err.strip().splitlines()) == 1
+    assert rc == 0 and "at most 12" in err and len(err.strip().splitlines()) == 1
     # a second seed: report asks which
     assert run_cli("run", "demo", "--runs", "3", "--seed", "8", "--no-progress",
                    "--filter", "iris/nmc", cwd=tmp_path)[0] == 0
