@@ -88,6 +88,16 @@ def check_signature(fn: Callable, name: str) -> None:
         pass  # no signature available (a builtin): find out when calling it
 
 
+def stored_trials(study: Study, store: Store) -> pd.DataFrame:
+    """The study's stored trials (its seed, runs below its run count); none is an error."""
+    trials = store.trials([c.id for c in study.cells], seed=study.seed, runs=study.runs)
+    if trials.empty:
+        raise SimstudyError(
+            f"store {str(store.path)!r} has no trials of study {study.name!r} (seed "
+            f"{study.seed}); run it first: python -m simstudy run {study.name} --store {store.path}")
+    return trials
+
+
 def bench(fn: Callable, study: Study, store: Store, *, name: str = "new",
           alpha: float | None = None) -> pd.DataFrame:
     """Reject proportions of ``fn`` beside the stored baselines, cell by cell.
@@ -101,11 +111,7 @@ def bench(fn: Callable, study: Study, store: Store, *, name: str = "new",
     alpha = study.alpha if alpha is None else alpha
     check_signature(fn, name)
     ids = [c.id for c in study.cells]
-    trials = store.trials(ids, seed=study.seed, runs=study.runs)
-    if trials.empty:
-        raise SimstudyError(
-            f"store {str(store.path)!r} has no trials of study {study.name!r} (seed "
-            f"{study.seed}); run it first: python -m simstudy run {study.name} --store {store.path}")
+    trials = stored_trials(study, store)
     rows, skipped = [], []
     for cell in study.cells:
         g = trials[trials["cell"] == cell.id]

@@ -20,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from .bench import stored_trials
 from .errors import SimstudyError
 from .spec import parse_spec
 from .store import Store
@@ -72,12 +73,7 @@ def bench_choice(fn: Callable, study: Study, store: Store, *, name: str = "new",
     percentage of runs; ``count_*`` columns hold the counts.
     """
     alpha = study.alpha if alpha is None else float(alpha)
-    ids = [c.id for c in study.cells]
-    trials = store.trials(ids, seed=study.seed, runs=study.runs)
-    if trials.empty:
-        raise SimstudyError(
-            f"store {str(store.path)!r} has no trials of study {study.name!r} (seed "
-            f"{study.seed}); run it first: python -m simstudy run {study.name} --store {store.path}")
+    trials = stored_trials(study, store)
     cells = {c.id: c for c in study.cells}
     rows = []
     for tr in trials.itertuples(index=False):
@@ -116,7 +112,7 @@ def bench_choice(fn: Callable, study: Study, store: Store, *, name: str = "new",
             d[f"count_{col}"] = c
         return d
 
-    for cid in [c for c in ids if c in set(new["cell"])]:
+    for cid in [c.id for c in study.cells if c.id in set(new["cell"])]:
         g = both[both["cell"] == cid]
         for m in methods:
             b = g.loc[g["method"] == m, "best"].to_numpy()
