@@ -9,15 +9,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from simstudy.studies import alpaydin1999 as A
+from simstudy.studies import paper_calibration as PC
+from simstudy.studies import wang2016 as W
 
 from simstudy.aggregate import collect
 from simstudy.catalog import get_study
 from simstudy.learners import get_learner
 from simstudy.runner import run_study, validate
 from simstudy.store import Store
-from simstudy.studies import alpaydin1999 as A
-from simstudy.studies import paper_calibration as PC
-from simstudy.studies import wang2016 as W
 
 
 def test_calibration_reads_only_the_error_table(monkeypatch):

@@ -161,7 +161,8 @@ def test_pages_parse(site):
     links = [a["href"] for t, a in index.tags if t == "a"]
     # every registered study with a cell in the store has a page (errors and the issue-18
     # paper variants reuse type1's cells); read the store directly to know which
-    from simstudy.catalog import STUDIES as REGISTERED, get_study
+    from simstudy.catalog import STUDIES as REGISTERED
+    from simstudy.catalog import get_study
 
     con = sqlite3.connect(site / "store.sqlite")
     stored = {r[0] for r in con.execute("SELECT DISTINCT cell FROM trials")}

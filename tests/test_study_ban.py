@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from simstudy.studies import bouckaert2004_ban as S
 
 from simstudy.aggregate import StudyResult, collect
 from simstudy.catalog import get_study
@@ -21,7 +22,6 @@ from simstudy.sources import get_source
 from simstudy.sources.ban import draw_seed
 from simstudy.store import Store
 from simstudy.study import DESIGN, MODEL, trial_seed
-from simstudy.studies import bouckaert2004_ban as S
 
 
 def test_grid_is_4_sources_x_the_papers_designs():

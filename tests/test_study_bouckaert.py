@@ -12,13 +12,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from simstudy.studies import bouckaert2004 as B
 
 from simstudy.catalog import get_study
 from simstudy.sources import get_source
 from simstudy.sources.bundled import BOUCKAERT2004
 from simstudy.stats import consistency_from_counts, replicability
 from simstudy.store import Store
-from simstudy.studies import bouckaert2004 as B
 
 REF = B.REF
 

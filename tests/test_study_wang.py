@@ -14,13 +14,13 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from simstudy.studies import wang2016 as W
 
 from simstudy.aggregate import StudyResult, collect
 from simstudy.catalog import get_study
 from simstudy.runner import run_study, validate
 from simstudy.sources.gaussian import WANG2016_CASES
 from simstudy.store import Store
-from simstudy.studies import wang2016 as W
 
 REF = W.REF
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from simstudy.studies import yildiz2006 as Y
 
 from simstudy.aggregate import collect
 from simstudy.bench_choice import ALL, NONE, bench_choice
@@ -18,7 +19,6 @@ from simstudy.runner import run_study
 from simstudy.sources import get_source
 from simstudy.stats.choice import get_choice, multitest_choice
 from simstudy.store import Store
-from simstudy.studies import yildiz2006 as Y
 
 REF = Path(__file__).resolve().parents[1] / "studies" / "reference"
 SETS = ("iris", "hepatitis")
