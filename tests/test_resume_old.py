@@ -1,0 +1,106 @@
+"""A store written by the previous version resumes with zero recomputed trials (issue 19).
+
+The fixtures were written by the code of commit c5faa3d (``tests/fixtures/README.md``):
+every catalog study's cell ids and trial seeds (``old_plans.json``) and a small store of
+cheap cells (``old_store.sqlite``).  The current code must plan the same cells with the same
+seeds, and find every stored trial of that store done.  Results stamped with another
+``stats_version`` (the statistics code moved or changed) are recomputed from the stored
+fold losses -- no learner is fitted -- and must come out identical to the stored ones.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+FIX = Path(__file__).parent / "fixtures"
+
+
+def _maker():
+    spec = importlib.util.spec_from_file_location("_make_old_store", FIX / "make_old_store.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+OLD_PLANS = json.loads((FIX / "old_plans.json").read_text())
+OLD_STORE = json.loads((FIX / "old_store_cells.json").read_text())
+
+
+def test_fixtures_come_from_the_previous_version():
+    assert OLD_PLANS["commit"] == OLD_STORE["commit"] == "c5faa3d"
+    assert sum(len(s["cells"]) for s in OLD_PLANS["studies"].values()) == 1416
+
+
+def test_every_study_plans_the_same_cells_and_seeds():
+    from simstudy.catalog import STUDIES
+
+    old = OLD_PLANS["studies"]
+    assert set(old) - {"csv"} <= set(STUDIES)  # no study lost
+    studies, cells = _maker().plan_studies(sorted(old))
+    for name, settings in old.items():
+        want = {k: v for k, v in settings.items() if k != "cells"}
+        assert studies[name] == want, name
+        assert [c["id"] for c in cells[name]] == [c["id"] for c in settings["cells"]], name
+        assert cells[name] == settings["cells"], name  # tests and seeds, cell by cell
+
+
+def _results(path: Path) -> dict:
+    con = sqlite3.connect(path)
+    rows = con.execute("SELECT cell, seed, run, test, a, b, statistic, pvalue, df, best, "
+                       "extra, stats_version FROM results").fetchall()
+    con.close()
+    return {r[:6]: r[6:] for r in rows}
+
+
+@pytest.fixture
+def old_store(tmp_path) -> Path:
+    p = tmp_path / "old.sqlite"
+    shutil.copyfile(FIX / "old_store.sqlite", p)
+    return p
+
+
+def test_old_store_resumes_without_fitting(old_store, monkeypatch):
+    from simstudy import runner
+    from simstudy.stattests import stats_version
+    from simstudy.store import Store
+
+    def no_fit(chunk):  # pragma: no cover - reached only if a trial were planned
+        raise AssertionError(f"a trial was recomputed: {chunk.cell.id} runs {chunk.runs}")
+
+    monkeypatch.setattr(runner, "compute_chunk", no_fit)
+    maker = _maker()
+    before = _results(old_store)
+    changed = OLD_STORE["stats_version"] != stats_version()
+    n_trials = n_results = 0
+    with Store(old_store) as st:
+        for part in OLD_STORE["parts"]:
+            study = maker._get(part["study"], part["runs"], part["filter"]).keyed()
+            assert [c.id for c in study.cells] == part["cells"], part["study"]
+            assert study.seed == part["seed"]
+            chunks, total, done = runner.plan(study, st)
+            assert chunks == [] and done == total == part["runs"] * len(part["cells"])
+            todo = runner.plan_results(study, st)
+            if changed:  # every stored trial's results, once, from the stored losses
+                assert sum(len(runs) for _, runs, _ in todo) == total
+            else:
+                assert todo == []
+            s = runner.run_study(study, st, backend="serial", progress=False)
+            assert s.trials_computed == 0 and s.trials_done_before == total
+            n_trials += total
+            n_results += s.results_recomputed
+            # a second resume has nothing left to do
+            assert runner.plan_results(study, st) == []
+    after = _results(old_store)
+    assert n_trials == 44
+    assert set(after) == set(before)
+    assert n_results == (len(before) if changed else 0)
+    for key, old in before.items():
+        new = after[key]
+        assert new[:-1] == old[:-1], key  # statistic, p-value, df, best, extra: identical
+        assert new[-1] == stats_version()
