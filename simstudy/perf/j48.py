@@ -30,8 +30,8 @@ def versus_sklearn(quick: bool, seed: int = 0) -> dict[str, Any]:
     ``binary300`` batch (1000 models, 90 % training rows)."""
     from sklearn.tree import DecisionTreeClassifier
 
-    from .learners import get_learner
-    from .sources.bundled import load_bundled
+    from ..learners import get_learner
+    from ..sources.bundled import load_bundled
 
     ds = load_bundled("credit-g")
     B = 100 if quick else 500
@@ -50,7 +50,7 @@ def versus_sklearn(quick: bool, seed: int = 0) -> dict[str, Any]:
 
     sk_s = _cpu(sk, 3) / k
     # the Table 5 shape again, in CPU time (the row's fast_s is wall time)
-    from .perf_weka import binary300
+    from .weka import binary300
 
     b3 = binary300()
     Bb = 1000

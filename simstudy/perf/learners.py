@@ -32,13 +32,13 @@ NEURAL = ("lp", "lgc", "mlp-10")
 TREES = ("rt", "rf", "ab")
 # issue 18: per-pattern online backprop vs MLPClassifier(solver="sgd", batch_size=1), same rule
 ONLINE_MLP = "mlp-10[activation=logistic,alpha=0,epochs=100,eta=0.02,init=0.01,solver=online]"
-WEKA = ("wnb", "ib1", "j48")  # rows by simstudy.perf_weka: agreement with Weka's own predictions
+WEKA = ("wnb", "ib1", "j48")  # rows by simstudy.perf.weka: agreement with Weka's own predictions
 KEYS = ("name", "dataset", "n", "d", "n_models", "fast_s", "reference_s", "speedup")
 
 
 def load(name: str) -> tuple[Any, str]:
     """A :class:`~simstudy.core.Dataset` by name (bundled, else scikit-learn's copy)."""
-    from .core import Dataset
+    from ..core import Dataset
 
     if name == "gauss200":
         rng = np.random.default_rng(2016)
@@ -46,7 +46,7 @@ def load(name: str) -> tuple[Any, str]:
         X = rng.normal(size=(200, 2)) + y[:, None] * np.array([1.0, 1.0])
         return Dataset("gauss200", X, y, ("0", "1")), "numpy: N((0,0),I) vs N((1,1),I), 100 each"
     try:
-        from .sources import get_source
+        from ..sources import get_source
 
         ds = get_source(name).sample(np.random.default_rng(0))
         return ds, "bundled"
@@ -78,7 +78,7 @@ def _time(learner: Any, ds: Any, train: np.ndarray, seeds: Sequence[Any]) -> tup
 
 def entry(name: str, dataset: str, *, runs: int, ref_models: int, seed: int = 0) -> dict[str, Any] | None:
     """Time learner ``name`` (fast vs reference) on ``dataset``; None if it has no fast path."""
-    from .learners import SklearnLearner, get_learner
+    from ..learners import SklearnLearner, get_learner
 
     ds, source = load(dataset)
     with warnings.catch_warnings():
@@ -128,8 +128,8 @@ def _c45_per_level(ds: Any, train: np.ndarray, seeds: Sequence[Any], fast_pred: 
     """``c45``'s previous path beside it: :class:`PrunedTree` (one refit per ``ccp_alpha`` of
     the cost-complexity path, chosen on the same hold-out) on the first ``models`` masks:
     the one-pass path's speed-up over it, and how often the two pruning rules agree."""
-    from .learners import SklearnLearner
-    from .learners.reference import PrunedTree
+    from ..learners import SklearnLearner
+    from ..learners.reference import PrunedTree
 
     k = min(models, len(train))
     old = SklearnLearner(PrunedTree(), preprocess="impute")
@@ -146,7 +146,7 @@ def _c45_per_level(ds: Any, train: np.ndarray, seeds: Sequence[Any], fast_pred: 
 
 def memory_1nn(dataset: str, models: int = 20) -> dict[str, Any] | None:
     """Peak numpy allocation (tracemalloc) while 1-NN fits ``models`` folds of ``dataset``."""
-    from .learners import get_learner
+    from ..learners import get_learner
 
     try:
         ds, source = load(dataset)
@@ -184,7 +184,7 @@ def extra_entries(quick: bool) -> list[dict[str, Any]]:
 
     Each must carry at least the keys in :data:`KEYS`.
     """
-    from .perf_cell import cell_entry
+    from .cell import cell_entry
 
     return [cell_entry(quick)]
 
@@ -231,11 +231,11 @@ def run_perf(
             continue
         try:
             if name in WEKA:
-                from .perf_weka import weka_entry
+                from .weka import weka_entry
 
                 e = weka_entry(name, quick)
                 if name == "j48":  # issue 12: per fit vs scikit-learn's entropy tree on credit-g
-                    from .perf_j48 import versus_sklearn
+                    from .j48 import versus_sklearn
 
                     e.update(versus_sklearn(quick))
             else:

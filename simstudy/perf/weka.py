@@ -20,14 +20,14 @@ from typing import Any
 import numpy as np
 
 #: where the fixtures live in a source checkout (they are not installed with the package)
-FIXTURE_SCRIPT = Path(__file__).resolve().parents[1] / "tests" / "weka" / "make_fixtures.py"
+FIXTURE_SCRIPT = Path(__file__).resolve().parents[2] / "tests" / "weka" / "make_fixtures.py"
 
 
 def binary300(seed: int = 5) -> Any:
     """300 × 10 binary nominal attributes, binary class (a :class:`~simstudy.core.Dataset`)."""
     import pandas as pd
 
-    from .sources.encode import encode
+    from ..sources.encode import encode
 
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 2, (300, 10))
@@ -40,7 +40,7 @@ def binary300(seed: int = 5) -> Any:
 def fixture_agreement(name: str) -> tuple[float, int]:
     """Share of Weka's fixture predictions learner ``name`` reproduces, and how many there
     are; ``(nan, 0)`` when the fixtures are not present (an installed package)."""
-    from .learners import get_learner
+    from ..learners import get_learner
 
     if not FIXTURE_SCRIPT.exists():
         return float("nan"), 0
@@ -66,7 +66,7 @@ def fixture_agreement(name: str) -> tuple[float, int]:
 
 def weka_entry(name: str, quick: bool, seed: int = 0) -> dict[str, Any]:
     """One perf row for Weka learner ``name``."""
-    from .learners import get_learner
+    from ..learners import get_learner
 
     ds = binary300()
     B = 1000 if quick else 2300

@@ -18,7 +18,7 @@ import numpy as np
 
 
 def _reference_loop(X: np.ndarray, y: np.ndarray, runs: int) -> float:
-    from .learners import get_learner
+    from ..learners import get_learner
 
     pipe_a = get_learner("mlp-10", reference=True).pipeline()
     pipe_b = get_learner("mlp-10", reference=True).pipeline()
@@ -53,8 +53,8 @@ def _reference_loop(X: np.ndarray, y: np.ndarray, runs: int) -> float:
 
 def cell_entry(quick: bool = False, runs: int = 100) -> dict[str, Any]:
     """Time the whole cell both ways; ``speedup`` = reference seconds / engine seconds."""
-    from .runner import Chunk, _source, compute_chunk
-    from .study import Cell
+    from ..runner import Chunk, _source, compute_chunk
+    from ..study import Cell
 
     cell = Cell("iris", ("mlp-10", "mlp-10"), "5x2", ("t5x2cv", "F5x2cv"))
     compute_chunk(Chunk("perf", cell, (0,), 0, 0.05))  # warm-up: imports, JIT, caches
