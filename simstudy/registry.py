@@ -128,5 +128,9 @@ class Registry(Generic[T]):
         bad = sorted(set(params) - allowed)
         if bad:
             valid = ", ".join(sorted(allowed)) or "none"
-            raise SimstudyError(f"{self.kind} {spec!r}: unknown parameter {bad[0]!r}; "
-                                f"valid parameters: {valid}")
+            raise SimstudyError(f"bad parameters for {self.kind} {spec!r}: unknown parameter "
+                                f"{bad[0]!r}; valid parameters: {valid}")
+
+    def unregister(self, name: str) -> Entry | None:
+        """Remove ``name`` (a plug-in's or a test's entry); the removed entry, or None."""
+        return self._entries.pop(name, None)
