@@ -134,3 +134,9 @@ class Registry(Generic[T]):
     def unregister(self, name: str) -> Entry | None:
         """Remove ``name`` (a plug-in's or a test's entry); the removed entry, or None."""
         return self._entries.pop(name, None)
+
+    def copy(self) -> Registry[T]:
+        """A registry with the same entries (e.g. to add one for a test and drop it after)."""
+        new: Registry[T] = Registry(self.kind)
+        new._entries = dict(self._entries)
+        return new
