@@ -113,14 +113,16 @@ def test_register_user_factory() -> None:
         assert "const" in list_learners()
         assert get_learner("const[c=2]").c == 2
     finally:
-        registry._USER.pop("const")
+        registry.LEARNERS.unregister("const")
     with pytest.raises(SimstudyError):
         register("bad[name]", Const)
 
 
 def test_missing_fast_module_is_an_error_not_a_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     """A fast path that cannot load never silently becomes another model (issue 11)."""
-    monkeypatch.setitem(registry._BUILTIN, "rf", "simstudy.learners.no_such_module:RandomForest")
+    monkeypatch.setattr(registry, "LEARNERS", registry.Registry("learner"))  # nothing yet
+    monkeypatch.setattr(registry, "FAMILIES", ("simstudy.learners.no_such_module",))
+    monkeypatch.setattr(registry, "_loaded", {})
     with pytest.raises(SimstudyError, match="'rf'.*rf@sklearn"):
         get_learner("rf")
 

@@ -271,6 +271,7 @@ def test_a_learner_that_leaves_test_rows_unpredicted_is_an_error(monkeypatch):
         def fit_predict(self, X, y, train, test, seeds):
             return np.full(train.shape, -1, dtype=np.int64)
 
-    monkeypatch.setitem(registry._USER, "lazy", lambda **kw: Lazy())
+    monkeypatch.setattr(registry, "LEARNERS", registry.LEARNERS.copy())
+    registry.register("lazy", lambda **kw: Lazy())
     with pytest.raises(SimstudyError, match="'lazy'"):
         compute_chunk(Chunk("t", Cell("iris", ("nmc", "lazy"), "5x2", ("t5x2cv",)), (0,), 0, 0.05))

@@ -1,12 +1,25 @@
 """Learners: a registry of named learners, the scikit-learn reference path, fast paths.
 
 ``get_learner("nmc")`` -> batched fast path; ``get_learner("nmc", reference=True)`` -> the
-scikit-learn reference it must match.  See :mod:`simstudy.learners.registry` for the names.
+scikit-learn reference it must match.  See :mod:`simstudy.learners.registry` for the names
+and how a learner registers itself (``@register_learner``).
+
+Files by family: ``baseline`` (max), ``linear`` (nmc, lda, ls), ``neighbours`` (1nn),
+``bayes`` (nb), ``neural/`` (lp, lgc, mlp-<h>: one file per solver), ``svm``, ``trees/``
+(c45, rf, ab, rt; ``rt_rpart`` for rpart-like pruning), ``weka/`` (j48, wnb, ib1);
+``preprocess`` (per-fold imputation and standardisation), ``reference`` (scikit-learn paths).
 """
 
 from .base import Learner
 from .reference import SklearnLearner
-from .registry import describe_learners, get_learner, list_learners, register
+from .registry import (
+    LEARNERS,
+    describe_learners,
+    get_learner,
+    list_learners,
+    register,
+    register_learner,
+)
 
-__all__ = ["Learner", "SklearnLearner", "describe_learners", "get_learner", "list_learners",
-           "register"]
+__all__ = ["LEARNERS", "Learner", "SklearnLearner", "describe_learners", "get_learner",
+           "list_learners", "register", "register_learner"]

@@ -39,6 +39,7 @@ import numpy as np
 from ..errors import SimstudyError, unknown
 from .base import Learner
 from .preprocess import apply_stats, chunk_size, fold_stats
+from .registry import register_learner
 
 _SCALES = ("standard", "none")
 _EPS = float(np.finfo(np.float64).eps)
@@ -182,6 +183,7 @@ class FastLearner(Learner):
             yield slice(s, min(B, s + step))
 
 
+@register_learner("max", description="majority class of the training fold (Yıldız & Alpaydın 2006)")
 class FastMax(FastLearner):
     """MAX (Yıldız & Alpaydın 2006 §4.1): every test instance gets the training fold's most
     frequent class.  Ties between equally frequent classes go to the lowest class code, as
@@ -204,6 +206,7 @@ class FastMax(FastLearner):
         return np.where(test, cls[:, None], -1).astype(np.int64)
 
 
+@register_learner("nmc", description="nearest mean classifier, standardised inputs (Yıldız & Alpaydın 2006)")
 class FastNMC(FastLearner):
     """NMC, the nearest mean classifier (Yıldız & Alpaydın 2006 §4.1): one mean vector per
     class, Euclidean distance.  Inputs imputed and standardised per training fold
@@ -438,6 +441,7 @@ def _warm_kernels() -> None:
     _WARM.append(True)
 
 
+@register_learner("1nn", description="1-nearest neighbour, standardised Euclidean (Yıldız; Bouckaert & Frank)")
 class Fast1NN(FastLearner):
     """1-NN (Yıldız & Alpaydın 2006 §4.1; Bouckaert & Frank's IB1): the class of the nearest
     training instance in Euclidean distance, inputs imputed and standardised per training
@@ -591,6 +595,7 @@ class Fast1NN(FastLearner):
         return lists, lb, wmin
 
 
+@register_learner("lda", description="linear discriminant analysis (Wang et al. 2016)")
 class FastLDA(FastLearner):
     """LDA, linear discriminant analysis (Wang et al. 2016 §3.1, Table 5): class means and a
     pooled covariance (maximum likelihood, divisor n), priors = training class frequencies,
@@ -654,6 +659,7 @@ class FastLDA(FastLearner):
         return out
 
 
+@register_learner("ls", description="least squares on the 0/1 label, thresholded at 0.5 (Wang et al. 2016)")
 class FastLS(FastLearner):
     """LS, least-squares linear classifier (Wang et al. 2016 §3.1 (B)); see
     :class:`~simstudy.learners.reference.LeastSquaresClassifier` for the rule (two classes:
@@ -711,6 +717,7 @@ class FastLS(FastLearner):
         return out
 
 
+@register_learner("nb", description="naive Bayes, Gaussian + categorical (Bouckaert & Frank 2004)")
 class FastNB(FastLearner):
     """Naive Bayes (Bouckaert & Frank 2004, Weka ``NaiveBayes``): Gaussian for numeric
     columns, Laplace-corrected categorical for one-hot nominal groups, missing values

@@ -1032,3 +1032,34 @@ class MLP(_SoftmaxNet):
             raise SimstudyError(f"mlp needs hidden units >= 1, got {hidden!r}")
         super().__init__(int(hidden), **opts)
         self.name = f"mlp-{self.hidden}"
+
+
+# ---------------------------------------------------------------------------------------
+# names: ``solver=online|nnet`` routes lp / mlp-<h> to the older regimes (issue 18)
+
+from . import neural_online as _older  # noqa: E402  (it imports standardize_batch from here)
+from .registry import register_learner  # noqa: E402
+
+_NET_PARAMS = {"solver", *DEFAULTS, *(k for d in _older.DEFAULTS.values() for k in d)}
+
+
+@register_learner("lp", params=_NET_PARAMS, description="linear perceptron, softmax outputs "
+                  "(Alpaydın 1999); [solver=online|nnet]: older training regimes")
+def _lp(solver: str = "lbfgs", **opts: object) -> Learner:
+    if solver in _older.SOLVERS:
+        return _older.OnlineLP(solver, **opts)
+    return LinearPerceptron(solver=solver, **opts)
+
+
+@register_learner("lgc", params=set(DEFAULTS), description="linear logistic classifier, "
+                  "gradient descent (Yıldız & Alpaydın 2006)")
+def _lgc(**opts: object) -> Learner:
+    return LogisticGD(**opts)
+
+
+@register_learner("mlp-{h}", params=_NET_PARAMS, description="one-hidden-layer perceptron with "
+                  "h hidden units (Alpaydın 1999); mlp[h=10]; [solver=online|nnet]")
+def _mlp(h: str, solver: str = "lbfgs", **opts: object) -> Learner:
+    if solver in _older.SOLVERS:
+        return _older.OnlineMLP(int(h), solver, **opts)
+    return MLP(int(h), solver=solver, **opts)

@@ -1,119 +1,84 @@
-"""Learners by name: the papers' learners, user factories, and any scikit-learn estimator.
+"""Learners by name: one :class:`~simstudy.registry.Registry` (:data:`LEARNERS`), filled by a
+decorator in each learner's own file.
 
 ``get_learner("nmc")`` gives the batched fast path, ``get_learner("nmc", reference=True)``
 its scikit-learn reference (:class:`SklearnLearner` over ``reference_estimator()``).
 
-Names (the papers' meanings):
+Adding a learner is one decorator where the class is defined::
 
-=========  ====================================================================
-``max``    majority class of the training fold (Yıldız & Alpaydın 2006)
-``nmc``    nearest mean classifier, standardised inputs (Yıldız & Alpaydın 2006)
-``lgc``    linear logistic classifier, gradient descent (Yıldız & Alpaydın 2006)
-``c45``    entropy tree post-pruned on a 20 % hold-out (Yıldız; Bouckaert & Frank)
-``1nn``    1-nearest neighbour, standardised Euclidean (Yıldız; Bouckaert & Frank)
-``nb``     naive Bayes, Gaussian + categorical (Bouckaert & Frank 2004)
-``lp``     linear perceptron, softmax outputs (Alpaydın 1999)
-``mlp-h``  one-hidden-layer perceptron with h hidden units (Alpaydın 1999); ``mlp[h=10]``
-``rt``     least-squares regression tree, thresholded at 0.5 (Wang et al. 2016)
-``ls``     least squares on the 0/1 label, thresholded at 0.5 (Wang et al. 2016)
-``svm``    SVC with a Gaussian kernel, scikit-learn defaults (Wang et al. 2016)
-``rf``     random forest, scikit-learn defaults (Wang et al. 2016)
-``ab``     AdaBoost, SAMME over stumps, 50 rounds (Wang et al. 2016)
-``lda``    linear discriminant analysis (Wang et al. 2016)
-``j48``    Weka 3.6.14 J48 -C 0.25 -M 2 (Bouckaert & Frank 2004)
-``wnb``    Weka 3.6.14 NaiveBayes, defaults (Bouckaert & Frank 2004)
-``ib1``    Weka 3.6.14 IB1, 1-NN on min/max-scaled attributes (Bouckaert & Frank 2004)
-=========  ====================================================================
+    @register_learner("nmc", description="nearest mean classifier, standardised inputs "
+                      "(Yildiz & Alpaydin 2006)")
+    class FastNMC(FastLearner):
+        def __init__(self, scale: str = "standard") -> None: ...
 
-Each class's docstring says what the paper fixes and what we chose.  ``lp``, ``lgc``,
-``mlp-h`` live in :mod:`simstudy.learners.neural` and ``rt``, ``rf``, ``ab`` in
-:mod:`simstudy.learners.trees` (with ``c45``); while such a module or class is not importable
-``get_learner`` raises an error naming the learner: a fast path never silently becomes
-another model.  ``NAME@sklearn`` (e.g. ``mlp-10@sklearn``) names the scikit-learn reference
-path explicitly; it is its own learner, with its own cell ids.
+``get_learner("nmc[scale=none]")`` parses the spec with the one spec parser, converts each
+value to a Python literal when it is one (``10``, ``0.5``, ``True``; else the string), checks
+the parameter names against the constructor's signature (or the ``params`` given to the
+decorator when it takes ``**options``) and calls it.  A template name such as ``mlp-{h}``
+passes its integer parts as keyword arguments (``h="10"``).  ``python -m simstudy list``
+prints :func:`describe_learners`: the registered names and their descriptions.
 
-Also accepted: a scikit-learn estimator object, or an import path ``"sklearn.svm:SVC"`` /
-``"sklearn.svm.SVC"`` with optional parameters ``"sklearn.svm:SVC[C=10,gamma=0.1]"``
-(values parsed as Python literals when they are, else kept as strings).
+The family modules (:data:`FAMILIES`) are imported on the first lookup, not with the package:
+they load numba kernels, and ``import simstudy.learners`` stays light.  A learner in a new
+family file needs its module added there.  A family that cannot be imported registers
+nothing, so its names are unknown -- a fast path never silently becomes another model -- and
+the error says which module failed and that ``NAME@sklearn`` (e.g. ``rf@sklearn``) names the
+scikit-learn reference explicitly.  ``NAME@sklearn`` is its own learner, with its own cell ids.
+
+Routing that a name's factory does (``lp`` / ``mlp-<h>``: ``solver=online|nnet`` selects the
+older training regimes of :mod:`simstudy.learners.neural.older`; ``rt[cp=,minsplit=]`` the
+rpart-like pruned tree) lives with the family's registration.  ``mlp[h=10]`` is another
+spelling of ``mlp-10``.
+
+Also accepted: a :class:`Learner` (returned as is), a scikit-learn estimator object, or an
+import path ``"sklearn.svm:SVC"`` / ``"sklearn.svm.SVC"`` with optional parameters
+``"sklearn.svm:SVC[C=10,gamma=0.1]"``.  :func:`register` adds a user factory under a name.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..errors import SimstudyError, unknown
+from ..registry import Registry
 from ..spec import format_spec, parse_spec
 from .base import Learner
 from .reference import SklearnLearner, reference_estimator
 
 Factory = Callable[..., Learner]
 
-# name -> (lazy "module:Class" of the fast path, or a callable), extra fixed kwargs
-_BUILTIN: dict[str, str] = {
-    "max": "simstudy.learners.fast:FastMax",
-    "nmc": "simstudy.learners.fast:FastNMC",
-    "1nn": "simstudy.learners.fast:Fast1NN",
-    "lda": "simstudy.learners.fast:FastLDA",
-    "ls": "simstudy.learners.fast:FastLS",
-    "nb": "simstudy.learners.fast:FastNB",
-    "lp": "simstudy.learners.neural:LinearPerceptron",
-    "lgc": "simstudy.learners.neural:LogisticGD",
-    "mlp": "simstudy.learners.neural:MLP",
-    "rt": "simstudy.learners.trees:RegressionTree",
-    "rf": "simstudy.learners.trees:RandomForest",
-    "ab": "simstudy.learners.trees:AdaBoost",
-    "c45": "simstudy.learners.trees:C45",
-    "svm": "simstudy.learners.svm:FastSVC",
-    "j48": "simstudy.learners.weka.j48:J48",
-    "wnb": "simstudy.learners.weka.nb:WekaNaiveBayes",
-    "ib1": "simstudy.learners.weka.ib1:WekaIB1",
-}
-# older training regimes of lp / mlp-<h>, chosen by the spec's solver option (issue 18)
-_SOLVER_PATHS: dict[tuple[str, object], str] = {
-    (n, s): f"simstudy.learners.neural_online:{'OnlineLP' if n == 'lp' else 'OnlineMLP'}"
-    for n in ("lp", "mlp") for s in ("online", "nnet")
-}
-_USER: dict[str, Factory] = {}
-_MLP = re.compile(r"^mlp-(\d+)$")
+#: every named learner; filled by :func:`register_learner` in the family modules
+LEARNERS: Registry[Learner] = Registry("learner")
+
+#: modules whose import registers the built-in learners (imported on the first lookup)
+FAMILIES: tuple[str, ...] = (
+    "simstudy.learners.fast",  # max, nmc, 1nn, lda, ls, nb
+    "simstudy.learners.neural",  # lp, lgc, mlp-{h}
+    "simstudy.learners.svm",  # svm
+    "simstudy.learners.trees",  # c45, rf, ab
+    "simstudy.learners.rt_rpart",  # rt
+    "simstudy.learners.weka.j48",  # j48
+    "simstudy.learners.weka.nb",  # wnb
+    "simstudy.learners.weka.ib1",  # ib1
+)
+# module -> None once imported, or why it could not be
+_loaded: dict[str, str | None] = {}
+_MLP = re.compile(r"mlp-(\d+)")
 
 
-def register(name: str, factory: Factory) -> None:
-    """Register ``factory(**params) -> Learner`` under ``name`` (overrides a built-in)."""
-    if not isinstance(name, str) or not name or "[" in name:
-        raise SimstudyError(f"learner name must be a plain non-empty string, got {name!r}")
-    if not callable(factory):
-        raise SimstudyError(f"learner factory for {name!r} must be callable, got {factory!r}")
-    _USER[name] = factory
-
-
-def list_learners() -> list[str]:
-    """Names ``get_learner`` accepts (``mlp-<h>`` stands for any number of hidden units)."""
-    names = {n for n in _BUILTIN if n != "mlp"} | {"mlp-<h>"} | set(_USER)
-    return sorted(names)
-
-
-def describe_learners() -> list[tuple[str, str]]:
-    """(name, one-line description) of every learner, from the table in this module's
-    docstring (the single place the names are described) and user factories' docstrings."""
-    table = {}
-    for line in (__doc__ or "").splitlines():
-        m = re.match(r"^``([^`]+)``\s+(.*)$", line)
-        if m:
-            table.setdefault(m.group(1), m.group(2).strip())  # the table comes first
-    out = []
-    for name in list_learners():
-        desc = table.get(name) or table.get(name.replace("-<h>", "-h"), "")
-        if name in _USER:
-            doc = (_USER[name].__doc__ or "").strip()
-            desc = doc.splitlines()[0] if doc else "registered by the user"
-        out.append((name, desc))
-    out.append(("NAME@sklearn", "the scikit-learn reference path of NAME, as a learner of its own"))
-    out.append(("pkg.mod:Estimator[k=v]", "any scikit-learn estimator by import path"))
-    return out
+def _load_families() -> None:
+    for mod in FAMILIES:
+        if mod not in _loaded:
+            _loaded[mod] = None  # set first: a family that looks a learner up while loading
+            try:
+                importlib.import_module(mod)
+            except ImportError as exc:
+                _loaded[mod] = f"{type(exc).__name__}: {exc}"
 
 
 def _literal(v: str) -> Any:
@@ -123,45 +88,125 @@ def _literal(v: str) -> Any:
         return v
 
 
+def _param_names(obj: Callable[..., Any]) -> set[str] | None:
+    """Keyword parameters of a class's constructor or a function; None if it takes ``**``."""
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):  # some builtins have none
+        return None
+    ps = sig.parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in ps):
+        return None
+    return {p.name for p in ps if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+class _Build:
+    """The registry factory of one learner: ``obj(**template_parts, **params)``."""
+
+    def __init__(self, obj: Factory, params: Iterable[str] | None, user: bool = False) -> None:
+        self.obj = obj
+        self.params = set(params) if params is not None else _param_names(obj)
+        self.user = user  # a user factory: no reference path is derived for it
+
+    def __call__(self, spec: str, params: dict[str, str], **parts: str) -> Learner:
+        name = parse_spec(spec)[0]
+        twice = sorted(set(parts) & set(params))
+        if twice:
+            raise SimstudyError(f"learner {spec!r}: {twice[0]!r} is given twice, in the name "
+                                f"and as a parameter")
+        if self.params is not None:
+            LEARNERS.check_params(spec, params, self.params - set(parts))
+        kw = {k: _literal(v) for k, v in params.items()}
+        try:
+            learner = self.obj(**parts, **kw)
+        except TypeError as exc:
+            raise SimstudyError(f"bad parameters {params!r} for learner {name!r}: {exc}") from exc
+        if not isinstance(learner, Learner):
+            raise SimstudyError(f"learner {name!r}: its factory returned {learner!r}, "
+                                f"not a Learner")
+        return learner
+
+
+def register_learner(name: str, *, description: str, params: Iterable[str] | None = None
+                     ) -> Callable[[Factory], Factory]:
+    """Decorator: register a :class:`Learner` class, or a function ``(**params) -> Learner``,
+    under ``name`` (a template like ``mlp-{h}`` passes ``h`` as a string keyword).
+
+    ``params`` lists the accepted parameter names when the constructor takes ``**options``
+    (otherwise they are read from its signature); ``description`` is the one line
+    ``python -m simstudy list`` prints.
+    """
+
+    def deco(obj: Factory) -> Factory:
+        LEARNERS.register(name, _Build(obj, params), description=description)
+        return obj
+
+    return deco
+
+
+def register(name: str, factory: Factory) -> None:
+    """Register ``factory(**params) -> Learner`` under ``name`` (overrides a built-in).
+
+    The description is the first line of the factory's docstring.  Remove it again with
+    ``LEARNERS.unregister(name)``.
+    """
+    if not callable(factory):
+        raise SimstudyError(f"learner factory for {name!r} must be callable, got {factory!r}")
+    _load_families()  # first: a family loaded later must not replace the user's entry
+    doc = (getattr(factory, "__doc__", None) or "").strip()
+    desc = doc.splitlines()[0] if doc else "registered by the user"
+    LEARNERS.register(name, _Build(factory, None, user=True), description=desc)
+
+
+def _shown(name: str) -> str:
+    """``mlp-{h}`` -> ``mlp-<h>`` (how the lists and messages show a template)."""
+    return re.sub(r"\{(\w+)\}", r"<\1>", name)
+
+
+def list_learners() -> list[str]:
+    """Names ``get_learner`` accepts (``mlp-<h>`` stands for any number of hidden units)."""
+    _load_families()
+    return sorted(_shown(n) for n in LEARNERS.names())
+
+
+def describe_learners() -> list[tuple[str, str]]:
+    """(name, one-line description) of every learner, from the registry."""
+    _load_families()
+    rows = sorted((_shown(name), desc) for name, desc in LEARNERS.describe())
+    rows.append(("NAME@sklearn", "the scikit-learn reference path of NAME, as a learner of its own"))
+    rows.append(("pkg.mod:Estimator[k=v]", "any scikit-learn estimator by import path"))
+    return rows
+
+
+def _unknown(spec: str) -> SimstudyError:
+    err = unknown("learner", spec, list_learners())
+    broken = {m: why for m, why in _loaded.items() if why is not None}
+    if not broken:
+        return err
+    name = parse_spec(spec)[0]
+    why = "; ".join(f"{m} ({w})" for m, w in broken.items())
+    return SimstudyError(f"{err}; these learner modules cannot be loaded: {why}; reinstall "
+                         f"simstudy, or name the scikit-learn reference explicitly as "
+                         f"'{name}@sklearn'")
+
+
 def _import(path: str) -> Any:
     """``"pkg.mod:Name"`` or ``"pkg.mod.Name"`` -> the object (ImportError/AttributeError)."""
     mod, _, attr = path.partition(":") if ":" in path else path.rpartition(".")
     return getattr(importlib.import_module(mod), attr)
 
 
-def _fallback(name: str, params: dict[str, Any], why: str) -> Learner:
-    """A fast path that cannot load is an error: a silent fallback would mix two models."""
-    raise SimstudyError(
-        f"learner {name!r}: its implementation cannot be loaded ({why}); reinstall simstudy, "
-        f"or name the scikit-learn reference explicitly as '{name}@sklearn'")
+def _paper_name(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The name and parameters :func:`~simstudy.learners.reference.reference_estimator`
+    knows a learner by (``mlp-10`` -> ``mlp`` with ``hidden=10``)."""
+    m = _MLP.fullmatch(name)
+    return ("mlp", {**params, "hidden": int(m.group(1))}) if m else (name, params)
 
 
 def _reference(name: str, params: dict[str, Any]) -> Learner:
     canonical = f"mlp-{params['hidden']}" if name == "mlp" else format_spec(name, params)
     est, pre = reference_estimator(name, **dict(params))
     return SklearnLearner(est, name=canonical, preprocess=pre)
-
-
-def _builtin(name: str, params: dict[str, Any], reference: bool) -> Learner:
-    path = _SOLVER_PATHS.get((name, params.get("solver")), _BUILTIN[name])
-    if name == "rt" and ("cp" in params or "minsplit" in params):  # rpart-like pruning
-        path = "simstudy.learners.rt_rpart:RpartTree"
-    if not path:
-        return _reference(name, params)
-    try:
-        cls = _import(path)
-    except (ImportError, AttributeError) as exc:
-        return _fallback(name, params, f"{type(exc).__name__}: {exc}")
-    try:
-        learner = cls(**params)
-    except TypeError as exc:
-        raise SimstudyError(f"bad parameters {params!r} for learner {name!r}: {exc}") from exc
-    if not reference:
-        return learner
-    est = learner.reference_estimator()
-    if est is None:
-        return _reference(name, params)
-    return ReferenceOf(learner)
 
 
 # trees are scale invariant: their references only impute (used when the class does not
@@ -195,6 +240,17 @@ class ReferenceOf(SklearnLearner):
         return ReferenceOf(self.learner.prepare(data), self.n_jobs)
 
 
+def _mlp_spelling(spec: str) -> str:
+    """``mlp[h=10,...]`` -> ``mlp-10[...]``; other specs unchanged."""
+    name, raw = parse_spec(spec)
+    if name != "mlp":
+        return spec
+    h = _literal(raw.pop("h", ""))
+    if not isinstance(h, int) or isinstance(h, bool) or h < 1:
+        raise SimstudyError(f"mlp needs a positive integer of hidden units, got {spec!r}")
+    return format_spec(f"mlp-{h}", raw)
+
+
 def get_learner(spec: Any, *, reference: bool = False) -> Learner:
     """A :class:`Learner` from a name/spec, a Learner, or a scikit-learn estimator.
 
@@ -224,37 +280,42 @@ def get_learner(spec: Any, *, reference: bool = False) -> Learner:
             raise SimstudyError(f"learner {base!r} has no scikit-learn reference ({spec!r})")
         lr.name = spec
         return lr
+    spec = _mlp_spelling(spec)
     name, raw = parse_spec(spec)
-    params = {k: _literal(v) for k, v in raw.items()}
-    if name in _USER:
-        try:
-            return _USER[name](**params)
-        except TypeError as exc:
-            raise SimstudyError(f"bad parameters {raw!r} for learner {name!r}: {exc}") from exc
-    m = _MLP.match(name)
-    if m or name == "mlp":
-        if m and "h" in params:
-            raise SimstudyError(f"give the hidden units once in {spec!r}")
-        h = int(m.group(1)) if m else params.pop("h", None)
-        if not isinstance(h, int) or isinstance(h, bool) or h < 1:
-            raise SimstudyError(f"mlp needs a positive integer of hidden units, got {spec!r}")
-        params.pop("h", None)
-        params["hidden"] = h
-        return _builtin("mlp", params, reference)
-    if name in _BUILTIN:
-        return _builtin(name, params, reference)
+    _load_families()
+    hit = LEARNERS.find(name)
+    if hit is not None:
+        entry, parts = hit
+        learner = entry.factory(spec, raw, **parts)
+        if not reference or getattr(entry.factory, "user", False):
+            return learner
+        if learner.reference_estimator() is None:
+            return _reference(*_paper_name(name, {k: _literal(v) for k, v in raw.items()}))
+        return ReferenceOf(learner)
     if "." in name or ":" in name:
+        return _import_path(name, raw)
+    if reference and any(why is not None for why in _loaded.values()):
+        # a family that cannot load: the paper learner's reference still can
         try:
-            cls = _import(name)
-        except (ImportError, AttributeError, ValueError) as exc:
-            raise SimstudyError(f"cannot import learner {name!r}: {exc}") from exc
-        try:
-            est = cls(**params)
-        except TypeError as exc:
-            raise SimstudyError(f"bad parameters {raw!r} for {name!r}: {exc}") from exc
-        if isinstance(est, Learner):
-            return est
-        if not (hasattr(est, "fit") and hasattr(est, "predict")):
-            raise SimstudyError(f"{name!r} is not a scikit-learn estimator or a Learner")
-        return SklearnLearner(est, name=format_spec(name, raw))
-    raise unknown("learner", spec, list_learners())
+            return _reference(*_paper_name(name, {k: _literal(v) for k, v in raw.items()}))
+        except SimstudyError:
+            pass
+    raise _unknown(spec)
+
+
+def _import_path(name: str, raw: dict[str, str]) -> Learner:
+    """A learner or scikit-learn estimator named by its import path."""
+    params = {k: _literal(v) for k, v in raw.items()}
+    try:
+        cls = _import(name)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise SimstudyError(f"cannot import learner {name!r}: {exc}") from exc
+    try:
+        est = cls(**params)
+    except TypeError as exc:
+        raise SimstudyError(f"bad parameters {raw!r} for {name!r}: {exc}") from exc
+    if isinstance(est, Learner):
+        return est
+    if not (hasattr(est, "fit") and hasattr(est, "predict")):
+        raise SimstudyError(f"{name!r} is not a scikit-learn estimator or a Learner")
+    return SklearnLearner(est, name=format_spec(name, raw))

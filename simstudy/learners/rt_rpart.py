@@ -29,6 +29,7 @@ from ..errors import SimstudyError
 from ..spec import format_spec
 from .base import Learner
 from .preprocess import fold_stats
+from .registry import register_learner
 
 
 class RpartTree(Learner):
@@ -82,3 +83,16 @@ class RpartTree(Learner):
             p = m.predict(Z[te])
             out[b, te] = (p > 0.5).astype(np.int64) if C == 2 else np.argmax(p, axis=1)
         return out
+
+
+@register_learner("rt", params={"max_depth", "cp", "minsplit"},
+                  description="least-squares regression tree, thresholded at 0.5 (Wang et al. "
+                  "2016); [cp=,minsplit=]: pruned as R's rpart")
+def _rt(**params: object) -> Learner:
+    """``rt``: :class:`~simstudy.learners.trees.RegressionTree` (fully grown); with ``cp`` or
+    ``minsplit`` given, :class:`RpartTree`."""
+    if "cp" in params or "minsplit" in params:
+        return RpartTree(**params)
+    from .trees import RegressionTree
+
+    return RegressionTree(**params)

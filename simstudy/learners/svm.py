@@ -30,8 +30,11 @@ import numpy as np
 from ..errors import SimstudyError
 from .base import Learner
 from .preprocess import fold_stats
+from .registry import register_learner
 
 
+@register_learner("svm", description="SVC with a Gaussian kernel, scikit-learn defaults "
+                  "(Wang et al. 2016); [kernel=sigmoid]: e1071's")
 class FastSVC(Learner):
     """C-SVC with an RBF kernel, libsvm called directly; equals ``SVC(C, gamma, tol)``."""
 

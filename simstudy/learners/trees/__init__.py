@@ -43,6 +43,7 @@ from ...errors import SimstudyError
 from ...spec import format_spec
 from ..base import Learner
 from ..reference import ThresholdTreeRegressor as ThresholdedRegressionTree
+from ..registry import register_learner
 from ._cache import ensure_coherent_cache
 
 ensure_coherent_cache()  # before the kernels are loaded: see _cache.py
@@ -173,6 +174,7 @@ def _depth_param(value: Any, learner: str) -> int | None:
 # learners
 
 
+@register_learner("rf", description="random forest, scikit-learn defaults (Wang et al. 2016)")
 class RandomForest(Learner):
     """Random forest, scikit-learn's ``RandomForestClassifier`` defaults (Wang et al. 2016).
 
@@ -259,6 +261,7 @@ class RandomForest(Learner):
         return _check_written(out, np.asarray(train), np.asarray(test), self.name)
 
 
+@register_learner("ab", description="AdaBoost, SAMME over stumps, 50 rounds (Wang et al. 2016)")
 class AdaBoost(Learner):
     """AdaBoost, scikit-learn's ``AdaBoostClassifier`` defaults (Wang et al. 2016).
 
@@ -323,6 +326,7 @@ class AdaBoost(Learner):
         return _check_written(out, np.asarray(train), np.asarray(test), self.name)
 
 
+# registered as "rt" by simstudy.learners.rt_rpart (which routes rt[cp=,minsplit=] there)
 class RegressionTree(Learner):
     """Least-squares regression tree as a classifier (Wang et al. 2016, sec. 3.1 (A)).
 
@@ -363,6 +367,7 @@ class RegressionTree(Learner):
         return _check_written(out, np.asarray(train), np.asarray(test), self.name)
 
 
+@register_learner("c45", description="entropy tree post-pruned on a 20 % hold-out (Yıldız; Bouckaert & Frank)")
 class C45(Learner):
     """C4.5 as Yıldız & Alpaydın (2006, §4.1) use it: an entropy tree pruned on a hold-out.
 

@@ -10,6 +10,7 @@ import numba
 import numpy as np
 
 from ..base import Learner
+from ..registry import register_learner
 from ._nominal import NOMINAL, to_codes
 from .nb import _layout_cached, check_inputs
 
@@ -171,6 +172,7 @@ def _ib1_nominal(D, y, train, test, out):  # pragma: no cover - compiled
             out[b, t] = cls
 
 
+@register_learner("ib1", description="Weka 3.6.14 IB1, 1-NN on min/max-scaled attributes (Bouckaert & Frank 2004)")
 class WekaIB1(Learner):
     """Weka 3.6.14 ``weka.classifiers.lazy.IB1`` (no options), as Bouckaert & Frank (2004)
     ran it: the class of the nearest training instance (Aha, Kibler & Albert 1991).

@@ -52,6 +52,7 @@ import numpy as np
 
 from ...errors import SimstudyError
 from ..base import Learner
+from ..registry import register_learner
 from ._nominal import NUMERIC, Attribute, layout, to_codes
 
 
@@ -91,6 +92,7 @@ def _java_round2(x: float) -> str:
     return repr(float(r))
 
 
+@register_learner("j48", description="Weka 3.6.14 J48 -C 0.25 -M 2 (Bouckaert & Frank 2004)")
 class J48(Learner):
     """Weka 3.6 J48 ``-C 0.25 -M 2`` (see the module docstring for what is reproduced).
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...errors import SimstudyError
 from ..base import Learner
+from ..registry import register_learner
 from ._nominal import NOMINAL, Attribute, layout, to_codes
 from ._wmath import normal_probability
 
@@ -335,6 +336,7 @@ def _wnb_kernel(codes, icodes, is_nom, nvals, slot, y, C, train, test, out, prob
             out[b, i] = best
 
 
+@register_learner("wnb", description="Weka 3.6.14 NaiveBayes, defaults (Bouckaert & Frank 2004)")
 class WekaNaiveBayes(Learner):
     """Weka 3.6.14 ``weka.classifiers.bayes.NaiveBayes`` with default options (no kernel
     estimator, no discretisation), as Bouckaert & Frank (2004) ran it.
