@@ -41,8 +41,11 @@ class Entry:
     factory: Callable[..., Any]
     description: str = ""
     pattern: re.Pattern[str] | None = None
+    matcher: Callable[[str], dict[str, str] | None] | None = None  # names no template spells
 
     def match(self, name: str) -> dict[str, str] | None:
+        if self.matcher is not None:
+            return self.matcher(name)
         if self.pattern is None:
             return {} if name == self.name else None
         m = self.pattern.fullmatch(name)
@@ -64,11 +67,14 @@ class Registry(Generic[T]):
         self._entries: dict[str, Entry] = {}
 
     def register(self, name: str, factory: Callable[..., T] | None = None, *,
-                 description: str | None = None) -> Any:
+                 description: str | None = None,
+                 match: Callable[[str], dict[str, str] | None] | None = None) -> Any:
         """Register ``factory`` under ``name``; without ``factory``, a decorator.
 
         ``name`` may be a template with ``{placeholders}`` for integers (``{r}x2``).  The
-        description defaults to the first line of the factory's docstring.
+        description defaults to the first line of the factory's docstring.  ``match(name)``
+        (groups or None) claims names no template spells, e.g. file paths (``PATH``); such
+        entries are tried after the exact names, with the templates, in registration order.
         """
         if not isinstance(name, str) or not name.strip() or "[" in name:
             raise SimstudyError(f"{self.kind} name must be a plain non-empty string, got {name!r}")
@@ -80,8 +86,8 @@ class Registry(Generic[T]):
             if desc is None:
                 doc = (getattr(f, "__doc__", None) or "").strip()
                 desc = doc.splitlines()[0] if doc else ""
-            pattern = _template_regex(name) if "{" in name else None
-            self._entries[name] = Entry(name, f, desc, pattern)
+            pattern = _template_regex(name) if "{" in name and match is None else None
+            self._entries[name] = Entry(name, f, desc, pattern, match)
             return f
 
         return add if factory is None else add(factory)
@@ -103,10 +109,10 @@ class Registry(Generic[T]):
     def find(self, name: str) -> tuple[Entry, dict[str, str]] | None:
         """The entry for a bare name (exact first, then templates) and its template groups."""
         e = self._entries.get(name)
-        if e is not None and e.pattern is None:
+        if e is not None and e.pattern is None and e.matcher is None:
             return e, {}
         for e in self._entries.values():
-            groups = e.match(name) if e.pattern is not None else None
+            groups = e.match(name) if e.pattern is not None or e.matcher is not None else None
             if groups is not None:
                 return e, groups
         return None
