@@ -12,7 +12,10 @@ from sklearn.datasets import load_digits, load_iris, load_wine
 
 from simstudy.core import Dataset
 from simstudy.learners import get_learner
-from simstudy.learners.fast import Fast1NN, FastMax, FastNB, FastNMC
+from simstudy.learners.baseline import FastMax
+from simstudy.learners.bayes import FastNB
+from simstudy.learners.linear import FastNMC
+from simstudy.learners.neighbours import Fast1NN
 
 
 def _seeds(k: int) -> list[np.random.SeedSequence]:

@@ -23,7 +23,9 @@ from simstudy.learners import (
     register,
     registry,
 )
-from simstudy.learners.fast import Fast1NN, FastNB, FastNMC
+from simstudy.learners.bayes import FastNB
+from simstudy.learners.linear import FastNMC
+from simstudy.learners.neighbours import Fast1NN
 from simstudy.learners.preprocess import apply_stats, fold_stats, make_preprocessor
 from simstudy.learners.reference import (
     LeastSquaresClassifier,

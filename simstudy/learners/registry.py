@@ -57,7 +57,10 @@ LEARNERS: Registry[Learner] = Registry("learner")
 
 #: modules whose import registers the built-in learners (imported on the first lookup)
 FAMILIES: tuple[str, ...] = (
-    "simstudy.learners.fast",  # max, nmc, 1nn, lda, ls, nb
+    "simstudy.learners.baseline",  # max
+    "simstudy.learners.linear",  # nmc, lda, ls
+    "simstudy.learners.neighbours",  # 1nn
+    "simstudy.learners.bayes",  # nb
     "simstudy.learners.neural",  # lp, lgc, mlp-{h}
     "simstudy.learners.svm",  # svm
     "simstudy.learners.trees",  # c45, rf, ab
