@@ -121,7 +121,7 @@ def _cmd_list() -> None:
     from .designs import DESIGNS
     from .learners import describe_learners
     from .sources import describe_sources
-    from .stattests import get_test, list_tests
+    from .stats.registry import describe_tests
 
     def section(title: str, rows) -> None:
         print(f"{title}:")
@@ -129,7 +129,7 @@ def _cmd_list() -> None:
             print(f"  {name:24s} {desc}".rstrip())
 
     section("studies", STUDY_REGISTRY.describe())
-    section("tests", [(t, get_test(t).description) for t in list_tests()])
+    section("tests", describe_tests())
     section("learners", describe_learners())
     section("designs", DESIGNS.describe())
     section("data sets", describe_sources())
@@ -306,7 +306,7 @@ def _cmd_bench(args) -> None:
     fn = load_function(args.test)
     study = get_study(args.study, alpha=args.alpha)
     name = args.name or args.test.rsplit(":", 1)[1]
-    from .stattests import is_choice
+    from .stats.registry import is_choice
 
     with Store(args.store, readonly=True) as store:
         study = stored_scope(study, store, args.runs, args.seed)

@@ -77,7 +77,7 @@ def _learner(spec: str):
 
 
 def _tests(names: tuple[str, ...]):
-    from .stattests import get_test
+    from .stats.registry import get_test
 
     return [get_test(t) for t in names]
 
@@ -118,7 +118,7 @@ def validate(study: Study) -> None:
     Unknown names, tests that do not fit a design and data sets too small for a design all
     raise :class:`SimstudyError` here, so a bad grid never leaves a half-written store.
     """
-    from .stattests import check_tests_fit
+    from .stats.registry import check_tests_fit
 
     for cell in study.cells:
         src, des = _source(cell.source), _design(cell.design)
@@ -330,7 +330,8 @@ def _fit_predict(learner, ln: str, X, y, train, test, seeds, chunk: Chunk, at: i
 def evaluate(cell: Cell, fl: FoldLosses, alpha: float, run: int | None = None,
              names: tuple[str, ...] | None = None) -> list[ResultRow]:
     """Every test (each learner pair) and choice method of a cell on one trial's losses."""
-    from .stattests import ChoiceMethod, stats_version
+    from .stats.registry import ChoiceMethod
+    from .store import stats_version  # looked up per call: tests patch it
 
     version = stats_version()
     K = fl.errors.shape[0]
@@ -389,7 +390,8 @@ def plan_results(study: Study, store: Store) -> list[tuple[Cell, list[int], tupl
     Completeness is tracked per (cell, run, test, pair): adding a test to a study, or
     changing the statistics code, leaves such gaps, filled from the stored fold losses.
     """
-    from .stattests import is_choice, stats_version
+    from .stats.registry import is_choice
+    from .store import stats_version
 
     version = stats_version()
     todo = []

@@ -34,6 +34,8 @@ refuses a SQLite file that is not a simstudy store.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 import platform
@@ -53,6 +55,25 @@ from .errors import SimstudyError
 
 DEFAULT_STORE = "simstudy-store.sqlite"
 SCHEMA_VERSION = 2
+
+
+@functools.cache
+def stats_version() -> str:
+    """Version stamp of the code that turns fold losses into results: a hash of
+    ``simstudy/stats/*.py`` (the pure functions and the named tests, ``stats/registry.py``).
+
+    Every result row carries it; a rerun recomputes, from the stored fold losses, the
+    results whose stamp differs (no learner is fitted).  It reads files, so it lives here
+    beside the store that records it, not in the pure ``stats`` package.  (Before issue 19
+    the hash also covered ``simstudy/stattests.py``; results stamped by that version are
+    recomputed once, with identical numbers.)
+    """
+    here = Path(__file__).resolve().parent / "stats"
+    h = hashlib.sha256()
+    for f in sorted(here.glob("*.py")):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);

@@ -9,7 +9,7 @@ from scipy import optimize, stats
 from simstudy.core import FoldLosses
 from simstudy.errors import SimstudyError
 from simstudy.learners import get_learner
-from simstudy.stattests import get_test
+from simstudy.stats.registry import get_test
 
 ONLINE = "mlp-4[activation=logistic,alpha=0,epochs=7,eta=0.05,init=0.3,solver=online]"
 

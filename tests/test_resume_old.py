@@ -67,8 +67,7 @@ def old_store(tmp_path) -> Path:
 
 def test_old_store_resumes_without_fitting(old_store, monkeypatch):
     from simstudy import runner
-    from simstudy.stattests import stats_version
-    from simstudy.store import Store
+    from simstudy.store import Store, stats_version
 
     def no_fit(chunk):  # pragma: no cover - reached only if a trial were planned
         raise AssertionError(f"a trial was recomputed: {chunk.cell.id} runs {chunk.runs}")

@@ -10,7 +10,7 @@ from simstudy.core import FoldLosses
 from simstudy.designs import get_design
 from simstudy.errors import SimstudyError
 from simstudy.stats import ttest_corrected_repeated_kfold, ttest_kfold, ttest_repeated_kfold
-from simstudy.stattests import get_test
+from simstudy.stats.registry import get_test
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from simstudy import runner as runner_mod
-from simstudy import stattests
+from simstudy import store as stattests  # stats_version: the stats code's stamp
 from simstudy.aggregate import collect
 from simstudy.catalog import get_study
 from simstudy.errors import SimstudyError

@@ -36,7 +36,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ..errors import SimstudyError, unknown
-from .multiple import _check_alpha, anova, multitest, newman_keuls, testfirst
+from ._common import check_alpha
+from .multiple import anova, multitest, newman_keuls, testfirst
 
 __all__ = [
     "CHOICE_FUNCTIONS",
@@ -74,7 +75,7 @@ def anova_choice(errors: object, alpha: float = 0.05) -> Choice:
     the prior order; reject → ``(None, None)``.
     """
     a = _errors(errors)
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     k = a.shape[0]
     p = anova(a.reshape(k, -1)).pvalue
     if p < alpha:
@@ -91,7 +92,7 @@ def newman_keuls_choice(errors: object, alpha: float = 0.05) -> Choice:
     Newman–Keuls gives groups, not an ordering: ``order`` is None.
     """
     a = _errors(errors)
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     r = newman_keuls(a.reshape(a.shape[0], -1), alpha=alpha)
     return r.best, None
 
@@ -118,7 +119,7 @@ def testfirst_choice(errors: object, alpha: float = 0.05, *, family: int | None 
     gives MultiTest's per-test level (α/10 for K = 5).  ``order`` is None.
     """
     a = _errors(errors)
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     k = a.shape[0]
     m = k - 1 if family is None else int(family)
     if m < 1:

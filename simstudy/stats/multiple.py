@@ -20,8 +20,9 @@ import numpy as np
 from scipy import special, stats
 
 from ..errors import SimstudyError, unknown
+from ._common import check_alpha, check_array, degenerate, undefined
 from ._result import TestResult
-from .pairwise import _array, _degenerate, _undefined, ttest_5x2cv
+from .pairwise import ttest_5x2cv
 
 __all__ = [
     "CORRECTIONS",
@@ -40,16 +41,6 @@ __all__ = [
 CORRECTIONS = ("bonferroni", "holm")
 
 
-def _check_alpha(alpha: object) -> float:
-    try:
-        a = float(alpha)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as exc:
-        raise SimstudyError(f"alpha must be a number in (0, 1), got {alpha!r}") from exc
-    if not (0.0 < a < 1.0):
-        raise SimstudyError(f"alpha must be a number in (0, 1), got {alpha!r}")
-    return a
-
-
 def _check_correction(correction: object) -> str:
     if correction not in CORRECTIONS:
         raise unknown("correction", correction, CORRECTIONS)
@@ -57,7 +48,7 @@ def _check_correction(correction: object) -> str:
 
 
 def _errors_kl(errors: object) -> np.ndarray:
-    a = _array(errors, "errors", ndim=2)
+    a = check_array(errors, "errors", ndim=2)
     if a.shape[0] < 2 or a.shape[1] < 2:
         raise SimstudyError(f"errors must have shape (K >= 2, L >= 2), got shape {a.shape!r}")
     return a
@@ -77,7 +68,7 @@ def multiple_rejections(
     hypotheses that were accepted without a test.  Returns a bool array shaped like
     ``pvalues``.  (Strict ``<``, as :meth:`TestResult.reject`.)
     """
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     correction = _check_correction(correction)
     p = np.asarray(pvalues, dtype=np.float64)
     if np.isnan(p).any():
@@ -110,8 +101,8 @@ def anova(errors: object) -> TestResult:
     m = float(mi.mean())
     ss_within = float(((a - mi[:, None]) ** 2).sum())
     df = (float(k - 1), float(k * (n - 1)))
-    if _degenerate(ss_within, float(np.abs(a).max()), a.size):
-        return _undefined(df, None)
+    if degenerate(ss_within, float(np.abs(a).max()), a.size):
+        return undefined(df, None)
     mst = n * float(((mi - m) ** 2).sum()) / (k - 1)
     f = mst / (ss_within / (k * n - k))
     return TestResult(f, float(special.fdtrc(df[0], df[1], f)), df, None)
@@ -160,7 +151,7 @@ def newman_keuls(errors: object, *, alpha: float = 0.05) -> NewmanKeulsResult:
     formalisation of the paper's four cases and its counter-example "5 4 2 1 3".
     """
     a = _errors_kl(errors)
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     k, n = a.shape
     mi = a.mean(axis=1)
     order = tuple(int(i) for i in np.argsort(mi, kind="stable"))
@@ -168,7 +159,7 @@ def newman_keuls(errors: object, *, alpha: float = 0.05) -> NewmanKeulsResult:
     ss_within = float(((a - mi[:, None]) ** 2).sum())
     df = float(k * (n - 1))
     accepted: list[tuple[int, int]] = []  # (start, stop) positions in sorted order, inclusive
-    if _degenerate(ss_within, float(np.abs(a).max()), a.size):
+    if degenerate(ss_within, float(np.abs(a).max()), a.size):
         accepted.append((0, k - 1))
     else:
         scale = math.sqrt(n / (ss_within / (k * n - k)))
@@ -228,7 +219,7 @@ def looney_f(correct: object) -> TestResult:
     ssab = sst - ssa - ssb
     df = (float(k - 1), float((k - 1) * (n - 1)))
     if ssab <= 1e-12 * max(sst, 1.0):
-        return _undefined(df, None)
+        return undefined(df, None)
     f = (ssa / df[0]) / (ssab / df[1])
     f = max(f, 0.0)  # SSA can be -1e-16 by cancellation
     return TestResult(f, float(special.fdtrc(df[0], df[1], f)), df, None)
@@ -281,7 +272,7 @@ def _default_test(d: np.ndarray) -> TestResult:
 
 
 def _errors_k(errors: object) -> np.ndarray:
-    a = _array(errors, "errors")
+    a = check_array(errors, "errors")
     if a.ndim < 2 or a.shape[0] < 2:
         raise SimstudyError(
             f"errors must have shape (K >= 2, ...), e.g. (K, 5, 2), got shape {a.shape!r}"
@@ -312,7 +303,7 @@ def multitest(
     mu_i <= mu_j against H1: mu_i > mu_j (the 'greater' alternative on ``d``).
     """
     a = _errors_k(errors)
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     correction = _check_correction(correction)
     if test is None:
         test = _default_test
@@ -364,7 +355,7 @@ def testfirst(
     number of comparisons TestFirst makes.  If any test accepts, no best (None).
     """
     a = _errors_k(errors)
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     correction = _check_correction(correction)
     if test is None:
         test = _default_test

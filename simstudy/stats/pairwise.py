@@ -34,6 +34,7 @@ import numpy as np
 from scipy import special, stats
 
 from ..errors import SimstudyError, unknown
+from ._common import REL_TOL, check_array, degenerate, undefined
 from ._result import TestResult
 
 __all__ = [
@@ -61,34 +62,8 @@ ALTERNATIVES = ("two-sided", "less", "greater")
 #: 5 sqrt(2) arctan(sqrt(2)) = 6.755; the paper rounds it to 7.
 DF_BALANCED_EQ7 = 5.0 * math.sqrt(2.0) * math.atan(math.sqrt(2.0))
 
-_REL_TOL = 1e-12  # spread below this fraction of max|d| is treated as exactly zero
-_NAN = float("nan")
-
 
 # ----------------------------------------------------------------------------- helpers
-def _array(
-    x: object,
-    name: str,
-    shape: tuple[int, ...] | None = None,
-    ndim: int | None = None,
-    min_size: int = 1,
-) -> np.ndarray:
-    """Float64 view of ``x``; checks shape/ndim/size and finiteness (cheaply)."""
-    try:
-        a = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise SimstudyError(f"{name} must be an array of numbers, got {x!r}") from exc
-    if shape is not None and a.shape != shape:
-        raise SimstudyError(f"{name} must have shape {shape!r}, got shape {a.shape!r}")
-    if ndim is not None and a.ndim != ndim:
-        raise SimstudyError(f"{name} must be {ndim}-dimensional, got shape {a.shape!r}")
-    if a.size < min_size:
-        raise SimstudyError(f"{name} needs at least {min_size} values, got shape {a.shape!r}")
-    if not np.isfinite(a).all():
-        raise SimstudyError(f"{name} contains nan or inf: {a!r}")
-    return a
-
-
 def _binary(x: object, name: str) -> np.ndarray:
     """1-d 0/1 (or bool) vector as bool."""
     a = np.asarray(x)
@@ -139,10 +114,6 @@ def _z_pvalue(z: float, alternative: str) -> float:
     return float(special.ndtr(z))
 
 
-def _undefined(df: float | tuple[float, float] | None, alternative: str | None) -> TestResult:
-    return TestResult(_NAN, 1.0, df, alternative)
-
-
 def _d_array(d: object, **check: object) -> np.ndarray:
     """``d`` validated and divided by ``max|d|``.
 
@@ -150,14 +121,9 @@ def _d_array(d: object, **check: object) -> np.ndarray:
     squares of tiny differences from underflowing (which would make the result depend on
     the scale).
     """
-    a = _array(d, "d", **check)  # type: ignore[arg-type]
+    a = check_array(d, "d", **check)  # type: ignore[arg-type]
     m = float(np.abs(a).max())
     return a / m if m > 0 else a
-
-
-def _degenerate(ss: float, scale: float, count: int) -> bool:
-    """True when a sum of squared spreads ``ss`` is zero up to rounding of values ~``scale``."""
-    return ss <= count * (_REL_TOL * scale) ** 2
 
 
 def _paired_t(d: np.ndarray, alternative: str, var_factor: float | None) -> TestResult:
@@ -171,8 +137,8 @@ def _paired_t(d: np.ndarray, alternative: str, var_factor: float | None) -> Test
     m = float(x.mean())
     ss = float(((x - m) ** 2).sum())
     df = float(n - 1)
-    if _degenerate(ss, float(np.abs(x).max()), n):
-        return _undefined(df, alternative)
+    if degenerate(ss, float(np.abs(x).max()), n):
+        return undefined(df, alternative)
     c = 1.0 / n if var_factor is None else var_factor
     t = m / math.sqrt(c * ss / (n - 1))
     return TestResult(t, _t_pvalue(t, df, alternative), df, alternative)
@@ -218,8 +184,8 @@ def ttest_5x2cv(
     alternative = _check_alternative(alternative)
     i, j = _check_numerator(numerator)
     s2 = _s2_sum(a)
-    if _degenerate(2.0 * s2, float(np.abs(a).max()), 5):
-        return _undefined(5.0, alternative)
+    if degenerate(2.0 * s2, float(np.abs(a).max()), 5):
+        return undefined(5.0, alternative)
     t = float(a[i, j]) / math.sqrt(s2 / 5.0)
     return TestResult(t, _t_pvalue(t, 5.0, alternative), 5.0, alternative)
 
@@ -238,8 +204,8 @@ def ftest_5x2cv(d: object) -> TestResult:
 def _ftest(a: np.ndarray, factor: float, df_num: float) -> TestResult:
     s2 = _s2_sum(a)
     df = (df_num, 5.0)
-    if _degenerate(2.0 * s2, float(np.abs(a).max()), 5):
-        return _undefined(df, "two-sided")
+    if degenerate(2.0 * s2, float(np.abs(a).max()), 5):
+        return undefined(df, "two-sided")
     f = factor * float((a * a).sum()) / (2.0 * s2)
     return TestResult(f, float(special.fdtrc(df_num, 5.0, f)), df, "two-sided")
 
@@ -330,8 +296,8 @@ def ttest_blocked_3x2cv(d: object, *, alternative: str = "two-sided") -> TestRes
     x = a.ravel()
     m = float(x.mean())
     ss = float(((x - m) ** 2).sum())
-    if _degenerate(ss, float(np.abs(x).max()), 6):
-        return _undefined(5.0, alternative)
+    if degenerate(ss, float(np.abs(x).max()), 6):
+        return undefined(5.0, alternative)
     t = m / math.sqrt(ss / 6.0)
     return TestResult(t, _t_pvalue(t, 5.0, alternative), 5.0, alternative)
 
@@ -440,10 +406,10 @@ def mcnemar(
     n = n01 + n10
     if exact:
         if n == 0:
-            return _undefined(None, "two-sided")
+            return undefined(None, "two-sided")
         return TestResult(float(n01), float(stats.binomtest(n01, n, 0.5).pvalue), None, "two-sided")
     if n == 0:
-        return _undefined(1.0, "two-sided")
+        return undefined(1.0, "two-sided")
     num = abs(n01 - n10) - (1.0 if correction else 0.0)
     chi2 = num * num / n
     return TestResult(chi2, float(special.chdtrc(1.0, chi2)), 1.0, "two-sided")
@@ -471,7 +437,7 @@ def proportions_test(
     p = (pa + pb) / 2.0
     var = 2.0 * p * (1.0 - p) / n
     if var <= 0.0:
-        return _undefined(None, alternative)
+        return undefined(None, alternative)
     z = (pa - pb) / math.sqrt(var)
     return TestResult(z, _z_pvalue(z, alternative), None, alternative)
 
@@ -491,7 +457,7 @@ def _batch_s2(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     diff = a[..., 0] - a[..., 1]
     s2 = (diff * diff).sum(axis=-1) / 2.0
     scale = np.abs(a).max(axis=(-2, -1))
-    bad = 2.0 * s2 <= 5 * (_REL_TOL * scale) ** 2
+    bad = 2.0 * s2 <= 5 * (REL_TOL * scale) ** 2
     return np.where(bad, 1.0, s2), bad
 
 
