@@ -18,7 +18,8 @@ from sklearn.preprocessing import StandardScaler
 
 from simstudy.errors import SimstudyError
 from simstudy.learners.base import Learner
-from simstudy.learners.neural import MLP, LinearPerceptron, LogisticGD, standardize_batch
+from simstudy.learners.neural import MLP, LinearPerceptron, LogisticGD
+from simstudy.learners.preprocess import model_stats as standardize_batch
 
 IRIS = load_iris(return_X_y=True)
 WINE = load_wine(return_X_y=True)
@@ -272,7 +273,7 @@ def test_missing_values_are_imputed_per_training_fold():
 
 
 def test_fast_tanh_and_exp_match_numpy_to_a_few_float32_ulp():
-    from simstudy.learners.neural import _consts, _exp_nonpos, _tanh_rows
+    from simstudy.learners.neural.lbfgs import _consts, _exp_nonpos, _tanh_rows
 
     K = _consts(np.dtype(np.float32))
     x = np.concatenate([np.linspace(-12, 12, 40_001), [0.0, 1e-6, -3e-4, 5e-4, 7.9, -7.91, 30.0]])
@@ -321,7 +322,7 @@ def _numpy_objective(theta, X, y, C, h, alpha, logistic=False):
 @pytest.mark.parametrize("h, logistic", [(0, False), (7, False), (5, True)])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_compiled_objective_and_gradient_match_numpy(h, logistic, dtype):
-    from simstudy.learners.neural import _PAD, _consts, _objective
+    from simstudy.learners.neural.lbfgs import _PAD, _consts, _objective
 
     rng = np.random.default_rng(h)
     n, d, C, alpha = 37, 6, 4, 0.3  # 37 rows: padded to 48, the padding must add nothing

@@ -15,11 +15,16 @@ Two forms that agree to rounding (tests check it):
   (one matrix product each), float64 -- for the fast paths;
 * :func:`make_preprocessor`: a scikit-learn ``Pipeline`` fitted per model -- for the
   reference path.
+
+and a third, :func:`model_stats`: the statistics of :func:`fold_stats` computed per model
+in compiled code, for learners whose results must not depend on their batch-mates (the
+neural learners).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from sklearn.impute import SimpleImputer
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
@@ -138,6 +143,60 @@ def _exact_pairs(
         mean[rows, j] = np.where(cnt > 0, m, 0.0)
         var[rows, j] = np.where(hi > lo, np.maximum(ss, 0.0) / np.maximum(n_b[rows], 1), 0.0)
     return mean, var
+
+
+def model_stats(X: np.ndarray, train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`fold_stats`'s statistics computed model by model: bitwise batch-independent.
+
+    Returns ``(mean, scale)``, each ``(B, d)`` float64: ``mean`` over a model's non-missing
+    training values (0 if none), ``scale`` their population sd with 0 → 1 (as
+    ``SimpleImputer(strategy="mean")`` + ``StandardScaler``: imputed values add nothing to
+    the sum of squares).  Compiled, one model at a time, two passes over its rows (no BLAS):
+    a model's values do not depend on its batch-mates, which the neural learners need (their
+    weights are bitwise the same alone or in any batch).  :func:`fold_stats` gets the same
+    values to rounding with matrix products over the whole batch.
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    train = np.ascontiguousarray(train, dtype=bool)
+    return _model_stats_kernel(X, train)
+
+
+@njit(cache=True, error_model="numpy")
+def _model_stats_kernel(X, train):  # pragma: no cover - compiled
+    B, n = train.shape
+    d = X.shape[1]
+    mean = np.zeros((B, d))
+    scale = np.ones((B, d))
+    cnt = np.zeros(d)
+    acc = np.zeros(d)
+    for b in range(B):
+        rows = np.flatnonzero(train[b])
+        cnt[:] = 0.0
+        acc[:] = 0.0
+        for i in rows:
+            for k in range(d):
+                v = X[i, k]
+                if not np.isnan(v):
+                    cnt[k] += 1.0
+                    acc[k] += v
+        for k in range(d):
+            mean[b, k] = acc[k] / cnt[k] if cnt[k] > 0 else 0.0
+        # second pass about the mean (no cancellation); imputed values sit at the mean, add
+        # nothing to the sum of squares and count in the denominator (all training rows)
+        acc[:] = 0.0
+        for i in rows:
+            for k in range(d):
+                v = X[i, k]
+                if not np.isnan(v):
+                    acc[k] += (v - mean[b, k]) ** 2
+        nb = max(rows.shape[0], 1)
+        for k in range(d):
+            var = acc[k] / nb
+            # StandardScaler's _is_constant_feature: variance at rounding level -> scale 1
+            # (a constant 0.1 column leaves var ~1e-34 from the rounded mean)
+            bound = nb * _EPS * var + (nb * mean[b, k] * _EPS) ** 2
+            scale[b, k] = 1.0 if var <= bound else np.sqrt(var)
+    return mean, scale
 
 
 def apply_stats(

@@ -176,7 +176,8 @@ def describe_learners() -> list[tuple[str, str]]:
     """(name, one-line description) of every learner, from the registry."""
     _load_families()
     rows = sorted((_shown(name), desc) for name, desc in LEARNERS.describe())
-    rows.append(("NAME@sklearn", "the scikit-learn reference path of NAME, as a learner of its own"))
+    rows.append(("NAME@sklearn",
+                 "the scikit-learn reference path of NAME, as a learner of its own"))
     rows.append(("pkg.mod:Estimator[k=v]", "any scikit-learn estimator by import path"))
     return rows
 
