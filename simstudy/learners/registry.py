@@ -65,6 +65,7 @@ FAMILIES: tuple[str, ...] = (
     "simstudy.learners.svm",  # svm
     "simstudy.learners.trees",  # c45, rf, ab
     "simstudy.learners.rt_rpart",  # rt
+    "simstudy.learners.gbm",  # gbm
     "simstudy.learners.weka.j48",  # j48
     "simstudy.learners.weka.nb",  # wnb
     "simstudy.learners.weka.ib1",  # ib1
