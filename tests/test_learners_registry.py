@@ -26,7 +26,12 @@ from simstudy.learners import (
 from simstudy.learners.bayes import FastNB
 from simstudy.learners.linear import FastNMC
 from simstudy.learners.neighbours import Fast1NN
-from simstudy.learners.preprocess import apply_stats, fold_stats, make_preprocessor
+from simstudy.learners.preprocess import (
+    apply_stats,
+    fold_stats,
+    make_preprocessor,
+    model_stats,
+)
 from simstudy.learners.reference import (
     LeastSquaresClassifier,
     MixedNB,
@@ -137,6 +142,53 @@ def test_reference_path_is_an_explicit_learner_name() -> None:
         get_learner("nosuch@sklearn")
 
 
+def test_every_learner_is_registered_in_a_listed_family_with_a_description() -> None:
+    """The decorator is the only registration: every built-in entry comes from a module of
+    FAMILIES (so the first lookup loads it) and carries the line ``simstudy list`` prints."""
+    names = list_learners()
+    rows = dict(registry.describe_learners())
+    for entry in registry.LEARNERS:
+        mod = entry.factory.obj.__module__
+        assert any(mod == f or mod.startswith(f + ".") for f in registry.FAMILIES), mod
+        assert entry.description.strip(), entry.name
+    for name in names:
+        assert rows[name].strip(), name
+    assert len(names) == len(registry.LEARNERS.names()) >= 17
+
+
+def test_a_decorated_learner_is_built_from_its_spec(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "LEARNERS", registry.LEARNERS.copy())
+
+    @registry.register_learner("const-{k}", description="predicts class k")
+    class Const(Learner):
+        def __init__(self, k: str, shift: int = 0) -> None:
+            self.c = int(k) + shift
+            self.name = f"const-{self.c}"
+
+        def fit_predict(self, X, y, train, test, seeds):
+            return np.where(test, self.c, -1).astype(np.int64)
+
+    assert get_learner("const-2").c == 2
+    assert get_learner("const-2[shift=3]").c == 5  # values parsed as literals
+    assert ("const-<k>", "predicts class k") in registry.describe_learners()
+    with pytest.raises(SimstudyError, match=r"unknown parameter 'zz'; valid parameters: shift"):
+        get_learner("const-2[zz=1]")
+    with pytest.raises(SimstudyError, match="'k' is given twice"):
+        get_learner("const-2[k=1]")
+
+
+def test_reference_path_of_a_learner_whose_family_cannot_load(monkeypatch) -> None:
+    """'rf@sklearn', which the error message suggests, still works without the fast path."""
+    monkeypatch.setattr(registry, "LEARNERS", registry.Registry("learner"))
+    monkeypatch.setattr(registry, "FAMILIES", ("simstudy.learners.no_such_module",))
+    monkeypatch.setattr(registry, "_loaded", {})
+    lr = get_learner("rf@sklearn")
+    assert isinstance(lr, SklearnLearner) and isinstance(lr.estimator, RandomForestClassifier)
+    assert lr.name == "rf@sklearn" and lr.preprocess == "impute"
+    with pytest.raises(SimstudyError, match="'nosuch'"):
+        get_learner("nosuch@sklearn")
+
+
 # ---------------------------------------------------------------- SklearnLearner
 
 
@@ -183,6 +235,24 @@ def test_batched_preprocessing_matches_pipeline(X: np.ndarray, train: np.ndarray
         np.testing.assert_allclose(Z[b], pipe.transform(X), rtol=1e-9, atol=1e-9)
         imp = make_preprocessor("impute").fit(X[train[b]])
         np.testing.assert_allclose(np.where(np.isnan(X), mean[b], X), imp.transform(X), rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    arrays(np.float64, (12, 3), elements=st.one_of(st.floats(-1e3, 1e3), st.just(np.nan))),
+    arrays(bool, (4, 12)),
+)
+def test_model_stats_agree_with_fold_stats_and_do_not_depend_on_the_batch(X, train) -> None:
+    """The per-model form (neural learners) equals the batched one to rounding, and each
+    model's values are bitwise those it gets alone."""
+    train[:, 0] = True
+    mean, scale = model_stats(X, train)
+    m2, s2 = fold_stats(X, train)
+    np.testing.assert_allclose(mean, m2, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(scale, s2, rtol=1e-9, atol=1e-9)
+    for b in range(4):
+        mb, sb = model_stats(X, train[b : b + 1])
+        assert np.array_equal(mb[0], mean[b]) and np.array_equal(sb[0], scale[b])
 
 
 def test_preprocessing_hand_values() -> None:

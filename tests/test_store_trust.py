@@ -245,7 +245,7 @@ def test_every_trial_records_its_learner_code_path(tmp_path):
         run_study(get_study("demo", runs=2).select("iris/nmc"), st, backend="serial",
                   progress=False)
         impl = json.loads(st.trials()["impl"][0])
-    assert impl == ["simstudy.learners.fast:FastNMC", "simstudy.learners.fast:Fast1NN"]
+    assert impl == ["simstudy.learners.linear:FastNMC", "simstudy.learners.neighbours:Fast1NN"]
 
 
 # --- bench ---------------------------------------------------------------------------------
@@ -350,7 +350,9 @@ def test_run_refuses_a_foreign_sqlite_database(tmp_path):
 def test_fast_path_that_cannot_load_is_an_error(monkeypatch):
     from simstudy.learners import registry
 
-    monkeypatch.setitem(registry._BUILTIN, "nmc", "simstudy.learners.no_such_module:X")
+    monkeypatch.setattr(registry, "LEARNERS", registry.Registry("learner"))  # nothing yet
+    monkeypatch.setattr(registry, "FAMILIES", ("simstudy.learners.no_such_module",))
+    monkeypatch.setattr(registry, "_loaded", {})
     with pytest.raises(SimstudyError, match="'nmc'"):
         registry.get_learner("nmc")
 
