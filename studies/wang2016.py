@@ -588,9 +588,10 @@ def build_real() -> Study:
 ONE_SIDED = "tB3x2cv[crit=one-sided]"
 RPART = "rt[cp=0.01,minsplit=20]"
 #: R gbm's old defaults (gbm <= 2.1: n.trees 100, shrinkage 0.001, interaction.depth 1,
-#: bag.fraction 0.5, n.minobsinnode 10, bernoulli deviance) as scikit-learn's gradient boosting
-GBM_OLD = ("sklearn.ensemble:GradientBoostingClassifier[learning_rate=0.001,max_depth=1,"
-           "min_samples_leaf=10,n_estimators=100,subsample=0.5]")
+#: bag.fraction 0.5, n.minobsinnode 10, bernoulli deviance): our batched gbm
+#: (simstudy.learners.gbm), every option in the id
+GBM_OLD = ("gbm[bag_fraction=0.5,interaction_depth=1,n_minobsinnode=10,n_trees=100,"
+           "shrinkage=0.001]")
 #: canonical specs of the R-default learners (each its own cell id)
 NNET = "[alpha=0,init=0.7,maxit=200,scale=none,solver=nnet]"
 
@@ -762,7 +763,7 @@ def render_gaussian_paper(result, out: Path) -> list[Path]:
              "class replaces AdaBoost by a training-fold majority-class learner (`max`) in the "
              "SVM vs AB and AB vs RF rows -- a HYPOTHESIS about what the paper's AB did, not "
              "AdaBoost; AB = old-default gbm is R's gbm with its old defaults (100 stumps, shrinkage "
-             "0.001, bag fraction 0.5; scikit-learn's GradientBoostingClassifier so configured), "
+             "0.001, bag fraction 0.5, n.minobsinnode 10; our batched gbm, simstudy.learners.gbm), "
              "again a hypothesis, not AdaBoost; the one-sided scenarios judge tB3x2cv's |t| against t_{0.95}(5) = 2.015 "
              "(another hypothesis).  The hypotheses were found by looking at the paper's reject "
              "tables, so agreement under them is not independent evidence.  The paper gives "
