@@ -23,8 +23,9 @@ neural learners).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
-from numba import njit
 from sklearn.impute import SimpleImputer
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
@@ -158,11 +159,19 @@ def model_stats(X: np.ndarray, train: np.ndarray) -> tuple[np.ndarray, np.ndarra
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     train = np.ascontiguousarray(train, dtype=bool)
-    return _model_stats_kernel(X, train)
+    return _model_stats_kernel()(X, train)
 
 
-@njit(cache=True, error_model="numpy")
-def _model_stats_kernel(X, train):  # pragma: no cover - compiled
+@functools.cache
+def _model_stats_kernel():
+    """:func:`_model_stats` compiled; numba is imported on first use (not by the reference
+    path, which imports this module)."""
+    from numba import njit
+
+    return njit(cache=True, error_model="numpy")(_model_stats)
+
+
+def _model_stats(X, train):  # pragma: no cover - compiled
     B, n = train.shape
     d = X.shape[1]
     mean = np.zeros((B, d))
