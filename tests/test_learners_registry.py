@@ -156,6 +156,17 @@ def test_every_learner_is_registered_in_a_listed_family_with_a_description() -> 
     assert len(names) == len(registry.LEARNERS.names()) >= 17
 
 
+def test_a_new_learner_file_is_found_without_a_list(tmp_path) -> None:
+    """One file, one decorator: public modules and packages of the learners directory are
+    the families; private and infrastructure modules are not."""
+    for f in ("mine.py", "_kernels.py", "base.py", "registry.py", "pkg/__init__.py", "notes.txt"):
+        (tmp_path / f).parent.mkdir(exist_ok=True)
+        (tmp_path / f).write_text("")
+    mods = registry._family_modules(tmp_path)
+    assert mods[:2] == ("simstudy.learners.mine", "simstudy.learners.pkg")
+    assert mods[2:] == registry._SUBMODULES
+
+
 def test_a_decorated_learner_is_built_from_its_spec(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(registry, "LEARNERS", registry.LEARNERS.copy())
 

@@ -18,9 +18,10 @@ decorator when it takes ``**options``) and calls it.  A template name such as ``
 passes its integer parts as keyword arguments (``h="10"``).  ``python -m simstudy list``
 prints :func:`describe_learners`: the registered names and their descriptions.
 
-The family modules (:data:`FAMILIES`) are imported on the first lookup, not with the package:
-they load numba kernels, and ``import simstudy.learners`` stays light.  A learner in a new
-family file needs its module added there.  A family that cannot be imported registers
+The family modules (:data:`FAMILIES`: every public module of this package but the
+infrastructure) are imported on the first lookup, not with the package: they load numba
+kernels, and ``import simstudy.learners`` stays light.  So a learner in a new file needs
+nothing but its decorator (in a subpackage, its package's ``__init__`` imports it).  A family that cannot be imported registers
 nothing, so its names are unknown -- a fast path never silently becomes another model -- and
 the error says which module failed and that ``NAME@sklearn`` (e.g. ``rf@sklearn``) names the
 scikit-learn reference explicitly.  ``NAME@sklearn`` is its own learner, with its own cell ids.
@@ -40,8 +41,10 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import pkgutil
 import re
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from ..errors import SimstudyError, unknown
@@ -55,21 +58,26 @@ Factory = Callable[..., Learner]
 #: every named learner; filled by :func:`register_learner` in the family modules
 LEARNERS: Registry[Learner] = Registry("learner")
 
-#: modules whose import registers the built-in learners (imported on the first lookup)
-FAMILIES: tuple[str, ...] = (
-    "simstudy.learners.baseline",  # max
-    "simstudy.learners.linear",  # nmc, lda, ls
-    "simstudy.learners.neighbours",  # 1nn
-    "simstudy.learners.bayes",  # nb
-    "simstudy.learners.neural",  # lp, lgc, mlp-{h}
-    "simstudy.learners.svm",  # svm
-    "simstudy.learners.trees",  # c45, rf, ab
-    "simstudy.learners.rt_rpart",  # rt
-    "simstudy.learners.gbm",  # gbm
-    "simstudy.learners.weka.j48",  # j48
-    "simstudy.learners.weka.nb",  # wnb
-    "simstudy.learners.weka.ib1",  # ib1
-)
+# modules of this package that hold no learner
+_INFRASTRUCTURE = frozenset({"base", "preprocess", "reference", "registry"})
+# learners in submodules their package's ``__init__`` does not import
+_SUBMODULES = ("simstudy.learners.weka.j48", "simstudy.learners.weka.nb",
+               "simstudy.learners.weka.ib1")
+
+
+def _family_modules(here: Path = Path(__file__).parent) -> tuple[str, ...]:
+    """Every public module and package of :mod:`simstudy.learners` (the directory ``here``)
+    but the infrastructure -- a directory listing, nothing is imported -- then
+    :data:`_SUBMODULES`."""
+    mods = sorted(m.name for m in pkgutil.iter_modules([str(here)])
+                  if not m.name.startswith("_") and m.name not in _INFRASTRUCTURE)
+    return (*(f"{__package__}.{m}" for m in mods), *_SUBMODULES)
+
+
+#: modules whose import registers the built-in learners (imported on the first lookup):
+#: baseline (max), bayes (nb), gbm, linear (nmc, lda, ls), neighbours (1nn), neural (lp, lgc,
+#: mlp-{h}), rt_rpart (rt), svm, trees (c45, rf, ab), weka's j48, nb (wnb), ib1
+FAMILIES: tuple[str, ...] = _family_modules()
 # module -> None once imported, or why it could not be
 _loaded: dict[str, str | None] = {}
 _MLP = re.compile(r"mlp-(\d+)")
