@@ -1,8 +1,11 @@
 """The study registry: names -> ``simstudy.studies.<module>:build`` (imported lazily).
 
-A study module defines ``build(**overrides) -> Study`` and optionally ``DESCRIPTION``.
-Adding a study is one module under ``studies/`` and one entry (path, description) here; a
-study file of your own runs by path without any entry.
+A study module defines ``build(**overrides) -> Study``.  Adding a study is one module under
+``studies/`` whose ``build`` carries one decorator, ``@register_study("name")`` (the
+docstring's first line is what ``list`` prints); such modules are found by importing the
+package's other modules when a name is not in the table below.  The built-in studies are
+listed in that table so that naming one imports only its own module (they pull in
+plotting).  A study file of your own runs by path without any registration.
 """
 
 from __future__ import annotations
@@ -66,6 +69,58 @@ for _name, (_path, _desc) in _CATALOG.items():
     REGISTRY.register(_name, _lazy(_path), description=_desc)
 
 
+def register_study(name: str, *, description: str | None = None):
+    """Decorator: register ``build() -> Study`` as study ``name`` (one file in ``studies/``,
+    or any module you import).  The description defaults to the docstring's first line."""
+
+    def add(build):
+        desc = description
+        if desc is None:
+            doc = (build.__doc__ or "").strip()
+            desc = doc.splitlines()[0] if doc else ""
+        def factory(spec: str, params: dict[str, str]):
+            REGISTRY.check_params(spec, params, set())
+            return build
+
+        REGISTRY.register(name, factory, description=desc)
+        STUDIES[name] = f"{build.__module__}:{build.__qualname__}"
+        return build
+
+    return add
+
+
+_discovered = False
+
+
+def _discover() -> None:
+    """Import the modules of ``simstudy.studies`` the table does not name (once), so that
+    their ``@register_study`` decorators run."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    import pkgutil
+
+    import simstudy.studies as pkg
+
+    known = {path.split(":")[0] for path, _ in _CATALOG.values()}
+    for m in pkgutil.iter_modules(pkg.__path__):
+        mod = f"{pkg.__name__}.{m.name}"
+        if mod in known or m.name.startswith("_"):
+            continue
+        try:
+            importlib.import_module(mod)
+        except Exception as e:  # noqa: BLE001 - one broken study file must not hide the rest
+            raise SimstudyError(f"cannot import study module {mod!r}: "
+                                f"{type(e).__name__}: {e}") from None
+
+
+def describe_studies() -> list[tuple[str, str]]:
+    """(name, one-line description) of every registered study (``list`` prints them)."""
+    _discover()
+    return REGISTRY.describe()
+
+
 def _load(name: str):
     """The ``build`` function of a registered study (imports its module)."""
     return REGISTRY.get(name)
@@ -73,6 +128,7 @@ def _load(name: str):
 
 def available_studies() -> list[str]:
     """Registered studies whose module imports (others are listed as not yet available)."""
+    _discover()
     out = []
     for name in STUDIES:
         try:
@@ -126,6 +182,8 @@ def get_study(name: str, **overrides) -> Study:
     if name.endswith(".py"):
         study = _call_build(_from_file(name), f"study file {name!r}")
     else:
+        if name not in REGISTRY:
+            _discover()
         if name not in REGISTRY:
             raise REGISTRY.unknown(name)
         try:

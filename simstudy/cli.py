@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_list() -> None:
-    from .catalog import REGISTRY as STUDY_REGISTRY
+    from .catalog import describe_studies
     from .designs import DESIGNS
     from .learners import describe_learners
     from .sources import describe_sources
@@ -128,7 +128,7 @@ def _cmd_list() -> None:
         for name, desc in rows:
             print(f"  {name:24s} {desc}".rstrip())
 
-    section("studies", STUDY_REGISTRY.describe())
+    section("studies", describe_studies())
     section("tests", describe_tests())
     section("learners", describe_learners())
     section("designs", DESIGNS.describe())

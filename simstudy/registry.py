@@ -74,7 +74,8 @@ class Registry(Generic[T]):
         ``name`` may be a template with ``{placeholders}`` for integers (``{r}x2``).  The
         description defaults to the first line of the factory's docstring.  ``match(name)``
         (groups or None) claims names no template spells, e.g. file paths (``PATH``); such
-        entries are tried after the exact names, with the templates, in registration order.
+        entries are the fallbacks: tried after the exact names and the templates, in
+        registration order.
         """
         if not isinstance(name, str) or not name.strip() or "[" in name:
             raise SimstudyError(f"{self.kind} name must be a plain non-empty string, got {name!r}")
@@ -107,12 +108,14 @@ class Registry(Generic[T]):
         return [(e.name, e.description) for e in self._entries.values()]
 
     def find(self, name: str) -> tuple[Entry, dict[str, str]] | None:
-        """The entry for a bare name (exact first, then templates) and its template groups."""
+        """The entry for a bare name (exact first, then templates, then ``match=`` entries)
+        and its template groups."""
         e = self._entries.get(name)
         if e is not None and e.pattern is None and e.matcher is None:
             return e, {}
-        for e in self._entries.values():
-            groups = e.match(name) if e.pattern is not None or e.matcher is not None else None
+        for e in [x for x in self._entries.values() if x.pattern is not None] + [
+                x for x in self._entries.values() if x.matcher is not None]:
+            groups = e.match(name)
             if groups is not None:
                 return e, groups
         return None

@@ -80,7 +80,7 @@ def test_every_study_plans_the_same_cells_and_seeds():
 
 def _results(path: Path) -> dict:
     con = sqlite3.connect(path)
-    rows = con.execute("SELECT cell, seed, run, test, a, b, statistic, pvalue, df, best, "
+    rows = con.execute("SELECT cell, seed, run, test, a, b, statistic, pvalue, df, alpha, reject, "
                        "extra, stats_version FROM results").fetchall()
     con.close()
     return {r[:6]: r[6:] for r in rows}
@@ -129,5 +129,5 @@ def test_old_store_resumes_without_fitting(old_store, monkeypatch):
     assert n_results == (len(before) if changed else 0)
     for key, old in before.items():
         new = after[key]
-        assert new[:-1] == old[:-1], key  # statistic, p-value, df, best, extra: identical
+        assert new[:-1] == old[:-1], key  # statistic (a choice: the best), p, df, alpha, extra
         assert new[-1] == stats_version()

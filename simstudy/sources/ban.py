@@ -57,7 +57,7 @@ import pandas as pd
 from ..core import Dataset
 from ..errors import SimstudyError
 from ..spec import format_spec
-from .base import Source
+from .base import SOURCES, Source
 from .encode import encode
 
 __all__ = [
@@ -350,3 +350,9 @@ def make_ban(params: dict[str, str]) -> BanSource:
     if p["sampler"] != DEFAULTS["sampler"]:
         shown["sampler"] = p["sampler"]
     return BanSource(index, n=n, reps=reps, sampler=p["sampler"], name=format_spec("ban", shown))
+
+
+@SOURCES.register("ban")
+def _ban(spec: str, params: dict[str, str]) -> BanSource:
+    """random BAN source K = 1..4 of Bouckaert & Frank 2004 Table 5: ban[src=K]"""
+    return make_ban(params)

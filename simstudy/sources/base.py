@@ -1,10 +1,16 @@
-"""Data sources: where a trial's (X, y) comes from."""
+"""Data sources: where a trial's (X, y) comes from, and :data:`SOURCES`, their names.
+
+Each kind of source registers its factory ``f(spec, params) -> Source`` in its own module
+with ``@SOURCES.register("name")`` (the one registry idiom, :mod:`simstudy.registry`);
+``simstudy.sources`` imports every module of the package, so a new kind is one file.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..core import Dataset
+from ..registry import Registry
 
 
 class Source:
@@ -22,3 +28,8 @@ class Source:
 
     def __repr__(self) -> str:
         return f"<Source {self.name}>"
+
+
+#: every kind of source by name: bundled sets (one entry each), ``gauss`` and ``wang-case{k}``,
+#: ``ban``, ``openml:NAME`` and data files (``PATH``, claimed by what looks like a path)
+SOURCES: Registry[Source] = Registry("source")

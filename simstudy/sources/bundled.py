@@ -19,7 +19,8 @@ import pandas as pd
 
 from ..core import Dataset
 from ..errors import SimstudyError, unknown
-from .base import Source
+from ..spec import parse_spec
+from .base import SOURCES, Source
 from .encode import encode
 
 DATA_DIR = Path(__file__).with_name("data")
@@ -221,3 +222,33 @@ class BundledSource(Source):
 
     def sample(self, rng: np.random.Generator) -> Dataset:
         return load_bundled(self.dataset_name, str(DATA_DIR), self.drop, self.rows)
+
+
+def _bundled(spec: str, params: dict[str, str]) -> BundledSource:
+    """A bundled data set by name: ``iris``, ``vowel[drop=a;b]``, ``anneal[rows=N]``."""
+    name = parse_spec(spec)[0]
+    SOURCES.check_params(spec, params, {"drop", "rows"})
+    drop = tuple(x.strip() for x in params.get("drop", "").split(";") if x.strip())
+    rows = None
+    if "rows" in params:
+        try:
+            rows = int(params["rows"])
+        except ValueError:
+            raise SimstudyError(
+                f"source {spec!r}: rows must be an integer, got {params['rows']!r}") from None
+    src = BundledSource(name, drop, rows)
+    if drop or rows is not None:
+        src.sample(None)  # check the attribute names / row count now, at the boundary
+    return src
+
+
+def _register_bundled() -> None:
+    """One registry entry per bundled data set, described by its manifest row."""
+    m = manifest().set_index("name")
+    for n in bundled_names():
+        SOURCES.register(n, _bundled, description=(
+            f"{m.at[n, 'n_instances']} x {m.at[n, 'n_attributes']}, "
+            f"{m.at[n, 'n_classes']} classes (bundled UCI)"))
+
+
+_register_bundled()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ import pandas as pd
 
 from ..core import Dataset
 from ..errors import SimstudyError
-from .base import Source
+from .base import SOURCES, Source
 from .encode import encode
 
 SUFFIXES = (".csv", ".csv.gz", ".arff")
@@ -160,3 +161,33 @@ class FileSource(Source):
 
     def sample(self, rng: np.random.Generator) -> Dataset:
         return load_file(self.path, self.label, self.content_hash)
+
+
+#: ``scheme:rest`` names another kind of source (``openml:NAME``), not a file; a one-letter
+#: "scheme" is a Windows drive
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
+
+
+def looks_like_path(spec: str) -> bool:
+    """A data file's spec: ends in a data suffix, has a path separator, or is a file."""
+    if _SCHEME.match(spec):
+        return False
+    low = spec.lower()
+    return low.endswith(SUFFIXES) or "/" in spec or "\\" in spec or Path(spec).is_file()
+
+
+def _path(name: str) -> dict[str, str] | None:
+    return {} if looks_like_path(name) else None
+
+
+@SOURCES.register("PATH", match=_path)
+def _file(spec: str, params: dict[str, str]) -> FileSource:
+    """your .csv / .csv.gz / .arff file; PATH.csv[label=COLUMN] names the label (README: data files)"""
+    path = spec.split("[", 1)[0].strip()
+    SOURCES.check_params(spec, params, {"label"})
+    if not path.lower().endswith(SUFFIXES):
+        raise SimstudyError(
+            f"data file {path!r}: unsupported type; expected one of {', '.join(SUFFIXES)}")
+    if not Path(path).expanduser().is_file():
+        raise SimstudyError(f"data file {path!r} does not exist")
+    return FileSource(path, params.get("label"))

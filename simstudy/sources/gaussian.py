@@ -31,7 +31,7 @@ import numpy as np
 from ..core import Dataset
 from ..errors import SimstudyError
 from ..spec import format_spec
-from .base import Source
+from .base import SOURCES, Source
 
 # Wang, Li & Li (2016) Table 3: case -> (mu1 as printed, Sigma1 multiplier of I2 as printed).
 # Checked against studies/reference/wang2016_table3.csv by the tests.
@@ -208,3 +208,15 @@ def make_gauss(spec_name: str, params: dict[str, str]) -> GaussianSource:
     # 1/2 give the same id)
     shown = {k: _canon(v) for k, v in params.items() if _canon(v) != _canon(_DEFAULTS[k])}
     return GaussianSource(mu0, s0, mu1, s1, n, n_test, balanced, name=format_spec(spec_name, shown))
+
+
+@SOURCES.register("gauss")
+def _gauss(spec: str, params: dict[str, str]) -> GaussianSource:
+    """two Gaussian classes, e.g. gauss[mu1=(1,1),s1=1/2,n=200] (Wang 2016 sec. 3.1)"""
+    return make_gauss("gauss", params)
+
+
+@SOURCES.register("wang-case{k}")
+def _wang_case(spec: str, params: dict[str, str], k: str) -> GaussianSource:
+    """Gaussian case k = 1..8 of Wang, Li & Li 2016 Table 3 (e.g. wang-case3[n=200])"""
+    return make_gauss(f"wang-case{k}", params)

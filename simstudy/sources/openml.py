@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..core import Dataset
 from ..errors import SimstudyError
-from .base import Source
+from .base import SOURCES, Source
 from .encode import encode
 
 
@@ -61,3 +61,13 @@ class OpenMLSource(Source):
 
     def sample(self, rng: np.random.Generator) -> Dataset:
         return load_openml(self.key)
+
+
+def _openml_name(name: str) -> dict[str, str] | None:
+    return {} if name.startswith("openml:") else None
+
+
+@SOURCES.register("openml:NAME", match=_openml_name)
+def _openml(spec: str, params: dict[str, str]) -> OpenMLSource:
+    """an OpenML data set (optional package 'openml', network; only when asked)"""
+    return OpenMLSource(spec[len("openml:"):].strip())
