@@ -1,10 +1,11 @@
 """``solver=nnet``: the fast BFGS kernel gives bitwise the plain kernel's weights (issue 18).
 
-The fast ``_vmmin`` stores the inverse-Hessian approximation transposed (every product runs
-over rows in the inner loop), reuses the forward pass of the accepted line-search point for
-the gradient, and computes the next direction while it updates the matrix; each sum keeps its
-order, so the weights and iteration counts must equal the plain kernel's (``_vmmin_plain``,
-R's vmmin written out loop for loop) to the last bit.
+The fast ``_vmmin`` runs the forward pass a layer at a time over all rows, stores the
+inverse-Hessian approximation transposed (every product runs over contiguous memory in the
+inner loop), reuses the forward pass of the accepted line-search point for the gradient, and
+computes the next direction while it updates the matrix; each sum keeps its order, so the
+weights and iteration counts must equal the plain kernel's (``_vmmin_plain``, R's vmmin
+written out loop for loop) to the last bit.
 """
 
 from __future__ import annotations
