@@ -1,4 +1,4 @@
-"""scikit-learn's constants the tree kernels reproduce, and the numba options they share."""
+"""scikit-learn's (and Weka's J48's) constants the tree kernels reproduce, and the numba options they share."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ LN2 = math.log(2.0)  # sklearn/tree/_utils.pyx::log(x) = ln(x) / ln(2.0)
 GINI = 0  # criterion codes (see criteria.py)
 ENTROPY = 1
 MSE = 2
+WEKA_SMALL = 1e-6  # weka.core.Utils.SMALL: the tolerance of Weka's comparisons (J48)
+C45_MIN_OBJ = 2.0  # J48 -M 2: minimum weight in at least two branches of a split
 
 # IEEE division, as in scikit-learn's trees (Cython, cdivision=True): x / 0.0 is inf or
 # nan, never an exception.  AdaBoost needs it: with real weights a candidate split can

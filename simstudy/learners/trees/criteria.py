@@ -16,6 +16,9 @@ ties between candidate splits fall the same way:
 
 Entropy is ``-sum p log2 p`` with sklearn's ``log(x) = ln(x) / ln(2)``; with integer
 weights its terms come from a table (:func:`entropy_table`) holding the same values.
+
+Gain ratio (:func:`c45_info_gain`, :func:`c45_gain_ratio`, :func:`xlog2x`) is C4.5's
+criterion with Weka 3.6's J48 formulas (``weka.classifiers.trees.j48``), for ``j48``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .consts import GINI, JIT, LN2, MSE
+from .consts import GINI, JIT, LN2, MSE, WEKA_SMALL
 
 
 @njit(inline="always", **JIT)
@@ -273,3 +276,63 @@ def proxy_improvement(crit, K, sl, st, wl, wr, tab):
 def impurity_improvement(wn, wtot, impurity, wl, wr, imp_l, imp_r):
     """``Criterion.impurity_improvement`` of a split (weighted by the node's share)."""
     return (wn / wtot) * (impurity - wr / wn * imp_r - wl / wn * imp_l)
+
+
+# ------------------------------------------------------------------ gain ratio (C4.5)
+# C4.5's criterion as Weka 3.6's J48 computes it (weka.classifiers.trees.j48:
+# EntropyBasedSplitCrit, InfoGainSplitCrit, GainRatioSplitCrit): entropies in weight form
+# (sums of x log2 x of class weights, not of proportions), the gain scaled by the share of
+# instances whose value is known.  Unlike the criteria above it is not a per-candidate
+# proxy: J48 picks each numeric attribute's cut by information gain and compares
+# attributes by gain ratio (the split kinds ``c45_*`` in splitter.py).
+
+
+def _xlog2x_table(k_max: int) -> np.ndarray:
+    return np.array([0.0] + [k * math.log(k) / math.log(2.0) for k in range(1, k_max)])
+
+
+#: x log2 x for the integer weights 0..8191 (with no missing values every weight is an
+#: integer count)
+XLOG2X = _xlog2x_table(8192)
+
+
+@njit(inline="always", **JIT)
+def xlog2x(x):
+    """Weka's ``EntropyBasedSplitCrit.logFunc``: ``x log2 x`` of a class weight, 0 below
+    1e-6; integer weights below 8192 from :data:`XLOG2X` (the same values)."""
+    if x < 1e-6:
+        return 0.0
+    if x < 8192.0:
+        k = int(x)
+        if k == x:
+            return XLOG2X[k]
+    return x * np.log(x) / LN2
+
+
+@njit(inline="always", **JIT)
+def c45_info_gain(old_ent, new_ent, known, sumW):
+    """``InfoGainSplitCrit.splitCritValue``: the information gain of a split,
+    ``(1 - unknown share) (old_ent - new_ent) / known`` (Quinlan 1993, sec. 2.3 and 3.1:
+    the gain on the instances with a known value, scaled by their share), where the
+    entropies are in weight form (``old_ent = logf(known) - sum_c logf(w_c)``, ``new_ent =
+    sum_bags (logf(w_bag) - sum_c logf(w_bag,c))``); 0 when the numerator is within 1e-6
+    of 0."""
+    unknown_rate = (sumW - known) / sumW
+    num = (1.0 - unknown_rate) * (old_ent - new_ent)
+    if abs(num) < WEKA_SMALL:
+        return 0.0
+    return num / known
+
+
+@njit(inline="always", **JIT)
+def c45_gain_ratio(gain, split_ent_bags, known, sumW):
+    """``GainRatioSplitCrit.splitCritValue``: ``gain / split info`` (Quinlan 1993, sec. 2.2),
+    the split info counting the unknown-value instances as a bag of their own;
+    ``split_ent_bags = -sum_bags logf(w_bag)``.  0 when the split info is within 1e-6 of
+    0."""
+    den = 0.0
+    if known > WEKA_SMALL:
+        den = split_ent_bags - xlog2x(sumW - known) + xlog2x(sumW)
+    if abs(den) < WEKA_SMALL:
+        return 0.0
+    return gain / (den / sumW)

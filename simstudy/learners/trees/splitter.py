@@ -13,14 +13,23 @@ samples are kept sorted:
   weights, any criterion, ``Criterion.update``'s summation order; ``rt``);
 * :func:`best_stump` -- the root of a depth-1 Gini tree on features sorted once per model,
   with real weights (``ab``).
+
+C4.5's split kinds as Weka's J48 evaluates them (``j48``; gain ratio, Weka's tolerances):
+:func:`c45_nominal_split` (multiway over a nominal attribute's values, from class-weight
+counts), :func:`c45_numeric_presorted` (binary cut, presorted rows of unit weight) and
+:func:`c45_numeric_entries` / :func:`c45_numeric_scan` (binary cut, weighted instances).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from .consts import EPSILON, FEATURE_THRESHOLD, INF, JIT, MSE
+from .consts import C45_MIN_OBJ, EPSILON, FEATURE_THRESHOLD, INF, JIT, LN2, MSE, WEKA_SMALL
 from .criteria import (
+    XLOG2X,
+    c45_gain_ratio,
+    c45_info_gain,
     class_children,
     class_children2,
     gini_children,
@@ -30,6 +39,7 @@ from .criteria import (
     mse_children,
     proxy_improvement,
     update_left,
+    xlog2x,
 )
 from .numeric import _sort2
 from .predict import _argmax_first
@@ -394,3 +404,322 @@ def split_sorting(Xl, yc, yr, w, K, crit, tab, samples, start, end, wn, sq_total
             best_pos = end
     draw_end(feats, constf, n_known, n_total)
     return best_pos, best_feat, best_thr, imp_l, imp_r, n_total
+
+# ---------------------------------------------------------------------------------------
+# C4.5's split kinds as Weka 3.6's J48 evaluates them (C45Split), scored by gain ratio
+# (criteria.c45_*): a multiway split of a nominal attribute over its declared values, and
+# a binary cut of a numeric attribute -- the cut with the largest information gain among
+# those between values more than 1e-5 apart that leave >= minSplit weight on each side,
+# MDL-corrected by log2(#cuts)/N.  Weka's tolerances (``WEKA_SMALL``) are kept where it
+# uses them.  Three forms of the numeric scan, by how the node's instances are held:
+# presorted rows with unit weights (c45_numeric_presorted), weighted instances grouped by
+# distinct value (c45_numeric_entries, which calls c45_numeric_scan).
+# ---------------------------------------------------------------------------------------
+
+
+@njit(inline="always", **JIT)
+def c45_nominal_split(cnt, off, V, C, sumW, intw):
+    """C45Split.handleEnumeratedAttribute from the counts: (valid, infoGain, gainRatio).
+    ``intw``: all counts are integers below the x log2 x table's size."""
+    nbig = 0
+    for i in range(V):
+        pb = 0.0
+        for c in range(C):
+            pb += cnt[off + i * C + c]
+        if C45_MIN_OBJ - pb < WEKA_SMALL:  # Distribution.check: grOrEq(perBag, minNoObj)
+            nbig += 1
+    if nbig <= 1:
+        return False, 0.0, 0.0
+    known = 0.0
+    new_ent = 0.0
+    split_ent = 0.0
+    old_ent = 0.0
+    if intw:
+        for i in range(V):
+            pb = 0.0
+            for c in range(C):
+                x = cnt[off + i * C + c]
+                pb += x
+                new_ent -= XLOG2X[int(x)]
+            lp = XLOG2X[int(pb)]
+            new_ent += lp
+            split_ent -= lp
+            known += pb
+        for c in range(C):
+            x = 0.0
+            for i in range(V):
+                x += cnt[off + i * C + c]
+            old_ent -= XLOG2X[int(x)]
+        old_ent += XLOG2X[int(known)]
+    else:
+        for i in range(V):
+            pb = 0.0
+            for c in range(C):
+                x = cnt[off + i * C + c]
+                pb += x
+                new_ent -= xlog2x(x)
+            new_ent += xlog2x(pb)
+            split_ent -= xlog2x(pb)
+            known += pb
+        for c in range(C):
+            x = 0.0
+            for i in range(V):
+                x += cnt[off + i * C + c]
+            old_ent -= xlog2x(x)
+        old_ent += xlog2x(known)
+    gain = c45_info_gain(old_ent, new_ent, known, sumW)
+    ratio = c45_gain_ratio(gain, split_ent, known, sumW)
+    return True, gain, ratio
+
+
+@njit(**JIT)
+def c45_numeric_entries(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, gval, gcnt, gw, keys, left, right):
+    """C45Split.handleNumericAttribute: (valid, infoGain (MDL-corrected), gainRatio, cut).
+
+    ``cut`` is the midpoint of the best adjacent distinct values (before Weka relocates it
+    to a training value).  The segment's known values are grouped by distinct value with
+    a counting pass over their ranks, or by sorting when the rank range is wide."""
+    rmin = 1 << 62
+    rmax = -1
+    nk = 0
+    for t in range(s0, s0 + sn):
+        r = rank[a, e_idx[t]]
+        if r >= 0:
+            nk += 1
+            if r < rmin:
+                rmin = r
+            if r > rmax:
+                rmax = r
+    if nk == 0:
+        return False, 0.0, 0.0, 0.0
+    G = 0
+    if rmax - rmin + 1 <= 4 * nk:
+        for t in range(s0, s0 + sn):
+            i = e_idx[t]
+            r = rank[a, i]
+            if r >= 0:
+                bcnt[r] += 1
+                bw[r * C + y[i]] += e_w[t]
+        for r in range(rmin, rmax + 1):
+            if bcnt[r] > 0:
+                gval[G] = uvals[r]
+                gcnt[G] = bcnt[r]
+                for c in range(C):
+                    gw[G * C + c] = bw[r * C + c]
+                    bw[r * C + c] = 0.0
+                bcnt[r] = 0
+                G += 1
+    else:
+        m = 0
+        for t in range(s0, s0 + sn):
+            r = rank[a, e_idx[t]]
+            if r >= 0:
+                keys[m] = r * (sn + 1) + (t - s0)
+                m += 1
+        ks = np.sort(keys[:m])
+        prev = -1
+        for q in range(m):
+            r = ks[q] // (sn + 1)
+            t = s0 + ks[q] % (sn + 1)
+            if r != prev:
+                gval[G] = uvals[r]
+                gcnt[G] = 0
+                for c in range(C):
+                    gw[G * C + c] = 0.0
+                G += 1
+                prev = r
+            gcnt[G - 1] += 1
+            gw[(G - 1) * C + y[e_idx[t]]] += e_w[t]
+    return c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, False)
+
+
+@njit(inline="always", **JIT)
+def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, left, right, intw):
+    """:func:`c45_numeric_entries` for a segment without missing values (all weights 1) whose rows
+    ``S[s0:s0+sn]`` are in increasing order of attribute ``a`` and whose class counts are
+    ``cw``: Weka's scan over the sorted instances in one pass -- a cut is considered where
+    the value changes by more than 1e-5 from the previous instance's.
+
+    A candidate's gain is computed only if its weighted entropy ``new_ent`` is below that
+    of the best so far (below the node's for the first): the gain is a non-increasing
+    function of ``new_ent`` (also in floating point: a difference, then a division by a
+    positive number), so no other candidate can beat the best by more than 1e-6 -- the
+    same cut as Weka's, one division fewer per candidate.  Two classes with integer
+    weights (``intw``) run on integer counters."""
+    known = 0.0
+    for c in range(C):
+        left[c] = 0.0
+        right[c] = cw[c]
+        known += cw[c]
+    min_split = 0.1 * known / C
+    if min_split - C45_MIN_OBJ < WEKA_SMALL:
+        min_split = C45_MIN_OBJ
+    elif min_split - 25.0 > WEKA_SMALL:
+        min_split = 25.0
+    if 2.0 * min_split - sn > WEKA_SMALL:
+        return False, 0.0, 0.0, 0.0
+    default_ent = xlog2x(known)
+    for c in range(C):
+        default_ent -= xlog2x(right[c])
+    best_gain = 0.0
+    best_ent = default_ent  # new_ent of the best cut so far (see above)
+    best_lo = 0.0
+    best_hi = 0.0
+    best_lw = -1.0
+    n_cuts = 0
+    prev_r = rank[a, S[s0]]
+    prev_v = uvals[prev_r]
+    if intw and C == 2:
+        # the loop below with the class counts in integer scalars: the same table entries,
+        # summed in the same order
+        lo_n = int(min_split - WEKA_SMALL) + 1  # lw >= lo_n  <=>  min_split - lw < 1e-6
+        n_all = int(known)
+        li0 = 0
+        li1 = 0
+        ri0 = int(cw[0])
+        ri1 = int(cw[1])
+        lwi = 0
+        for u in range(s0, s0 + sn):
+            i = S[u]
+            r = rank[a, i]
+            if r != prev_r:
+                v = uvals[r]
+                if lwi >= lo_n and n_all - lwi >= lo_n and prev_v + 1e-5 < v:
+                    n_cuts += 1
+                    new_ent = XLOG2X[lwi] + XLOG2X[n_all - lwi]
+                    new_ent -= XLOG2X[li0] + XLOG2X[ri0]
+                    new_ent -= XLOG2X[li1] + XLOG2X[ri1]
+                    if new_ent < best_ent:
+                        gain = c45_info_gain(default_ent, new_ent, known, sumW)
+                        if gain - best_gain > WEKA_SMALL:
+                            best_gain = gain
+                            best_ent = new_ent
+                            best_lo = prev_v
+                            best_hi = v
+                            best_lw = float(lwi)
+                prev_r = r
+                prev_v = v
+            if y[i] == 0:
+                li0 += 1
+                ri0 -= 1
+            else:
+                li1 += 1
+                ri1 -= 1
+            lwi += 1
+    else:
+        lw = 0.0
+        rw = known
+        for u in range(s0, s0 + sn):
+            i = S[u]
+            r = rank[a, i]
+            if r != prev_r:
+                v = uvals[r]
+                if prev_v + 1e-5 < v and min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
+                    n_cuts += 1
+                    if intw:
+                        new_ent = XLOG2X[int(lw)] + XLOG2X[int(rw)]
+                        for c in range(C):
+                            new_ent -= XLOG2X[int(left[c])] + XLOG2X[int(right[c])]
+                    else:
+                        new_ent = xlog2x(lw) + xlog2x(rw)
+                        for c in range(C):
+                            new_ent -= xlog2x(left[c]) + xlog2x(right[c])
+                    if new_ent < best_ent:
+                        gain = c45_info_gain(default_ent, new_ent, known, sumW)
+                        if gain - best_gain > WEKA_SMALL:
+                            best_gain = gain
+                            best_ent = new_ent
+                            best_lo = prev_v
+                            best_hi = v
+                            best_lw = lw
+                prev_r = r
+                prev_v = v
+            c = y[i]
+            left[c] += 1.0
+            right[c] -= 1.0
+            lw += 1.0
+            rw -= 1.0
+    if n_cuts == 0:
+        return False, 0.0, 0.0, 0.0
+    gain = best_gain - np.log(n_cuts) / LN2 / sumW
+    if gain < WEKA_SMALL or best_lw < 0.0:  # smOrEq(gain, 0)
+        return False, 0.0, 0.0, 0.0
+    cut = (best_lo + best_hi) / 2.0
+    if cut == best_hi:
+        cut = best_lo
+    ratio = c45_gain_ratio(gain, -xlog2x(best_lw) - xlog2x(known - best_lw), known, sumW)
+    return True, gain, ratio, cut
+
+
+@njit(inline="always", **JIT)
+def c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, intw):
+    """The cut scan of C45Split.handleNumericAttribute over ``G`` groups of distinct values
+    (increasing) with class weights ``gw``; ``nk`` instances have a known value.
+    ``intw``: all weights are integers below the x log2 x table's size."""
+    known = 0.0
+    for c in range(C):
+        left[c] = 0.0
+        right[c] = 0.0
+    for g in range(G):
+        for c in range(C):
+            right[c] += gw[g * C + c]
+    for c in range(C):
+        known += right[c]
+    min_split = 0.1 * known / C
+    if min_split - C45_MIN_OBJ < WEKA_SMALL:
+        min_split = C45_MIN_OBJ
+    elif min_split - 25.0 > WEKA_SMALL:
+        min_split = 25.0
+    if 2.0 * min_split - nk > WEKA_SMALL:  # too few instances with known values
+        return False, 0.0, 0.0, 0.0
+    default_ent = xlog2x(known)
+    for c in range(C):
+        default_ent -= xlog2x(right[c])
+    best_gain = 0.0
+    best_ent = default_ent  # new_ent of the best cut so far (see c45_numeric_presorted)
+    best_g = -1
+    n_cuts = 0
+    lw = 0.0
+    rw = known
+    for g in range(G - 1):
+        for c in range(C):
+            x = gw[g * C + c]
+            left[c] += x
+            right[c] -= x
+            lw += x
+            rw -= x
+        if not (gval[g] + 1e-5 < gval[g + 1]):
+            continue  # Weka: no cut between values closer than 1e-5
+        if min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
+            n_cuts += 1
+            if intw:
+                new_ent = XLOG2X[int(lw)] + XLOG2X[int(rw)]
+                for c in range(C):
+                    new_ent -= XLOG2X[int(left[c])] + XLOG2X[int(right[c])]
+            else:
+                new_ent = xlog2x(lw) + xlog2x(rw)
+                for c in range(C):
+                    new_ent -= xlog2x(left[c]) + xlog2x(right[c])
+            if new_ent < best_ent:
+                gain = c45_info_gain(default_ent, new_ent, known, sumW)
+                if gain - best_gain > WEKA_SMALL:
+                    best_gain = gain
+                    best_ent = new_ent
+                    best_g = g
+    if n_cuts == 0:
+        return False, 0.0, 0.0, 0.0
+    gain = best_gain - np.log(n_cuts) / LN2 / sumW
+    if gain < WEKA_SMALL:  # smOrEq(gain, 0)
+        return False, 0.0, 0.0, 0.0
+    lo = gval[best_g]
+    hi = gval[best_g + 1]
+    cut = (lo + hi) / 2.0
+    if cut == hi:
+        cut = lo
+    lw = 0.0
+    for g in range(best_g + 1):
+        for c in range(C):
+            lw += gw[g * C + c]
+    rw = known - lw
+    ratio = c45_gain_ratio(gain, -xlog2x(lw) - xlog2x(rw), known, sumW)
+    return True, gain, ratio, cut

@@ -20,6 +20,12 @@ Weka compares floats with ``Utils`` tolerances (``SMALL = 1e-6``): ``gr(a, b)`` 
 ``a - b > 1e-6``, ``grOrEq(a, b)`` is ``b - a < 1e-6``, ``sm(a, b)`` is ``b - a > 1e-6``,
 ``smOrEq(a, b)`` is ``a - b < 1e-6``, ``eq`` both; they are reproduced where Weka uses them.
 
+The gain-ratio criterion and the split evaluation (multiway nominal, binary numeric) are
+the tree engine's (``trees/criteria.py``: ``c45_info_gain``, ``c45_gain_ratio``,
+``xlog2x``; ``trees/splitter.py``: ``c45_*``); this module holds what is J48's own: the
+entry buffer with fractional weights, model selection (average-gain rule), collapsing,
+error-based pruning with subtree raising, and prediction.
+
 Buffers have fixed capacities; a fit that would overflow sets a flag and is re-run by
 the driver with larger buffers (results never depend on capacities).
 """
@@ -29,34 +35,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-SMALL = 1e-6
-LN2 = np.log(2.0)
+from ..trees.consts import C45_MIN_OBJ as MIN_NO_OBJ
+from ..trees.consts import WEKA_SMALL as SMALL
+from ..trees.criteria import XLOG2X
+from ..trees.splitter import c45_nominal_split, c45_numeric_entries, c45_numeric_presorted
+
 #: Weka 3.6.14 ``Statistics.normalInverse(1 - 0.25)`` (printed by Weka itself)
 Z_075 = 0.6744897501960816
 CF = 0.25
-MIN_NO_OBJ = 2.0
-
-
-def _table(k_max: int) -> np.ndarray:
-    import math
-
-    return np.array([0.0] + [k * math.log(k) / math.log(2.0) for k in range(1, k_max)])
-
-
-#: x log2 x for the integer weights 0..8191 (most weights are integer counts)
-_LT = _table(8192)
-
-
-@njit(cache=True, inline="always")
-def _logf(x):
-    # EntropyBasedSplitCrit.logFunc: x log2 x, 0 below 1e-6
-    if x < 1e-6:
-        return 0.0
-    if x < 8192.0:
-        k = int(x)
-        if k == x:
-            return _LT[k]
-    return x * np.log(x) / LN2
 
 
 @njit(cache=True, inline="always")
@@ -118,7 +104,8 @@ def _seg_dist(y, e_idx, e_w, s0, sn, cw):
 
 
 # ---------------------------------------------------------------------------------------
-# split evaluation
+# split evaluation: the counts here, the criterion (gain ratio) and the split kinds in
+# the tree engine (trees/criteria.py, trees/splitter.py: c45_*)
 
 
 @njit(cache=True, inline="always")
@@ -134,284 +121,6 @@ def _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, s0, sn, cnt):
             v = codes[i, noms[q]]
             if v >= 0:
                 cnt[noff[q] + v * C + c] += w
-
-
-@njit(cache=True, inline="always")
-def _eval_nominal(cnt, off, V, C, sumW, intw):
-    """C45Split.handleEnumeratedAttribute from the counts: (valid, infoGain, gainRatio).
-    ``intw``: all counts are integers below the x log2 x table's size."""
-    nbig = 0
-    for i in range(V):
-        pb = 0.0
-        for c in range(C):
-            pb += cnt[off + i * C + c]
-        if MIN_NO_OBJ - pb < SMALL:  # Distribution.check: grOrEq(perBag, minNoObj)
-            nbig += 1
-    if nbig <= 1:
-        return False, 0.0, 0.0
-    known = 0.0
-    new_ent = 0.0
-    split_ent = 0.0
-    old_ent = 0.0
-    if intw:
-        for i in range(V):
-            pb = 0.0
-            for c in range(C):
-                x = cnt[off + i * C + c]
-                pb += x
-                new_ent -= _LT[int(x)]
-            lp = _LT[int(pb)]
-            new_ent += lp
-            split_ent -= lp
-            known += pb
-        for c in range(C):
-            x = 0.0
-            for i in range(V):
-                x += cnt[off + i * C + c]
-            old_ent -= _LT[int(x)]
-        old_ent += _LT[int(known)]
-    else:
-        for i in range(V):
-            pb = 0.0
-            for c in range(C):
-                x = cnt[off + i * C + c]
-                pb += x
-                new_ent -= _logf(x)
-            new_ent += _logf(pb)
-            split_ent -= _logf(pb)
-            known += pb
-        for c in range(C):
-            x = 0.0
-            for i in range(V):
-                x += cnt[off + i * C + c]
-            old_ent -= _logf(x)
-        old_ent += _logf(known)
-    gain = _info_gain(old_ent, new_ent, known, sumW)
-    ratio = _gain_ratio(gain, split_ent, known, sumW)
-    return True, gain, ratio
-
-
-@njit(cache=True, inline="always")
-def _info_gain(old_ent, new_ent, known, sumW):
-    # InfoGainSplitCrit.splitCritValue
-    unknown_rate = (sumW - known) / sumW
-    num = (1.0 - unknown_rate) * (old_ent - new_ent)
-    if abs(num) < SMALL:
-        return 0.0
-    return num / known
-
-
-@njit(cache=True, inline="always")
-def _gain_ratio(gain, split_ent_bags, known, sumW):
-    # GainRatioSplitCrit.splitCritValue; split_ent_bags = -sum_i logf(perBag_i)
-    den = 0.0
-    if known > SMALL:
-        den = split_ent_bags - _logf(sumW - known) + _logf(sumW)
-    if abs(den) < SMALL:
-        return 0.0
-    return gain / (den / sumW)
-
-
-@njit(cache=True)
-def _eval_numeric(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, gval, gcnt, gw, keys, left, right):
-    """C45Split.handleNumericAttribute: (valid, infoGain (MDL-corrected), gainRatio, cut).
-
-    ``cut`` is the midpoint of the best adjacent distinct values (before Weka relocates it
-    to a training value).  The segment's known values are grouped by distinct value with
-    a counting pass over their ranks, or by sorting when the rank range is wide."""
-    rmin = 1 << 62
-    rmax = -1
-    nk = 0
-    for t in range(s0, s0 + sn):
-        r = rank[a, e_idx[t]]
-        if r >= 0:
-            nk += 1
-            if r < rmin:
-                rmin = r
-            if r > rmax:
-                rmax = r
-    if nk == 0:
-        return False, 0.0, 0.0, 0.0
-    G = 0
-    if rmax - rmin + 1 <= 4 * nk:
-        for t in range(s0, s0 + sn):
-            i = e_idx[t]
-            r = rank[a, i]
-            if r >= 0:
-                bcnt[r] += 1
-                bw[r * C + y[i]] += e_w[t]
-        for r in range(rmin, rmax + 1):
-            if bcnt[r] > 0:
-                gval[G] = uvals[r]
-                gcnt[G] = bcnt[r]
-                for c in range(C):
-                    gw[G * C + c] = bw[r * C + c]
-                    bw[r * C + c] = 0.0
-                bcnt[r] = 0
-                G += 1
-    else:
-        m = 0
-        for t in range(s0, s0 + sn):
-            r = rank[a, e_idx[t]]
-            if r >= 0:
-                keys[m] = r * (sn + 1) + (t - s0)
-                m += 1
-        ks = np.sort(keys[:m])
-        prev = -1
-        for q in range(m):
-            r = ks[q] // (sn + 1)
-            t = s0 + ks[q] % (sn + 1)
-            if r != prev:
-                gval[G] = uvals[r]
-                gcnt[G] = 0
-                for c in range(C):
-                    gw[G * C + c] = 0.0
-                G += 1
-                prev = r
-            gcnt[G - 1] += 1
-            gw[(G - 1) * C + y[e_idx[t]]] += e_w[t]
-    return _scan_numeric(gval, gw, G, C, nk, sumW, left, right, False)
-
-
-@njit(cache=True, inline="always")
-def _eval_numeric_sorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, left, right, intw):
-    """``_eval_numeric`` for a segment without missing values (all weights 1) whose rows
-    ``S[s0:s0+sn]`` are in increasing order of attribute ``a`` and whose class counts are
-    ``cw``: Weka's scan over the sorted instances in one pass -- a cut is considered where
-    the value changes by more than 1e-5 from the previous instance's."""
-    known = 0.0
-    for c in range(C):
-        left[c] = 0.0
-        right[c] = cw[c]
-        known += cw[c]
-    min_split = 0.1 * known / C
-    if min_split - MIN_NO_OBJ < SMALL:
-        min_split = MIN_NO_OBJ
-    elif min_split - 25.0 > SMALL:
-        min_split = 25.0
-    if 2.0 * min_split - sn > SMALL:
-        return False, 0.0, 0.0, 0.0
-    default_ent = _logf(known)
-    for c in range(C):
-        default_ent -= _logf(right[c])
-    best_gain = 0.0
-    best_lo = 0.0
-    best_hi = 0.0
-    best_lw = -1.0
-    n_cuts = 0
-    lw = 0.0
-    rw = known
-    prev_r = rank[a, S[s0]]
-    prev_v = uvals[prev_r]
-    for u in range(s0, s0 + sn):
-        i = S[u]
-        r = rank[a, i]
-        if r != prev_r:
-            v = uvals[r]
-            if prev_v + 1e-5 < v and min_split - lw < SMALL and min_split - rw < SMALL:
-                n_cuts += 1
-                if intw:
-                    new_ent = _LT[int(lw)] + _LT[int(rw)]
-                    for c in range(C):
-                        new_ent -= _LT[int(left[c])] + _LT[int(right[c])]
-                else:
-                    new_ent = _logf(lw) + _logf(rw)
-                    for c in range(C):
-                        new_ent -= _logf(left[c]) + _logf(right[c])
-                gain = _info_gain(default_ent, new_ent, known, sumW)
-                if gain - best_gain > SMALL:
-                    best_gain = gain
-                    best_lo = prev_v
-                    best_hi = v
-                    best_lw = lw
-            prev_r = r
-            prev_v = v
-        c = y[i]
-        left[c] += 1.0
-        right[c] -= 1.0
-        lw += 1.0
-        rw -= 1.0
-    if n_cuts == 0:
-        return False, 0.0, 0.0, 0.0
-    gain = best_gain - np.log(n_cuts) / LN2 / sumW
-    if gain < SMALL or best_lw < 0.0:  # smOrEq(gain, 0)
-        return False, 0.0, 0.0, 0.0
-    cut = (best_lo + best_hi) / 2.0
-    if cut == best_hi:
-        cut = best_lo
-    ratio = _gain_ratio(gain, -_logf(best_lw) - _logf(known - best_lw), known, sumW)
-    return True, gain, ratio, cut
-
-
-@njit(cache=True, inline="always")
-def _scan_numeric(gval, gw, G, C, nk, sumW, left, right, intw):
-    """The cut scan of C45Split.handleNumericAttribute over ``G`` groups of distinct values
-    (increasing) with class weights ``gw``; ``nk`` instances have a known value.
-    ``intw``: all weights are integers below the x log2 x table's size."""
-    known = 0.0
-    for c in range(C):
-        left[c] = 0.0
-        right[c] = 0.0
-    for g in range(G):
-        for c in range(C):
-            right[c] += gw[g * C + c]
-    for c in range(C):
-        known += right[c]
-    min_split = 0.1 * known / C
-    if min_split - MIN_NO_OBJ < SMALL:
-        min_split = MIN_NO_OBJ
-    elif min_split - 25.0 > SMALL:
-        min_split = 25.0
-    if 2.0 * min_split - nk > SMALL:  # too few instances with known values
-        return False, 0.0, 0.0, 0.0
-    default_ent = _logf(known)
-    for c in range(C):
-        default_ent -= _logf(right[c])
-    best_gain = 0.0
-    best_g = -1
-    n_cuts = 0
-    lw = 0.0
-    rw = known
-    for g in range(G - 1):
-        for c in range(C):
-            x = gw[g * C + c]
-            left[c] += x
-            right[c] -= x
-            lw += x
-            rw -= x
-        if not (gval[g] + 1e-5 < gval[g + 1]):
-            continue  # Weka: no cut between values closer than 1e-5
-        if min_split - lw < SMALL and min_split - rw < SMALL:
-            n_cuts += 1
-            if intw:
-                new_ent = _LT[int(lw)] + _LT[int(rw)]
-                for c in range(C):
-                    new_ent -= _LT[int(left[c])] + _LT[int(right[c])]
-            else:
-                new_ent = _logf(lw) + _logf(rw)
-                for c in range(C):
-                    new_ent -= _logf(left[c]) + _logf(right[c])
-            gain = _info_gain(default_ent, new_ent, known, sumW)
-            if gain - best_gain > SMALL:
-                best_gain = gain
-                best_g = g
-    if n_cuts == 0:
-        return False, 0.0, 0.0, 0.0
-    gain = best_gain - np.log(n_cuts) / LN2 / sumW
-    if gain < SMALL:  # smOrEq(gain, 0)
-        return False, 0.0, 0.0, 0.0
-    lo = gval[best_g]
-    hi = gval[best_g + 1]
-    cut = (lo + hi) / 2.0
-    if cut == hi:
-        cut = lo
-    lw = 0.0
-    for g in range(best_g + 1):
-        for c in range(C):
-            lw += gw[g * C + c]
-    rw = known - lw
-    ratio = _gain_ratio(gain, -_logf(lw) - _logf(rw), known, sumW)
-    return True, gain, ratio, cut
 
 
 # ---------------------------------------------------------------------------------------
@@ -529,7 +238,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
     T = noff[nnom] + 1
     cnt = np.zeros(T)
     use_pool = nomiss and nnom > 0 and ncap * T <= 2_000_000
-    intw = nomiss and n_sn[0] < _LT.shape[0]
+    intw = nomiss and n_sn[0] < XLOG2X.shape[0]
     nnum = m - nnom
     use_sorted = nomiss and nnum > 0
     S = np.empty((nnum if use_sorted else 0, ecap), dtype=np.int64)
@@ -605,14 +314,14 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
         for a in range(m):
             if is_num[a]:
                 if use_sorted:
-                    ok, g, r, cut = _eval_numeric_sorted(a, S[numq[a]], rank, uvals[uoff[a]:uoff[a + 1]], y, C,
+                    ok, g, r, cut = c45_numeric_presorted(a, S[numq[a]], rank, uvals[uoff[a]:uoff[a + 1]], y, C,
                                                          cw, s0, sn, tot, left, right, intw)
                 else:
-                    ok, g, r, cut = _eval_numeric(a, A, rank, uvals[uoff[a]:uoff[a + 1]], y, C, e_idx, e_w,
+                    ok, g, r, cut = c45_numeric_entries(a, A, rank, uvals[uoff[a]:uoff[a + 1]], y, C, e_idx, e_w,
                                                   s0, sn, tot, bcnt, bw, gval, gcnt, gw, keys, left, right)
                 cuts[a] = cut
             else:
-                ok, g, r = _eval_nominal(cnt, noff[q], nval[a], C, tot, intw)
+                ok, g, r = c45_nominal_split(cnt, noff[q], nval[a], C, tot, intw)
                 q += 1
             valid[a] = ok
             gains[a] = g
@@ -963,6 +672,18 @@ def _prune(A, codes, nval, y, C, e_idx, e_w, ecap, st,
 def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune):
     """Grow (and prune) one tree on ``rows``; returns the node arrays and a status flag
     (1 = a buffer overflowed: call again with larger ``ecap``/``ncap``)."""
+    nomiss = True
+    for q in range(rows.shape[0]):
+        for a in range(nval.shape[0]):
+            if np.isnan(A[rows[q], a]):
+                nomiss = False
+    return _fit_rows(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune,
+                     nomiss)
+
+
+@njit(cache=True)
+def _fit_rows(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune, nomiss):
+    """:func:`_fit_one` given whether any training row has a missing value (``not nomiss``)."""
     e_idx = np.empty(ecap, dtype=np.int64)
     e_w = np.empty(ecap)
     n_attr = np.empty(ncap, dtype=np.int64)
@@ -995,11 +716,6 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
                 r = rank[a, rows[q]]
                 if r >= 0:
                     present[uoff[a] + r] = True
-    nomiss = True
-    for q in range(nr):
-        for a in range(m):
-            if np.isnan(A[rows[q], a]):
-                nomiss = False
     if nr > ecap:
         st[2] = 1
     else:
@@ -1116,12 +832,18 @@ def _predict_row(A, codes, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_emp
 
 @njit(cache=True)
 def _fit_predict_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, test_rows, prune,
-                     out_row):
+                     rowmiss, out_row):
     nr = rows.shape[0]
     ecap = 8 * nr + 64
     ncap = 2 * nr + 64
+    nomiss = True
+    for q in range(nr):
+        if rowmiss[rows[q]]:
+            nomiss = False
+            break
     while True:
-        res = _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune)
+        res = _fit_rows(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune,
+                        nomiss)
         if res[0] == 0:
             break
         ecap *= 2
@@ -1161,7 +883,20 @@ def _prepare(A, nval, rank, is_num):
     return codes, order, nknown
 
 
-@njit(cache=True, parallel=False)
+@njit(cache=True)
+def _row_missing(A):
+    """Per row: does any attribute have a missing value."""
+    n, m = A.shape
+    out = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        for a in range(m):
+            if np.isnan(A[i, a]):
+                out[i] = True
+                break
+    return out
+
+
+@njit(cache=True, parallel=True)
 def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, prune):
     """Fit one J48 per row of the ``(B, n)`` masks ``train`` and predict the rows of ``test``.
 
@@ -1172,12 +907,14 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
     ``is_num`` (m,): numeric attribute."""
     B, n = train.shape
     codes, order, nknown = _prepare(A, nval, rank, is_num)
+    rowmiss = _row_missing(A)
     out = np.full((B, n), -1, dtype=np.int64)
+    # models in parallel (numba threads); each allocates its own work arrays
     for b in prange(B):
         rows = np.flatnonzero(train[b])
         trows = np.flatnonzero(test[b])
         _fit_predict_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, trows, prune,
-                         out[b])
+                         rowmiss, out[b])
     return out
 
 
