@@ -38,11 +38,19 @@ from numba import njit, prange
 from ..trees.consts import C45_MIN_OBJ as MIN_NO_OBJ
 from ..trees.consts import WEKA_SMALL as SMALL
 from ..trees.criteria import XLOG2X
-from ..trees.splitter import c45_nominal_split, c45_numeric_entries, c45_numeric_presorted
+from ..trees.splitter import (
+    c45_nominal_split,
+    c45_numeric_entries,
+    c45_numeric_presorted,
+    c45_numeric_scan,
+)
 
 #: Weka 3.6.14 ``Statistics.normalInverse(1 - 0.25)`` (printed by Weka itself)
 Z_075 = 0.6744897501960816
 CF = 0.25
+#: numeric attributes with at most this many distinct values are counted per node like
+#: nominal ones when nothing is missing (see _grow)
+LOW_CARD = 16
 
 
 @njit(cache=True, inline="always")
@@ -223,23 +231,36 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             R = uoff[a + 1] - uoff[a]
             if R > Rmax:
                 Rmax = R
+    # attributes whose class weights are counted per node (``cnt``, one block of
+    # values x classes each): the nominal ones by code and, when nothing is missing, the
+    # numeric ones with at most LOW_CARD distinct values by rank -- their cut scan runs
+    # over the node's distinct values from the counts (c45_numeric_scan: the same cuts
+    # and sums as the scan over sorted rows) and they need no sorted order
+    lowcard = np.zeros(m, dtype=np.bool_)
     nnom = 0
     for a in range(m):
-        if not is_num[a]:
+        if is_num[a] and nomiss and uoff[a + 1] - uoff[a] <= LOW_CARD:
+            lowcard[a] = True
+        if not is_num[a] or lowcard[a]:
             nnom += 1
     noms = np.empty(nnom, dtype=np.int64)
     noff = np.zeros(nnom + 1, dtype=np.int64)
+    blk = np.full(m, -1, dtype=np.int64)
     q = 0
     for a in range(m):
-        if not is_num[a]:
+        if not is_num[a] or lowcard[a]:
             noms[q] = a
-            noff[q + 1] = noff[q] + nval[a] * C
+            blk[a] = noff[q]
+            noff[q + 1] = noff[q] + (nval[a] if not is_num[a] else uoff[a + 1] - uoff[a]) * C
             q += 1
     T = noff[nnom] + 1
     cnt = np.zeros(T)
     use_pool = nomiss and nnom > 0 and ncap * T <= 2_000_000
     intw = nomiss and n_sn[0] < XLOG2X.shape[0]
-    nnum = m - nnom
+    nnum = 0
+    for a in range(m):
+        if is_num[a] and not lowcard[a]:
+            nnum += 1
     use_sorted = nomiss and nnum > 0
     S = np.empty((nnum if use_sorted else 0, ecap), dtype=np.int64)
     numq = np.full(m, -1, dtype=np.int64)
@@ -255,7 +276,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             childof[rows[q]] = 0
         qa = 0
         for a in range(m):
-            if is_num[a]:
+            if is_num[a] and not lowcard[a]:
                 numq[a] = qa
                 u = 0
                 for r in order[a, : nknown[a]]:
@@ -310,9 +331,24 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             cnt = pool[k]
         elif nnom > 0:
             _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, s0, sn, cnt)
-        q = 0
         for a in range(m):
-            if is_num[a]:
+            if lowcard[a]:
+                # the node's distinct values and their class counts, from the count block
+                lo = uoff[a]
+                b0 = blk[a]
+                G = 0
+                for rr in range(uoff[a + 1] - lo):
+                    wv = 0.0
+                    for c in range(C):
+                        wv += cnt[b0 + rr * C + c]
+                    if wv > 0.0:
+                        gval[G] = uvals[lo + rr]
+                        for c in range(C):
+                            gw[G * C + c] = cnt[b0 + rr * C + c]
+                        G += 1
+                ok, g, r, cut = c45_numeric_scan(gval, gw, G, C, sn, tot, left, right, intw)
+                cuts[a] = cut
+            elif is_num[a]:
                 if use_sorted:
                     ok, g, r, cut = c45_numeric_presorted(a, S[numq[a]], rank, uvals[uoff[a]:uoff[a + 1]], y, C,
                                                          cw, s0, sn, tot, left, right, intw)
@@ -321,8 +357,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
                                                   s0, sn, tot, bcnt, bw, gval, gcnt, gw, keys, left, right)
                 cuts[a] = cut
             else:
-                ok, g, r = c45_nominal_split(cnt, noff[q], nval[a], C, tot, intw)
-                q += 1
+                ok, g, r = c45_nominal_split(cnt, blk[a], nval[a], C, tot, intw)
             valid[a] = ok
             gains[a] = g
             ratios[a] = r
@@ -861,8 +896,9 @@ def _fit_predict_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y
 
 @njit(cache=True)
 def _prepare(A, nval, rank, is_num):
-    """Per call: nominal codes (int, -1 missing) and, per numeric attribute, the rows with a
-    known value in increasing order of value (``order[a, :nknown[a]]``)."""
+    """Per call: nominal codes (int, -1 missing; for a numeric attribute its ranks) and, per
+    numeric attribute, the rows with a known value in increasing order of value
+    (``order[a, :nknown[a]]``)."""
     n, m = A.shape
     codes = np.full((n, m), -1, dtype=np.int32)
     order = np.zeros((m, n), dtype=np.int64)
@@ -873,6 +909,8 @@ def _prepare(A, nval, rank, is_num):
                 if not np.isnan(A[i, a]):
                     codes[i, a] = int(A[i, a])
         else:
+            for i in range(n):
+                codes[i, a] = rank[a, i]  # counted by rank when the attribute has few values
             o = np.argsort(rank[a], kind="mergesort")
             u = 0
             for i in o:
