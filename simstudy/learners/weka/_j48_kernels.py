@@ -265,7 +265,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
     S = np.empty((nnum if use_sorted else 0, ecap), dtype=np.int64)
     numq = np.full(m, -1, dtype=np.int64)
     nr = rows.shape[0]
-    childof = np.empty(A.shape[0] if use_sorted else 0, dtype=np.int64)
+    childof = np.empty(A.shape[0] if use_sorted or use_pool else 0, dtype=np.int64)
     wp = np.empty(Vmax, dtype=np.int64)
     ccnt = np.empty(Vmax * C)
     grows = np.empty(Vmax, dtype=np.bool_)
@@ -405,15 +405,16 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             n_sn[c0 + j] = lens[j]
             stack[sp_] = c0 + j
             sp_ += 1
-        if use_sorted:
-            # each row's branch, then the stable partition of every order -- for the
-            # branches that will be split further (>= 4 instances, not pure)
+        if use_sorted or use_pool:
+            # each row's branch and the branches' class counts (nothing is missing: the
+            # branches partition the segment) -> the branches that will be split further
+            # (>= 4 instances, not pure: the test at the top of this loop)
             ccnt[: nsub * C] = 0.0
-            for t in range(s0, s0 + sn):
-                i = e_idx[t]
-                j = _subset(A, codes, i, best, V, sp)
-                childof[i] = j
-                ccnt[j * C + y[i]] += 1.0
+            for j in range(nsub):
+                for t in range(offs[j], offs[j] + lens[j]):
+                    i = e_idx[t]
+                    childof[i] = j
+                    ccnt[j * C + y[i]] += 1.0
             for j in range(nsub):
                 tj = 0.0
                 mj = 0.0
@@ -422,6 +423,8 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
                     if ccnt[j * C + c] > mj:
                         mj = ccnt[j * C + c]
                 grows[j] = not (2.0 * MIN_NO_OBJ - tj > SMALL or abs(tj - mj) < SMALL)
+        if use_sorted:
+            # the stable partition of every order, for the branches that grow
             for qa in range(nnum):
                 Sq = S[qa]
                 for j in range(nsub):
@@ -433,18 +436,31 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
                         Sq[wp[j]] = i
                         wp[j] += 1
         if use_pool:
+            # count tables of the growing branches only (the others become leaves and
+            # never read theirs): counted directly, or -- when cheaper -- the largest
+            # branch's as the node's minus the others' (exact: integer counts)
             jl = 0
             for j in range(nsub):
                 if lens[j] > lens[jl]:
                     jl = j
-            big = pool[c0 + jl]
-            big[:] = pool[k]
+            direct = 0
             for j in range(nsub):
-                if j != jl:
-                    cj = pool[c0 + j]
-                    _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, offs[j], lens[j], cj)
-                    for u in range(T):
-                        big[u] -= cj[u]
+                if grows[j]:
+                    direct += lens[j] * nnom + T
+            by_sub = (sn - lens[jl]) * nnom + (nsub - 1) * 2 * T
+            if grows[jl] and by_sub < direct:
+                big = pool[c0 + jl]
+                big[:] = pool[k]
+                for j in range(nsub):
+                    if j != jl:
+                        cj = pool[c0 + j]
+                        _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, offs[j], lens[j], cj)
+                        for u in range(T):
+                            big[u] -= cj[u]
+            else:
+                for j in range(nsub):
+                    if grows[j]:
+                        _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, offs[j], lens[j], pool[c0 + j])
     return True
 
 
