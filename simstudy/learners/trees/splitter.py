@@ -723,3 +723,119 @@ def c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, intw):
     rw = known - lw
     ratio = c45_gain_ratio(gain, -xlog2x(lw) - xlog2x(rw), known, sumW)
     return True, gain, ratio, cut
+
+
+@njit(inline="always", **JIT)
+def c45_numeric_counts(cnt, b0, R, uv, C, nk, sumW, left, right, intw):
+    """:func:`c45_numeric_scan` over the class counts of a numeric attribute's ``R`` distinct
+    values (``cnt[b0 + r*C + c]``, value ``uv[r]``; most are absent from a node), read in
+    place: the same candidate cuts (between consecutive values present), the same sums
+    (absent values add 0.0) and the same result, without gathering the groups first.
+    Unit weights (nothing missing); two classes with ``intw`` run on integer counters."""
+    known = 0.0
+    for c in range(C):
+        left[c] = 0.0
+        right[c] = 0.0
+    for r in range(R):
+        for c in range(C):
+            right[c] += cnt[b0 + r * C + c]
+    for c in range(C):
+        known += right[c]
+    min_split = 0.1 * known / C
+    if min_split - C45_MIN_OBJ < WEKA_SMALL:
+        min_split = C45_MIN_OBJ
+    elif min_split - 25.0 > WEKA_SMALL:
+        min_split = 25.0
+    if 2.0 * min_split - nk > WEKA_SMALL:  # too few instances with known values
+        return False, 0.0, 0.0, 0.0
+    default_ent = xlog2x(known)
+    for c in range(C):
+        default_ent -= xlog2x(right[c])
+    best_gain = 0.0
+    best_ent = default_ent  # new_ent of the best cut so far (see c45_numeric_presorted)
+    best_lo = 0.0
+    best_hi = 0.0
+    best_lw = -1.0
+    n_cuts = 0
+    have_prev = False
+    prev_v = 0.0
+    if intw and C == 2:
+        lo_n = int(min_split - WEKA_SMALL) + 1  # lw >= lo_n  <=>  min_split - lw < 1e-6
+        n_all = int(known)
+        li0 = 0
+        li1 = 0
+        ri0 = int(right[0])
+        ri1 = int(right[1])
+        lwi = 0
+        for r in range(R):
+            k0 = int(cnt[b0 + 2 * r])
+            k1 = int(cnt[b0 + 2 * r + 1])
+            if k0 + k1 == 0:
+                continue
+            v = uv[r]
+            if have_prev and prev_v + 1e-5 < v and lwi >= lo_n and n_all - lwi >= lo_n:
+                n_cuts += 1
+                new_ent = XLOG2X[lwi] + XLOG2X[n_all - lwi]
+                new_ent -= XLOG2X[li0] + XLOG2X[ri0]
+                new_ent -= XLOG2X[li1] + XLOG2X[ri1]
+                if new_ent < best_ent:
+                    gain = c45_info_gain(default_ent, new_ent, known, sumW)
+                    if gain - best_gain > WEKA_SMALL:
+                        best_gain = gain
+                        best_ent = new_ent
+                        best_lo = prev_v
+                        best_hi = v
+                        best_lw = float(lwi)
+            li0 += k0
+            ri0 -= k0
+            li1 += k1
+            ri1 -= k1
+            lwi += k0 + k1
+            have_prev = True
+            prev_v = v
+    else:
+        lw = 0.0
+        rw = known
+        for r in range(R):
+            wv = 0.0
+            for c in range(C):
+                wv += cnt[b0 + r * C + c]
+            if not wv > 0.0:
+                continue
+            v = uv[r]
+            if have_prev and prev_v + 1e-5 < v and min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
+                n_cuts += 1
+                if intw:
+                    new_ent = XLOG2X[int(lw)] + XLOG2X[int(rw)]
+                    for c in range(C):
+                        new_ent -= XLOG2X[int(left[c])] + XLOG2X[int(right[c])]
+                else:
+                    new_ent = xlog2x(lw) + xlog2x(rw)
+                    for c in range(C):
+                        new_ent -= xlog2x(left[c]) + xlog2x(right[c])
+                if new_ent < best_ent:
+                    gain = c45_info_gain(default_ent, new_ent, known, sumW)
+                    if gain - best_gain > WEKA_SMALL:
+                        best_gain = gain
+                        best_ent = new_ent
+                        best_lo = prev_v
+                        best_hi = v
+                        best_lw = lw
+            for c in range(C):
+                x = cnt[b0 + r * C + c]
+                left[c] += x
+                right[c] -= x
+                lw += x
+                rw -= x
+            have_prev = True
+            prev_v = v
+    if n_cuts == 0:
+        return False, 0.0, 0.0, 0.0
+    gain = best_gain - np.log(n_cuts) / LN2 / sumW
+    if gain < WEKA_SMALL or best_lw < 0.0:  # smOrEq(gain, 0)
+        return False, 0.0, 0.0, 0.0
+    cut = (best_lo + best_hi) / 2.0
+    if cut == best_hi:
+        cut = best_lo
+    ratio = c45_gain_ratio(gain, -xlog2x(best_lw) - xlog2x(known - best_lw), known, sumW)
+    return True, gain, ratio, cut

@@ -40,9 +40,9 @@ from ..trees.consts import WEKA_SMALL as SMALL
 from ..trees.criteria import XLOG2X
 from ..trees.splitter import (
     c45_nominal_split,
+    c45_numeric_counts,
     c45_numeric_entries,
     c45_numeric_presorted,
-    c45_numeric_scan,
 )
 
 #: Weka 3.6.14 ``Statistics.normalInverse(1 - 0.25)`` (printed by Weka itself)
@@ -50,7 +50,7 @@ Z_075 = 0.6744897501960816
 CF = 0.25
 #: numeric attributes with at most this many distinct values are counted per node like
 #: nominal ones when nothing is missing (see _grow)
-LOW_CARD = 16
+LOW_CARD = 64
 
 
 @njit(cache=True, inline="always")
@@ -333,20 +333,10 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, s0, sn, cnt)
         for a in range(m):
             if lowcard[a]:
-                # the node's distinct values and their class counts, from the count block
+                # the cut scan over the node's distinct values, from the count block
                 lo = uoff[a]
-                b0 = blk[a]
-                G = 0
-                for rr in range(uoff[a + 1] - lo):
-                    wv = 0.0
-                    for c in range(C):
-                        wv += cnt[b0 + rr * C + c]
-                    if wv > 0.0:
-                        gval[G] = uvals[lo + rr]
-                        for c in range(C):
-                            gw[G * C + c] = cnt[b0 + rr * C + c]
-                        G += 1
-                ok, g, r, cut = c45_numeric_scan(gval, gw, G, C, sn, tot, left, right, intw)
+                ok, g, r, cut = c45_numeric_counts(cnt, blk[a], uoff[a + 1] - lo, uvals[lo:uoff[a + 1]], C, sn, tot,
+                                                   left, right, intw)
                 cuts[a] = cut
             elif is_num[a]:
                 if use_sorted:
