@@ -395,7 +395,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             n_sn[c0 + j] = lens[j]
             stack[sp_] = c0 + j
             sp_ += 1
-        if use_sorted or use_pool:
+        if use_sorted:
             # each row's branch and the branches' class counts (nothing is missing: the
             # branches partition the segment) -> the branches that will be split further
             # (>= 4 instances, not pure: the test at the top of this loop)
@@ -438,7 +438,8 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
                 if grows[j]:
                     direct += lens[j] * nnom + T
             by_sub = (sn - lens[jl]) * nnom + (nsub - 1) * 2 * T
-            if grows[jl] and by_sub < direct:
+            if not use_sorted or (grows[jl] and by_sub < direct):
+                # (without sorted orders the branches' growth is not known: all counted)
                 big = pool[c0 + jl]
                 big[:] = pool[k]
                 for j in range(nsub):
