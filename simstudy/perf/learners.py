@@ -282,7 +282,9 @@ def _row(e: dict[str, Any]) -> str:
         agree += f" (x{e['speedup_vs_per_level']:.0f} vs per-level refit)"
     if "credit_g_speedup_vs_sklearn" in e:
         agree += (f" ({e['binary300_cpu_us_per_fit']:.0f} us CPU per fit; credit-g: "
-                  f"x{e['credit_g_speedup_vs_sklearn']:.1f} vs sklearn entropy tree per fit)")
+                  f"x{e['credit_g_speedup_vs_sklearn']:.1f} vs sklearn entropy tree per fit, CPU, one thread; "
+                  f"x{e.get('credit_g_speedup_vs_sklearn_wall', float('nan')):.1f} wall, "
+                  f"{e.get('j48_threads', 1)} threads)")
     return (
         f"{e['name']:<10} {e['dataset']:<10} n={e['n']:<6} B={e['n_models']:<5} "
         f"fast {e['fast_s']:8.4f}s {ref} {sp}{agree}{extra}"
