@@ -17,7 +17,8 @@ samples are kept sorted:
 C4.5's split kinds as Weka's J48 evaluates them (``j48``; gain ratio, Weka's tolerances):
 :func:`c45_nominal_split` (multiway over a nominal attribute's values, from class-weight
 counts), :func:`c45_numeric_presorted` (binary cut, presorted rows of unit weight) and
-:func:`c45_numeric_entries` / :func:`c45_numeric_scan` (binary cut, weighted instances).
+:func:`c45_numeric_entries` / :func:`c45_numeric_scan` (binary cut, weighted instances) and
+:func:`c45_numeric_counts` (binary cut, from per-value class counts).
 """
 
 from __future__ import annotations
@@ -411,9 +412,10 @@ def split_sorting(Xl, yc, yr, w, K, crit, tab, samples, start, end, wn, sq_total
 # a binary cut of a numeric attribute -- the cut with the largest information gain among
 # those between values more than 1e-5 apart that leave >= minSplit weight on each side,
 # MDL-corrected by log2(#cuts)/N.  Weka's tolerances (``WEKA_SMALL``) are kept where it
-# uses them.  Three forms of the numeric scan, by how the node's instances are held:
-# presorted rows with unit weights (c45_numeric_presorted), weighted instances grouped by
-# distinct value (c45_numeric_entries, which calls c45_numeric_scan).
+# uses them.  Forms of the numeric scan, by how the node's instances are held: presorted
+# rows with unit weights (c45_numeric_presorted), weighted instances grouped by distinct
+# value (c45_numeric_entries, which calls c45_numeric_scan), per-value class counts
+# (c45_numeric_counts).
 # ---------------------------------------------------------------------------------------
 
 

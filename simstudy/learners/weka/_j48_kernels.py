@@ -11,10 +11,16 @@ code; the data structures are ours:
   missing split value is copied into every branch with a fractional weight, as Weka does);
   a node owns a contiguous *segment* of the entry buffer;
 * a tree is a set of flat node arrays; the children of a node are contiguous;
-* numeric attributes are ranked once per call (all rows); a node counts its entries per
-  rank (or sorts the ranks when the node is small next to the rank range), so the cut
-  scan runs over distinct values only -- the same cuts and the same sums as Weka's scan
-  over sorted instances.
+* numeric attributes are ranked once per call (all rows); with missing values a node
+  counts its entries per rank (or sorts the ranks when the node is small next to the rank
+  range), so the cut scan runs over distinct values only -- the same cuts and the same
+  sums as Weka's scan over sorted instances;
+* with no missing value in the training rows (all weights 1), nominal attributes and
+  numeric ones with at most ``LOW_CARD`` distinct values are counted per node (values x
+  classes; a branch's table by subtraction from its parent's when cheaper), and every
+  other numeric attribute keeps its rows in sorted order down the tree (sorted once per
+  call, partitioned stably at each split), so no node sorts anything;
+* models run in parallel (``prange``); each allocates its own work arrays.
 
 Weka compares floats with ``Utils`` tolerances (``SMALL = 1e-6``): ``gr(a, b)`` is
 ``a - b > 1e-6``, ``grOrEq(a, b)`` is ``b - a < 1e-6``, ``sm(a, b)`` is ``b - a > 1e-6``,
