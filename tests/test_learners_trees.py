@@ -18,7 +18,7 @@ from sklearn.impute import SimpleImputer
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from simstudy.errors import SimstudyError
-from simstudy.learners import _tree_kernels as K
+from simstudy.learners.trees import kernels as K
 from simstudy.learners.trees import (
     AdaBoost,
     RandomForest,

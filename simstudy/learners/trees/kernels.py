@@ -54,8 +54,7 @@ feature draw, the Gini formulas) and ``grow_presorted`` are therefore marked
 Modules by role: :mod:`.sampler` (the random streams), :mod:`.numeric` (sums, sorts,
 presorted lists), :mod:`.criteria` (Gini, entropy, squared error), :mod:`.splitter`,
 :mod:`.growers`, :mod:`.pruners`, :mod:`.predict`, :mod:`.batch` (one model per
-``prange`` iteration).  ``simstudy.learners._tree_kernels`` is this module under its old
-name.
+``prange`` iteration).
 """
 
 from __future__ import annotations
