@@ -275,6 +275,9 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
     wp = np.empty(Vmax, dtype=np.int64)
     ccnt = np.empty(Vmax * C)
     grows = np.empty(Vmax, dtype=np.bool_)
+    # a node whose class counts its parent already made (n_cw, n_tot set; exact: integer
+    # counts of unit weights, as _seg_dist would sum them)
+    counted = np.zeros(ncap if use_sorted else 1, dtype=np.bool_)
     if use_sorted:
         # the root's rows in increasing order of each numeric attribute
         childof[:] = -1
@@ -318,7 +321,10 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
         k = stack[sp_]
         s0 = n_s0[k]
         sn = n_sn[k]
-        tot = _seg_dist(y, e_idx, e_w, s0, sn, n_cw[k])
+        if use_sorted and counted[k]:
+            tot = n_tot[k]
+        else:
+            tot = _seg_dist(y, e_idx, e_w, s0, sn, n_cw[k])
         n_tot[k] = tot
         n_leaf[k] = True
         n_empty[k] = abs(tot) < SMALL
@@ -419,6 +425,10 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
                     if ccnt[j * C + c] > mj:
                         mj = ccnt[j * C + c]
                 grows[j] = not (2.0 * MIN_NO_OBJ - tj > SMALL or abs(tj - mj) < SMALL)
+                for c in range(C):
+                    n_cw[c0 + j, c] = ccnt[j * C + c]
+                n_tot[c0 + j] = tj
+                counted[c0 + j] = True
         if use_sorted:
             # the stable partition of every order, for the branches that grow
             for qa in range(nnum):
