@@ -20,22 +20,22 @@ import numba
 import numpy as np
 
 
-def _cpu(fn: Any, reps: int) -> float:
+def _best(fn: Any, reps: int, clock: Any = time.process_time) -> float:
+    """Best of ``reps`` calls of ``fn`` by ``clock`` (CPU time unless told otherwise)."""
     best = float("inf")
     for _ in range(reps):
-        t0 = time.process_time()
+        t0 = clock()
         fn()
-        best = min(best, time.process_time() - t0)
+        best = min(best, clock() - t0)
     return best
+
+
+def _cpu(fn: Any, reps: int) -> float:
+    return _best(fn, reps, time.process_time)
 
 
 def _wall(fn: Any, reps: int) -> float:
-    best = float("inf")
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+    return _best(fn, reps, time.perf_counter)
 
 
 def versus_sklearn(quick: bool, seed: int = 0) -> dict[str, Any]:

@@ -474,6 +474,39 @@ def c45_nominal_split(cnt, off, V, C, sumW, intw):
     return True, gain, ratio
 
 
+@njit(inline="always", **JIT)
+def c45_split_ent(lw, rw, left, right, C, intw):
+    """Σ_sides w log2 w − Σ_{side,class} w log2 w of a binary cut (``known`` × its weighted
+    entropy, in bits): the quantity every C4.5 numeric scan minimises.  ``intw``: all weights
+    are integers below the x log2 x table's size, so the table replaces the logarithms."""
+    if intw:
+        e = XLOG2X[int(lw)] + XLOG2X[int(rw)]
+        for c in range(C):
+            e -= XLOG2X[int(left[c])] + XLOG2X[int(right[c])]
+    else:
+        e = xlog2x(lw) + xlog2x(rw)
+        for c in range(C):
+            e -= xlog2x(left[c]) + xlog2x(right[c])
+    return e
+
+
+@njit(inline="always", **JIT)
+def c45_numeric_finish(n_cuts, best_gain, best_lw, best_lo, best_hi, known, sumW):
+    """End of C45Split.handleNumericAttribute: the MDL correction log2(#cuts)/N, Weka's
+    smOrEq(gain, 0) test, the split point (the midpoint, or the lower value where the midpoint
+    rounds to the upper one) and the gain ratio; ``(ok, gain, ratio, cut)``."""
+    if n_cuts == 0:
+        return False, 0.0, 0.0, 0.0
+    gain = best_gain - np.log(n_cuts) / LN2 / sumW
+    if gain < WEKA_SMALL or best_lw < 0.0:  # smOrEq(gain, 0)
+        return False, 0.0, 0.0, 0.0
+    cut = (best_lo + best_hi) / 2.0
+    if cut == best_hi:
+        cut = best_lo
+    ratio = c45_gain_ratio(gain, -xlog2x(best_lw) - xlog2x(known - best_lw), known, sumW)
+    return True, gain, ratio, cut
+
+
 @njit(**JIT)
 def c45_numeric_entries(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt, bw, gval, gcnt, gw, keys, left, right):
     """C45Split.handleNumericAttribute: (valid, infoGain (MDL-corrected), gainRatio, cut).
@@ -618,14 +651,7 @@ def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, left, right
                 v = uvals[r]
                 if prev_v + 1e-5 < v and min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
                     n_cuts += 1
-                    if intw:
-                        new_ent = XLOG2X[int(lw)] + XLOG2X[int(rw)]
-                        for c in range(C):
-                            new_ent -= XLOG2X[int(left[c])] + XLOG2X[int(right[c])]
-                    else:
-                        new_ent = xlog2x(lw) + xlog2x(rw)
-                        for c in range(C):
-                            new_ent -= xlog2x(left[c]) + xlog2x(right[c])
+                    new_ent = c45_split_ent(lw, rw, left, right, C, intw)
                     if new_ent < best_ent:
                         gain = c45_info_gain(default_ent, new_ent, known, sumW)
                         if gain - best_gain > WEKA_SMALL:
@@ -641,16 +667,7 @@ def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, left, right
             right[c] -= 1.0
             lw += 1.0
             rw -= 1.0
-    if n_cuts == 0:
-        return False, 0.0, 0.0, 0.0
-    gain = best_gain - np.log(n_cuts) / LN2 / sumW
-    if gain < WEKA_SMALL or best_lw < 0.0:  # smOrEq(gain, 0)
-        return False, 0.0, 0.0, 0.0
-    cut = (best_lo + best_hi) / 2.0
-    if cut == best_hi:
-        cut = best_lo
-    ratio = c45_gain_ratio(gain, -xlog2x(best_lw) - xlog2x(known - best_lw), known, sumW)
-    return True, gain, ratio, cut
+    return c45_numeric_finish(n_cuts, best_gain, best_lw, best_lo, best_hi, known, sumW)
 
 
 @njit(inline="always", **JIT)
@@ -694,14 +711,7 @@ def c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, intw):
             continue  # Weka: no cut between values closer than 1e-5
         if min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
             n_cuts += 1
-            if intw:
-                new_ent = XLOG2X[int(lw)] + XLOG2X[int(rw)]
-                for c in range(C):
-                    new_ent -= XLOG2X[int(left[c])] + XLOG2X[int(right[c])]
-            else:
-                new_ent = xlog2x(lw) + xlog2x(rw)
-                for c in range(C):
-                    new_ent -= xlog2x(left[c]) + xlog2x(right[c])
+            new_ent = c45_split_ent(lw, rw, left, right, C, intw)
             if new_ent < best_ent:
                 gain = c45_info_gain(default_ent, new_ent, known, sumW)
                 if gain - best_gain > WEKA_SMALL:
@@ -807,14 +817,7 @@ def c45_numeric_counts(cnt, b0, R, uv, C, nk, sumW, left, right, intw):
             v = uv[r]
             if have_prev and prev_v + 1e-5 < v and min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
                 n_cuts += 1
-                if intw:
-                    new_ent = XLOG2X[int(lw)] + XLOG2X[int(rw)]
-                    for c in range(C):
-                        new_ent -= XLOG2X[int(left[c])] + XLOG2X[int(right[c])]
-                else:
-                    new_ent = xlog2x(lw) + xlog2x(rw)
-                    for c in range(C):
-                        new_ent -= xlog2x(left[c]) + xlog2x(right[c])
+                new_ent = c45_split_ent(lw, rw, left, right, C, intw)
                 if new_ent < best_ent:
                     gain = c45_info_gain(default_ent, new_ent, known, sumW)
                     if gain - best_gain > WEKA_SMALL:
@@ -831,13 +834,4 @@ def c45_numeric_counts(cnt, b0, R, uv, C, nk, sumW, left, right, intw):
                 rw -= x
             have_prev = True
             prev_v = v
-    if n_cuts == 0:
-        return False, 0.0, 0.0, 0.0
-    gain = best_gain - np.log(n_cuts) / LN2 / sumW
-    if gain < WEKA_SMALL or best_lw < 0.0:  # smOrEq(gain, 0)
-        return False, 0.0, 0.0, 0.0
-    cut = (best_lo + best_hi) / 2.0
-    if cut == best_hi:
-        cut = best_lo
-    ratio = c45_gain_ratio(gain, -xlog2x(best_lw) - xlog2x(known - best_lw), known, sumW)
-    return True, gain, ratio, cut
+    return c45_numeric_finish(n_cuts, best_gain, best_lw, best_lo, best_hi, known, sumW)
