@@ -461,22 +461,24 @@ def test_an_attribute_missing_in_every_training_row_is_never_used():
     assert np.mean(p == y[150:]) > 0.9
 
 
-def test_results_do_not_depend_on_buffer_capacities():
+@pytest.mark.parametrize("missing", [0.5, 0.0])
+def test_results_do_not_depend_on_buffer_capacities(missing):
     """A fit that overflows its entry/node buffers is re-run with larger ones; the tree is
-    the same whatever the capacities (half the values missing: entries multiply)."""
+    the same whatever the capacities (half the values missing: entries multiply; none
+    missing: the unit-weight split and count tables)."""
     from simstudy.learners.weka import _j48_kernels as K
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(400, 6))
     y = (X[:, 0] + X[:, 1] + rng.normal(size=400) > 0).astype(np.int64)
-    X[rng.random(X.shape) < 0.5] = np.nan
+    X[rng.random(X.shape) < missing] = np.nan
     A, nval, rank, uvals, uoff, numeric = J48()._arrays(X)
-    codes, order, nknown = K._prepare(A, nval, rank, numeric)
+    codes, order, nknown, slots = K._prepare(A, nval, rank, uoff, numeric, y, 2)
     rows = np.arange(300, dtype=np.int64)
     trees, overflows = [], 0
     for ecap, ncap in [(301, 10), (5000, 50), (100000, 5000)]:
         while True:
-            res = K._fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, numeric, y, 2, rows,
+            res = K._fit_one(A, codes, slots, nval, rank, uvals, uoff, order, nknown, numeric, y, 2, rows,
                              ecap, ncap, True)
             if res[0] == 0:
                 break

@@ -420,55 +420,82 @@ def split_sorting(Xl, yc, yr, w, K, crit, tab, samples, start, end, wn, sq_total
 
 
 @njit(inline="always", **JIT)
-def c45_nominal_split(cnt, off, V, C, sumW, intw):
-    """C45Split.handleEnumeratedAttribute from the counts: (valid, infoGain, gainRatio).
-    ``intw``: all counts are integers below the x log2 x table's size."""
-    nbig = 0
-    for i in range(V):
-        pb = 0.0
+def c45_min_split(known, C):
+    """C45Split.handleNumericAttribute's minimum weight on each side of a binary cut:
+    0.1 × known weight / #classes, clamped to [minNoObj, 25] (Weka's tolerances)."""
+    min_split = 0.1 * known / C
+    if min_split - C45_MIN_OBJ < WEKA_SMALL:
+        return C45_MIN_OBJ
+    if min_split - 25.0 > WEKA_SMALL:
+        return 25.0
+    return min_split
+
+
+@njit(inline="always", **JIT)
+def c45_node_ent(cw, C, known):
+    """``known`` × the entropy of class weights ``cw`` in weight form (``logf(known) −
+    Σ_c logf(w_c)``), in the order the numeric scans sum it."""
+    e = xlog2x(known)
+    for c in range(C):
+        e -= xlog2x(cw[c])
+    return e
+
+
+@njit(inline="always", **JIT)
+def c45_nominal_ent(cw, C, known, intw):
+    """:func:`c45_node_ent` in the order :func:`c45_nominal_split` sums it (the class terms
+    first), for a node whose attribute values are all known."""
+    e = 0.0
+    if intw:
         for c in range(C):
-            pb += cnt[off + i * C + c]
-        if C45_MIN_OBJ - pb < WEKA_SMALL:  # Distribution.check: grOrEq(perBag, minNoObj)
-            nbig += 1
-    if nbig <= 1:
-        return False, 0.0, 0.0
+            e -= XLOG2X[int(cw[c])]
+        return e + XLOG2X[int(known)]
+    for c in range(C):
+        e -= xlog2x(cw[c])
+    return e + xlog2x(known)
+
+
+@njit(inline="always", **JIT)
+def c45_nominal_split(cnt, off, V, C, sumW, intw, node_ent):
+    """C45Split.handleEnumeratedAttribute from the counts: (valid, infoGain, gainRatio).
+    ``intw``: all counts are integers below the x log2 x table's size.  ``node_ent``: the
+    node's :func:`c45_nominal_ent` when no value of the attribute is missing (the column
+    sums are then the node's class counts), else ``nan`` (summed from the counts)."""
+    nbig = 0
     known = 0.0
     new_ent = 0.0
     split_ent = 0.0
-    old_ent = 0.0
-    if intw:
-        for i in range(V):
-            pb = 0.0
+    for i in range(V):
+        pb = 0.0
+        if intw:
             for c in range(C):
                 x = cnt[off + i * C + c]
                 pb += x
                 new_ent -= XLOG2X[int(x)]
             lp = XLOG2X[int(pb)]
-            new_ent += lp
-            split_ent -= lp
-            known += pb
-        for c in range(C):
-            x = 0.0
-            for i in range(V):
-                x += cnt[off + i * C + c]
-            old_ent -= XLOG2X[int(x)]
-        old_ent += XLOG2X[int(known)]
-    else:
-        for i in range(V):
-            pb = 0.0
+        else:
             for c in range(C):
                 x = cnt[off + i * C + c]
                 pb += x
                 new_ent -= xlog2x(x)
-            new_ent += xlog2x(pb)
-            split_ent -= xlog2x(pb)
-            known += pb
+            lp = xlog2x(pb)
+        new_ent += lp
+        split_ent -= lp
+        known += pb
+        if C45_MIN_OBJ - pb < WEKA_SMALL:  # Distribution.check: grOrEq(perBag, minNoObj)
+            nbig += 1
+    if nbig <= 1:
+        return False, 0.0, 0.0
+    if node_ent == node_ent:
+        old_ent = node_ent
+    else:
+        old_ent = 0.0
         for c in range(C):
             x = 0.0
             for i in range(V):
                 x += cnt[off + i * C + c]
-            old_ent -= xlog2x(x)
-        old_ent += xlog2x(known)
+            old_ent -= XLOG2X[int(x)] if intw else xlog2x(x)
+        old_ent += XLOG2X[int(known)] if intw else xlog2x(known)
     gain = c45_info_gain(old_ent, new_ent, known, sumW)
     ratio = c45_gain_ratio(gain, split_ent, known, sumW)
     return True, gain, ratio
@@ -569,7 +596,7 @@ def c45_numeric_entries(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt,
 
 
 @njit(inline="always", **JIT)
-def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, left, right, intw):
+def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, min_split, default_ent, left, right, intw):
     """:func:`c45_numeric_entries` for a segment without missing values (all weights 1) whose rows
     ``S[s0:s0+sn]`` are in increasing order of attribute ``a`` and whose class counts are
     ``cw``: Weka's scan over the sorted instances in one pass -- a cut is considered where
@@ -580,22 +607,15 @@ def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, left, right
     function of ``new_ent`` (also in floating point: a difference, then a division by a
     positive number), so no other candidate can beat the best by more than 1e-6 -- the
     same cut as Weka's, one division fewer per candidate.  Two classes with integer
-    weights (``intw``) run on integer counters."""
+    weights (``intw``) run on integer counters.  ``min_split`` and ``default_ent`` are the
+    node's :func:`c45_min_split` and :func:`c45_node_ent` (the same for every attribute)."""
     known = 0.0
     for c in range(C):
         left[c] = 0.0
         right[c] = cw[c]
         known += cw[c]
-    min_split = 0.1 * known / C
-    if min_split - C45_MIN_OBJ < WEKA_SMALL:
-        min_split = C45_MIN_OBJ
-    elif min_split - 25.0 > WEKA_SMALL:
-        min_split = 25.0
     if 2.0 * min_split - sn > WEKA_SMALL:
         return False, 0.0, 0.0, 0.0
-    default_ent = xlog2x(known)
-    for c in range(C):
-        default_ent -= xlog2x(right[c])
     best_gain = 0.0
     best_ent = default_ent  # new_ent of the best cut so far (see above)
     best_lo = 0.0
@@ -684,16 +704,10 @@ def c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, intw):
             right[c] += gw[g * C + c]
     for c in range(C):
         known += right[c]
-    min_split = 0.1 * known / C
-    if min_split - C45_MIN_OBJ < WEKA_SMALL:
-        min_split = C45_MIN_OBJ
-    elif min_split - 25.0 > WEKA_SMALL:
-        min_split = 25.0
+    min_split = c45_min_split(known, C)
     if 2.0 * min_split - nk > WEKA_SMALL:  # too few instances with known values
         return False, 0.0, 0.0, 0.0
-    default_ent = xlog2x(known)
-    for c in range(C):
-        default_ent -= xlog2x(right[c])
+    default_ent = c45_node_ent(right, C, known)
     best_gain = 0.0
     best_ent = default_ent  # new_ent of the best cut so far (see c45_numeric_presorted)
     best_g = -1
@@ -738,31 +752,25 @@ def c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, intw):
 
 
 @njit(inline="always", **JIT)
-def c45_numeric_counts(cnt, b0, R, uv, C, nk, sumW, left, right, intw):
+def c45_numeric_counts(cnt, b0, R, uv, C, cw, sumW, min_split, default_ent, gapok, left, right, intw):
     """:func:`c45_numeric_scan` over the class counts of a numeric attribute's ``R`` distinct
     values (``cnt[b0 + r*C + c]``, value ``uv[r]``; most are absent from a node), read in
     place: the same candidate cuts (between consecutive values present), the same sums
     (absent values add 0.0) and the same result, without gathering the groups first.
-    Unit weights (nothing missing); two classes with ``intw`` run on integer counters."""
+
+    Unit weights and no missing value in the node, so the per-class totals are the node's
+    class counts ``cw`` (exact: integer sums).  ``gapok``: consecutive distinct values of
+    the attribute are all more than 1e-5 apart, so every pair of consecutive present values
+    is a candidate.  Two classes with ``intw`` run on integer counters and stop once the
+    right side is below the minimum split (no candidate after it).  ``min_split`` and
+    ``default_ent``: as in :func:`c45_numeric_presorted`."""
     known = 0.0
     for c in range(C):
         left[c] = 0.0
-        right[c] = 0.0
-    for r in range(R):
-        for c in range(C):
-            right[c] += cnt[b0 + r * C + c]
-    for c in range(C):
-        known += right[c]
-    min_split = 0.1 * known / C
-    if min_split - C45_MIN_OBJ < WEKA_SMALL:
-        min_split = C45_MIN_OBJ
-    elif min_split - 25.0 > WEKA_SMALL:
-        min_split = 25.0
-    if 2.0 * min_split - nk > WEKA_SMALL:  # too few instances with known values
+        right[c] = cw[c]
+        known += cw[c]
+    if 2.0 * min_split - known > WEKA_SMALL:  # too few instances
         return False, 0.0, 0.0, 0.0
-    default_ent = xlog2x(known)
-    for c in range(C):
-        default_ent -= xlog2x(right[c])
     best_gain = 0.0
     best_ent = default_ent  # new_ent of the best cut so far (see c45_numeric_presorted)
     best_lo = 0.0
@@ -774,37 +782,41 @@ def c45_numeric_counts(cnt, b0, R, uv, C, nk, sumW, left, right, intw):
     if intw and C == 2:
         lo_n = int(min_split - WEKA_SMALL) + 1  # lw >= lo_n  <=>  min_split - lw < 1e-6
         n_all = int(known)
+        hi_n = n_all - lo_n  # rw >= lo_n  <=>  lw <= hi_n
         li0 = 0
         li1 = 0
         ri0 = int(right[0])
         ri1 = int(right[1])
         lwi = 0
+        prev_r = -1
         for r in range(R):
             k0 = int(cnt[b0 + 2 * r])
             k1 = int(cnt[b0 + 2 * r + 1])
             if k0 + k1 == 0:
                 continue
-            v = uv[r]
-            if have_prev and prev_v + 1e-5 < v and lwi >= lo_n and n_all - lwi >= lo_n:
-                n_cuts += 1
-                new_ent = XLOG2X[lwi] + XLOG2X[n_all - lwi]
-                new_ent -= XLOG2X[li0] + XLOG2X[ri0]
-                new_ent -= XLOG2X[li1] + XLOG2X[ri1]
-                if new_ent < best_ent:
-                    gain = c45_info_gain(default_ent, new_ent, known, sumW)
-                    if gain - best_gain > WEKA_SMALL:
-                        best_gain = gain
-                        best_ent = new_ent
-                        best_lo = prev_v
-                        best_hi = v
-                        best_lw = float(lwi)
+            # lwi >= lo_n >= 2 implies a present value before this one
+            if lwi >= lo_n:
+                if lwi > hi_n:
+                    break  # lw only grows: no candidate from here on
+                if gapok or uv[prev_r] + 1e-5 < uv[r]:
+                    n_cuts += 1
+                    new_ent = XLOG2X[lwi] + XLOG2X[n_all - lwi]
+                    new_ent -= XLOG2X[li0] + XLOG2X[ri0]
+                    new_ent -= XLOG2X[li1] + XLOG2X[ri1]
+                    if new_ent < best_ent:
+                        gain = c45_info_gain(default_ent, new_ent, known, sumW)
+                        if gain - best_gain > WEKA_SMALL:
+                            best_gain = gain
+                            best_ent = new_ent
+                            best_lo = uv[prev_r]
+                            best_hi = uv[r]
+                            best_lw = float(lwi)
             li0 += k0
             ri0 -= k0
             li1 += k1
             ri1 -= k1
             lwi += k0 + k1
-            have_prev = True
-            prev_v = v
+            prev_r = r
     else:
         lw = 0.0
         rw = known

@@ -17,7 +17,9 @@ code; the data structures are ours:
   sums as Weka's scan over sorted instances;
 * with no missing value in the training rows (all weights 1), nominal attributes and
   numeric ones with at most ``LOW_CARD`` distinct values are counted per node (values x
-  classes; a branch's table by subtraction from its parent's when cheaper), and every
+  classes, from each row's table cells computed once per call; a branch's table by
+  subtraction from its parent's when cheaper; the node's class counts, minimum split and
+  entropy computed once for all its attributes), and every
   other numeric attribute keeps its rows in sorted order down the tree (sorted once per
   call, partitioned stably at each split), so no node sorts anything;
 * models run in parallel (``prange``); each allocates its own work arrays.
@@ -45,6 +47,9 @@ from ..trees.consts import C45_MIN_OBJ as MIN_NO_OBJ
 from ..trees.consts import WEKA_SMALL as SMALL
 from ..trees.criteria import XLOG2X
 from ..trees.splitter import (
+    c45_min_split,
+    c45_node_ent,
+    c45_nominal_ent,
     c45_nominal_split,
     c45_numeric_counts,
     c45_numeric_entries,
@@ -212,12 +217,100 @@ def _split_segment(A, codes, attr, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, of
     return True
 
 
+@njit(cache=True, inline="always")
+def _split_unit(A, codes, attr, V, sp, nsub, y, C, e_idx, e_w, s0, sn, st, ecap, offs, lens, childof, ccnt):
+    """:func:`_split_segment` when no value is missing (unit weights; the branches partition
+    the segment, in the same order), noting on the way each row's branch (``childof``) and
+    the branches' class counts (``ccnt``).  Returns False on buffer overflow."""
+    for j in range(nsub):
+        lens[j] = 0
+    ccnt[: nsub * C] = 0.0
+    for t in range(s0, s0 + sn):
+        i = e_idx[t]
+        j = _subset(A, codes, i, attr, V, sp)
+        childof[i] = j
+        lens[j] += 1
+        ccnt[j * C + y[i]] += 1.0
+    top = st[0]
+    if top + sn > ecap:
+        st[2] = 1
+        return False
+    total = 0
+    for j in range(nsub):
+        offs[j] = top + total
+        total += lens[j]
+        lens[j] = 0
+    for t in range(s0, s0 + sn):
+        i = e_idx[t]
+        j = childof[i]
+        p = offs[j] + lens[j]
+        e_idx[p] = i
+        e_w[p] = 1.0
+        lens[j] += 1
+    st[0] = top + sn
+    return True
+
+
 # ---------------------------------------------------------------------------------------
 # one tree
 
 
 @njit(cache=True)
-def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C, rows, e_idx, e_w,
+def _count_layout(nval, uoff, is_num, C, nomiss):
+    """The attributes whose class weights are counted per node (``cnt``, one block of
+    values x classes each): the nominal ones by code and, when nothing is missing, the
+    numeric ones with at most LOW_CARD distinct values by rank -- their cut scan runs over
+    the node's distinct values from the counts (c45_numeric_counts: the same cuts and sums
+    as the scan over sorted rows) and they need no sorted order.  Returns ``(lowcard,
+    noms, noff, blk)``: the counted attributes ``noms`` in order, block ``q`` starting at
+    ``noff[q]``, and per attribute its block's start (``blk``, -1 if not counted)."""
+    m = nval.shape[0]
+    lowcard = np.zeros(m, dtype=np.bool_)
+    nnom = 0
+    for a in range(m):
+        if is_num[a] and nomiss and uoff[a + 1] - uoff[a] <= LOW_CARD:
+            lowcard[a] = True
+        if not is_num[a] or lowcard[a]:
+            nnom += 1
+    noms = np.empty(nnom, dtype=np.int64)
+    noff = np.zeros(nnom + 1, dtype=np.int64)
+    blk = np.full(m, -1, dtype=np.int64)
+    q = 0
+    for a in range(m):
+        if not is_num[a] or lowcard[a]:
+            noms[q] = a
+            blk[a] = noff[q]
+            noff[q + 1] = noff[q] + (nval[a] if not is_num[a] else uoff[a + 1] - uoff[a]) * C
+            q += 1
+    return lowcard, noms, noff, blk
+
+
+@njit(cache=True)
+def _unit_slots(codes, y, C, noms, noff):
+    """Per row and counted attribute (the layout with nothing missing), the cell of the
+    count table its class falls in: ``noff[q] + value*C + y`` (-1 where the value is
+    missing: such rows never train a model counted this way)."""
+    n = codes.shape[0]
+    out = np.full((n, noms.shape[0]), -1, dtype=np.int32)
+    for i in range(n):
+        for q in range(noms.shape[0]):
+            v = codes[i, noms[q]]
+            if v >= 0:
+                out[i, q] = noff[q] + v * C + y[i]
+    return out
+
+
+@njit(cache=True, inline="always")
+def _slot_counts(slots, e_idx, s0, sn, T, cnt):
+    """:func:`_nominal_counts` for unit weights from the rows' cells (:func:`_unit_slots`)."""
+    cnt[:T] = 0.0
+    for t in range(s0, s0 + sn):
+        for c in slots[e_idx[t]]:
+            cnt[c] += 1.0
+
+
+@njit(cache=True)
+def _grow(A, codes, slots, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C, rows, e_idx, e_w,
           ecap, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st, nomiss):
     """ClassifierTree.buildTree with C45ModelSelection.selectModel, depth first from the
     root segment (node 0, already set up).  Returns False on overflow.
@@ -237,28 +330,17 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             R = uoff[a + 1] - uoff[a]
             if R > Rmax:
                 Rmax = R
-    # attributes whose class weights are counted per node (``cnt``, one block of
-    # values x classes each): the nominal ones by code and, when nothing is missing, the
-    # numeric ones with at most LOW_CARD distinct values by rank -- their cut scan runs
-    # over the node's distinct values from the counts (c45_numeric_scan: the same cuts
-    # and sums as the scan over sorted rows) and they need no sorted order
-    lowcard = np.zeros(m, dtype=np.bool_)
-    nnom = 0
+    lowcard, noms, noff, blk = _count_layout(nval, uoff, is_num, C, nomiss)
+    nnom = noms.shape[0]
+    # consecutive distinct values more than 1e-5 apart: every cut between present values
+    # is a candidate (c45_numeric_counts)
+    gapok = np.zeros(m, dtype=np.bool_)
     for a in range(m):
-        if is_num[a] and nomiss and uoff[a + 1] - uoff[a] <= LOW_CARD:
-            lowcard[a] = True
-        if not is_num[a] or lowcard[a]:
-            nnom += 1
-    noms = np.empty(nnom, dtype=np.int64)
-    noff = np.zeros(nnom + 1, dtype=np.int64)
-    blk = np.full(m, -1, dtype=np.int64)
-    q = 0
-    for a in range(m):
-        if not is_num[a] or lowcard[a]:
-            noms[q] = a
-            blk[a] = noff[q]
-            noff[q + 1] = noff[q] + (nval[a] if not is_num[a] else uoff[a + 1] - uoff[a]) * C
-            q += 1
+        if is_num[a]:
+            gapok[a] = True
+            for r in range(uoff[a] + 1, uoff[a + 1]):
+                if not uvals[r - 1] + 1e-5 < uvals[r]:
+                    gapok[a] = False
     T = noff[nnom] + 1
     cnt = np.zeros(T)
     use_pool = nomiss and nnom > 0 and ncap * T <= 2_000_000
@@ -295,7 +377,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
                 qa += 1
     pool = np.empty((ncap if use_pool else 1, T))
     if use_pool:
-        _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, n_s0[0], n_sn[0], pool[0])
+        _slot_counts(slots, e_idx, n_s0[0], n_sn[0], noff[nnom], pool[0])
     bcnt = np.zeros(Rmax, dtype=np.int64)
     bw = np.zeros(Rmax * C)
     nroot = n_sn[0]
@@ -339,6 +421,15 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             gw = np.empty((sn + 1) * C)
         avg = 0.0
         nvalid = 0
+        if nomiss:
+            # what every attribute's evaluation shares at this node (all values known)
+            min_split = c45_min_split(tot, C)
+            node_ent = c45_node_ent(cw, C, tot)
+            nom_ent = c45_nominal_ent(cw, C, tot, intw)
+        else:
+            min_split = 0.0
+            node_ent = 0.0
+            nom_ent = np.nan
         if use_pool:
             cnt = pool[k]
         elif nnom > 0:
@@ -347,19 +438,19 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             if lowcard[a]:
                 # the cut scan over the node's distinct values, from the count block
                 lo = uoff[a]
-                ok, g, r, cut = c45_numeric_counts(cnt, blk[a], uoff[a + 1] - lo, uvals[lo:uoff[a + 1]], C, sn, tot,
-                                                   left, right, intw)
+                ok, g, r, cut = c45_numeric_counts(cnt, blk[a], uoff[a + 1] - lo, uvals[lo:uoff[a + 1]], C, cw, tot,
+                                                   min_split, node_ent, gapok[a], left, right, intw)
                 cuts[a] = cut
             elif is_num[a]:
                 if use_sorted:
                     ok, g, r, cut = c45_numeric_presorted(a, S[numq[a]], rank, uvals[uoff[a]:uoff[a + 1]], y, C,
-                                                         cw, s0, sn, tot, left, right, intw)
+                                                          cw, s0, sn, tot, min_split, node_ent, left, right, intw)
                 else:
                     ok, g, r, cut = c45_numeric_entries(a, A, rank, uvals[uoff[a]:uoff[a + 1]], y, C, e_idx, e_w,
                                                   s0, sn, tot, bcnt, bw, gval, gcnt, gw, keys, left, right)
                 cuts[a] = cut
             else:
-                ok, g, r = c45_nominal_split(cnt, blk[a], nval[a], C, tot, intw)
+                ok, g, r = c45_nominal_split(cnt, blk[a], nval[a], C, tot, intw, nom_ent)
             valid[a] = ok
             gains[a] = g
             ratios[a] = r
@@ -393,7 +484,11 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
         if st[1] + nsub > ncap:
             st[2] = 1
             return False
-        if not _split_segment(A, codes, best, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
+        if use_sorted:
+            if not _split_unit(A, codes, best, V, sp, nsub, y, C, e_idx, e_w, s0, sn, st, ecap, offs, lens,
+                               childof, ccnt):
+                return False
+        elif not _split_segment(A, codes, best, V, sp, nsub, e_idx, e_w, s0, sn, st, ecap, offs, lens, probs):
             return False
         c0 = st[1]
         st[1] += nsub
@@ -411,12 +506,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
             # each row's branch and the branches' class counts (nothing is missing: the
             # branches partition the segment) -> the branches that will be split further
             # (>= 4 instances, not pure: the test at the top of this loop)
-            ccnt[: nsub * C] = 0.0
-            for j in range(nsub):
-                for t in range(offs[j], offs[j] + lens[j]):
-                    i = e_idx[t]
-                    childof[i] = j
-                    ccnt[j * C + y[i]] += 1.0
+            # (childof and ccnt set by _split_unit)
             for j in range(nsub):
                 tj = 0.0
                 mj = 0.0
@@ -461,13 +551,13 @@ def _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, cou
                 for j in range(nsub):
                     if j != jl:
                         cj = pool[c0 + j]
-                        _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, offs[j], lens[j], cj)
+                        _slot_counts(slots, e_idx, offs[j], lens[j], noff[nnom], cj)
                         for u in range(T):
                             big[u] -= cj[u]
             else:
                 for j in range(nsub):
                     if grows[j]:
-                        _nominal_counts(codes, noms, noff, y, C, e_idx, e_w, offs[j], lens[j], pool[c0 + j])
+                        _slot_counts(slots, e_idx, offs[j], lens[j], noff[nnom], pool[c0 + j])
     return True
 
 
@@ -727,7 +817,7 @@ def _prune(A, codes, nval, y, C, e_idx, e_w, ecap, st,
 
 
 @njit(cache=True)
-def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune):
+def _fit_one(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune):
     """Grow (and prune) one tree on ``rows``; returns the node arrays and a status flag
     (1 = a buffer overflowed: call again with larger ``ecap``/``ncap``)."""
     nomiss = True
@@ -735,12 +825,12 @@ def _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, row
         for a in range(nval.shape[0]):
             if np.isnan(A[rows[q], a]):
                 nomiss = False
-    return _fit_rows(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune,
+    return _fit_rows(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune,
                      nomiss)
 
 
 @njit(cache=True)
-def _fit_rows(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune, nomiss):
+def _fit_rows(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune, nomiss):
     """:func:`_fit_one` given whether any training row has a missing value (``not nomiss``)."""
     e_idx = np.empty(ecap, dtype=np.int64)
     e_w = np.empty(ecap)
@@ -784,7 +874,7 @@ def _fit_rows(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, ro
         st[1] = 1
         n_s0[0] = 0
         n_sn[0] = nr
-        ok = _grow(A, codes, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C, rows,
+        ok = _grow(A, codes, slots, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C, rows,
                    e_idx, e_w, ecap, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
                    ncap, st, nomiss)
         if ok:
@@ -889,7 +979,7 @@ def _predict_row(A, codes, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_emp
 
 
 @njit(cache=True)
-def _fit_predict_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, test_rows, prune,
+def _fit_predict_one(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, test_rows, prune,
                      rowmiss, out_row):
     nr = rows.shape[0]
     ecap = 8 * nr + 64
@@ -900,7 +990,7 @@ def _fit_predict_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y
             nomiss = False
             break
     while True:
-        res = _fit_rows(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune,
+        res = _fit_rows(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune,
                         nomiss)
         if res[0] == 0:
             break
@@ -918,10 +1008,10 @@ def _fit_predict_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y
 
 
 @njit(cache=True)
-def _prepare(A, nval, rank, is_num):
-    """Per call: nominal codes (int, -1 missing; for a numeric attribute its ranks) and, per
-    numeric attribute, the rows with a known value in increasing order of value
-    (``order[a, :nknown[a]]``)."""
+def _prepare(A, nval, rank, uoff, is_num, y, C):
+    """Per call: nominal codes (int, -1 missing; for a numeric attribute its ranks), per
+    numeric attribute the rows with a known value in increasing order of value
+    (``order[a, :nknown[a]]``), and each row's count-table cells (:func:`_unit_slots`)."""
     n, m = A.shape
     codes = np.full((n, m), -1, dtype=np.int32)
     order = np.zeros((m, n), dtype=np.int64)
@@ -941,7 +1031,8 @@ def _prepare(A, nval, rank, is_num):
                     order[a, u] = i
                     u += 1
             nknown[a] = u
-    return codes, order, nknown
+    noms, noff = _count_layout(nval, uoff, is_num, C, True)[1:3]
+    return codes, order, nknown, _unit_slots(codes, y, C, noms, noff)
 
 
 @njit(cache=True)
@@ -967,14 +1058,14 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
     ``uvals[uoff[a]:uoff[a+1]]`` (numeric attributes; -1 missing or nominal);
     ``is_num`` (m,): numeric attribute."""
     B, n = train.shape
-    codes, order, nknown = _prepare(A, nval, rank, is_num)
+    codes, order, nknown, slots = _prepare(A, nval, rank, uoff, is_num, y, C)
     rowmiss = _row_missing(A)
     out = np.full((B, n), -1, dtype=np.int64)
     # models in parallel (numba threads); each allocates its own work arrays
     for b in prange(B):
         rows = np.flatnonzero(train[b])
         trows = np.flatnonzero(test[b])
-        _fit_predict_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, trows, prune,
+        _fit_predict_one(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, trows, prune,
                          rowmiss, out[b])
     return out
 
@@ -983,12 +1074,12 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
 def fit_tree(A, nval, rank, uvals, uoff, is_num, y, C, rows, prune):
     """One tree's node arrays (for inspection and tests): ``(attr, split, n_sub, child,
     leaf, empty, class_weights, total, share, n_nodes)``; node 0 is the root."""
-    codes, order, nknown = _prepare(A, nval, rank, is_num)
+    codes, order, nknown, slots = _prepare(A, nval, rank, uoff, is_num, y, C)
     nr = rows.shape[0]
     ecap = 8 * nr + 64
     ncap = 2 * nr + 64
     while True:
-        res = _fit_one(A, codes, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune)
+        res = _fit_one(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune)
         if res[0] == 0:
             break
         ecap *= 2
