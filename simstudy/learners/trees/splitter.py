@@ -518,6 +518,40 @@ def c45_split_ent(lw, rw, left, right, C, intw):
 
 
 @njit(inline="always", **JIT)
+def c45_ent2(lwi, n_all, li0, ri0, li1, ri1):
+    """:func:`c45_split_ent` for two classes with integer counts below the table's size
+    (left ``li0 + li1 = lwi`` of ``n_all``): the same table entries in the same order."""
+    e = XLOG2X[lwi] + XLOG2X[n_all - lwi]
+    e -= XLOG2X[li0] + XLOG2X[ri0]
+    e -= XLOG2X[li1] + XLOG2X[ri1]
+    return e
+
+
+@njit(inline="always", **JIT)
+def c45_accept(new_ent, best_ent, best_gain, default_ent, known, sumW):
+    """Weka's choice of a numeric cut in scan order: the gain of a cut whose weighted entropy
+    is ``new_ent`` if it beats the best so far by more than 1e-6, else -1.0.  Its gain is
+    computed only when ``new_ent`` is below the best's (the gain does not increase with
+    ``new_ent``, also in floating point: a difference, then a division by a positive
+    number), one division fewer per candidate."""
+    if new_ent < best_ent:
+        gain = c45_info_gain(default_ent, new_ent, known, sumW)
+        if gain - best_gain > WEKA_SMALL:
+            return gain
+    return -1.0
+
+
+@njit(inline="always", **JIT)
+def c45_take(new_ent, lo, hi, lw, best_gain, best_ent, best_lo, best_hi, best_lw, default_ent, known, sumW):
+    """:func:`c45_accept` applied to the best cut so far ``(gain, new_ent, lo, hi, lw)``:
+    the candidate's if accepted, else the best unchanged."""
+    gain = c45_accept(new_ent, best_ent, best_gain, default_ent, known, sumW)
+    if gain >= 0.0:
+        return gain, new_ent, lo, hi, lw
+    return best_gain, best_ent, best_lo, best_hi, best_lw
+
+
+@njit(inline="always", **JIT)
 def c45_numeric_finish(n_cuts, best_gain, best_lw, best_lo, best_hi, known, sumW):
     """End of C45Split.handleNumericAttribute: the MDL correction log2(#cuts)/N, Weka's
     smOrEq(gain, 0) test, the split point (the midpoint, or the lower value where the midpoint
@@ -641,17 +675,10 @@ def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, min_split, 
                 v = uvals[r]
                 if lwi >= lo_n and n_all - lwi >= lo_n and prev_v + 1e-5 < v:
                     n_cuts += 1
-                    new_ent = XLOG2X[lwi] + XLOG2X[n_all - lwi]
-                    new_ent -= XLOG2X[li0] + XLOG2X[ri0]
-                    new_ent -= XLOG2X[li1] + XLOG2X[ri1]
-                    if new_ent < best_ent:
-                        gain = c45_info_gain(default_ent, new_ent, known, sumW)
-                        if gain - best_gain > WEKA_SMALL:
-                            best_gain = gain
-                            best_ent = new_ent
-                            best_lo = prev_v
-                            best_hi = v
-                            best_lw = float(lwi)
+                    new_ent = c45_ent2(lwi, n_all, li0, ri0, li1, ri1)
+                    best_gain, best_ent, best_lo, best_hi, best_lw = c45_take(
+                        new_ent, prev_v, v, float(lwi), best_gain, best_ent, best_lo, best_hi, best_lw,
+                        default_ent, known, sumW)
                 prev_r = r
                 prev_v = v
             if y[i] == 0:
@@ -672,14 +699,9 @@ def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, min_split, 
                 if prev_v + 1e-5 < v and min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
                     n_cuts += 1
                     new_ent = c45_split_ent(lw, rw, left, right, C, intw)
-                    if new_ent < best_ent:
-                        gain = c45_info_gain(default_ent, new_ent, known, sumW)
-                        if gain - best_gain > WEKA_SMALL:
-                            best_gain = gain
-                            best_ent = new_ent
-                            best_lo = prev_v
-                            best_hi = v
-                            best_lw = lw
+                    best_gain, best_ent, best_lo, best_hi, best_lw = c45_take(
+                        new_ent, prev_v, v, lw, best_gain, best_ent, best_lo, best_hi, best_lw,
+                        default_ent, known, sumW)
                 prev_r = r
                 prev_v = v
             c = y[i]
@@ -726,12 +748,11 @@ def c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, intw):
         if min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
             n_cuts += 1
             new_ent = c45_split_ent(lw, rw, left, right, C, intw)
-            if new_ent < best_ent:
-                gain = c45_info_gain(default_ent, new_ent, known, sumW)
-                if gain - best_gain > WEKA_SMALL:
-                    best_gain = gain
-                    best_ent = new_ent
-                    best_g = g
+            gain = c45_accept(new_ent, best_ent, best_gain, default_ent, known, sumW)
+            if gain >= 0.0:
+                best_gain = gain
+                best_ent = new_ent
+                best_g = g
     if n_cuts == 0:
         return False, 0.0, 0.0, 0.0
     gain = best_gain - np.log(n_cuts) / LN2 / sumW
@@ -800,17 +821,10 @@ def c45_numeric_counts(cnt, b0, R, uv, C, cw, sumW, min_split, default_ent, gapo
                     break  # lw only grows: no candidate from here on
                 if gapok or uv[prev_r] + 1e-5 < uv[r]:
                     n_cuts += 1
-                    new_ent = XLOG2X[lwi] + XLOG2X[n_all - lwi]
-                    new_ent -= XLOG2X[li0] + XLOG2X[ri0]
-                    new_ent -= XLOG2X[li1] + XLOG2X[ri1]
-                    if new_ent < best_ent:
-                        gain = c45_info_gain(default_ent, new_ent, known, sumW)
-                        if gain - best_gain > WEKA_SMALL:
-                            best_gain = gain
-                            best_ent = new_ent
-                            best_lo = uv[prev_r]
-                            best_hi = uv[r]
-                            best_lw = float(lwi)
+                    new_ent = c45_ent2(lwi, n_all, li0, ri0, li1, ri1)
+                    best_gain, best_ent, best_lo, best_hi, best_lw = c45_take(
+                        new_ent, uv[prev_r], uv[r], float(lwi), best_gain, best_ent, best_lo, best_hi, best_lw,
+                        default_ent, known, sumW)
             li0 += k0
             ri0 -= k0
             li1 += k1
@@ -830,14 +844,9 @@ def c45_numeric_counts(cnt, b0, R, uv, C, cw, sumW, min_split, default_ent, gapo
             if have_prev and prev_v + 1e-5 < v and min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
                 n_cuts += 1
                 new_ent = c45_split_ent(lw, rw, left, right, C, intw)
-                if new_ent < best_ent:
-                    gain = c45_info_gain(default_ent, new_ent, known, sumW)
-                    if gain - best_gain > WEKA_SMALL:
-                        best_gain = gain
-                        best_ent = new_ent
-                        best_lo = prev_v
-                        best_hi = v
-                        best_lw = lw
+                best_gain, best_ent, best_lo, best_hi, best_lw = c45_take(
+                    new_ent, prev_v, v, lw, best_gain, best_ent, best_lo, best_hi, best_lw,
+                    default_ent, known, sumW)
             for c in range(C):
                 x = cnt[b0 + r * C + c]
                 left[c] += x
