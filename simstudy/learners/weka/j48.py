@@ -41,12 +41,11 @@ The gain-ratio criterion and the split evaluation are the tree engine's
 (``trees/criteria.py``: ``c45_info_gain``, ``c45_gain_ratio``; ``trees/splitter.py``:
 ``c45_*``); growing, pruning and prediction are J48's own (``_j48_kernels.py``).
 
-Cost (2-core shared machine, CPU time on one thread, ``perf`` row ``j48``): about 47 µs per
-fit in a batch of 1000 on 300 × 10 binary nominal data, and about 535 µs per fit on
-credit-g 90/10 splits, 7.6× less than one scikit-learn entropy tree (4070 µs; it neither
-prunes nor computes gain ratios).  Models are fitted in parallel over numba's threads
-(``prange``); on idle cores that divides the wall time by up to the number of cores
-(not measured: the cores were busy).
+Cost (2-core machine, other jobs paused, CPU time on one thread, ``perf`` row ``j48``):
+about 40 µs per fit in a batch of 1000 on 300 × 10 binary nominal data, and 396–412 µs per
+fit on credit-g 90/10 splits, 9.8–10.4× less than one scikit-learn entropy tree (4,050–4,120
+µs; it neither prunes nor computes gain ratios).  Models are fitted in parallel over numba's
+threads (``prange``): on 2 idle cores the wall time per fit is about half (≈ 20× scikit-learn).
 """
 
 from __future__ import annotations
