@@ -724,8 +724,8 @@ def _rho_line(t: pd.DataFrame, by: str) -> str:
 def _scenario_md(title: str, scenarios, blocks, claims_fn, notes: list[str]) -> list[str]:
     lines = [f"# {title}", "", *notes, "",
              "In-band counts depend on the runs (fewer runs, wider 99 % bands, more cells in "
-             "band): compare scenarios with each other at the same runs, and with the default "
-             "study's full-scale counts only at the paper's 5000 runs.", "",
+             "band): compare scenarios with each other, and with the `wang-real` study's "
+             "tables, only at the same runs per cell.", "",
              "| scenario | hypothesis about the paper? | " + " | ".join(
                  f"{b} in 99 % band" for b in blocks[0][1]) + " | tB3x2cv between F5x2cv and FB5x2cv |",
              "|---|---|" + "---|" * len(blocks[0][1]) + "---|"]
