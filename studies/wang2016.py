@@ -724,7 +724,7 @@ def _rho_line(t: pd.DataFrame, by: str) -> str:
 def _scenario_md(title: str, scenarios, blocks, claims_fn, notes: list[str]) -> list[str]:
     lines = [f"# {title}", "", *notes, "",
              "In-band counts depend on the runs (fewer runs, wider 99 % bands, more cells in "
-             "band): compare scenarios with each other, and with the `wang-real` study's "
+             "band): compare scenarios with each other, and with the default study's "
              "tables, only at the same runs per cell.", "",
              "| scenario | hypothesis about the paper? | " + " | ".join(
                  f"{b} in 99 % band" for b in blocks[0][1]) + " | tB3x2cv between F5x2cv and FB5x2cv |",
