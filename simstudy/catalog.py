@@ -40,6 +40,8 @@ _CATALOG: dict[str, tuple[str, str]] = {
                     "type2 with the learner settings calibrated on Alpaydin's Table 2"),
     "errors-paper": ("simstudy.studies.alpaydin1999:build_errors_paper",
                      "Alpaydin Table 2 under the paper-variant learners"),
+    "odr-size": ("simstudy.studies.alpaydin1999:build_odr_size",
+                 "Alpaydin 1999 ODR rows on the size Table 2's sds imply (hypothesis)"),
     "gaussian-paper": ("simstudy.studies.wang2016:build_gaussian_paper",
                        "gaussian with the paper-variant learners and hypotheses about AB"),
     "wang-real-paper": ("simstudy.studies.wang2016:build_real_paper",
