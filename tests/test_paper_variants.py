@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import inspect
 from pathlib import Path
 
@@ -129,3 +130,98 @@ def test_gaussian_paper_end_to_end_small(tmp_path):
     text = (tmp_path / "out" / "RESULTS.md").read_text()
     assert "AB = majority class" in text and "hypothesis" in text
     assert all(p.exists() for p in paths)
+
+
+# --- odr-size: ODR's size implied by Table 2's sds (a hypothesis) ---------------------------
+
+def test_implied_sizes_by_hand():
+    """N = 2 p (1 - p) / sd^2 per row; the binomial sd of a half at the documented size."""
+    t = PC.implied_sizes(known=A.SIZES).set_index(["dataset", "model", "hidden_units"],
+                                                  drop=False)
+    odr_lp = t[(t["dataset"] == "ODR") & (t["model"] == "LP")].iloc[0]
+    assert odr_lp["n_implied"] == pytest.approx(2 * 0.0531 * 0.9469 / 0.0108**2)  # 862.15
+    assert odr_lp["binomial_sd_pct"] == pytest.approx(100 * np.sqrt(0.0531 * 0.9469 / 2810))
+    iris = t[(t["dataset"] == "IRIS") & (t["model"] == "LP")].iloc[0]
+    assert iris["sd_ratio"] == pytest.approx(2.05 / (100 * np.sqrt(0.0375 * 0.9625 / 75)))
+    # the evidence the hypothesis rests on: ODR's sds alone are far from binomial
+    odr = t["dataset"] == "ODR"
+    assert t.loc[odr, "sd_ratio"].min() > 2.3
+    assert t.loc[~odr, "sd_ratio"].between(0.8, 1.35).all()
+    assert PC.odr_rows() == 900  # mean of 862, 852, 1006 to the hundred
+    assert PC.odr_source() == "optdigits[rows=900]"
+
+
+def test_documented_sizes_are_our_sources_sizes():
+    from simstudy.sources import get_source
+
+    for name, (src, _) in A.DATASETS.items():
+        if src is not None:
+            assert get_source(src).sample(None).n == A.SIZES[name], name
+
+
+def test_odr_size_calibration_reads_only_table2_and_picks_the_minimum(monkeypatch):
+    opened: list[str] = []
+    real_csv = pd.read_csv
+
+    def spy_csv(path, *a, **k):
+        opened.append(str(path))
+        return real_csv(path, *a, **k)
+
+    monkeypatch.setattr(pd, "read_csv", spy_csv)
+    t = PC.calibrate_alpaydin({"ODR": 1}, grid=(2, 4), datasets=("ODR",),
+                              sources={"ODR": "optdigits[rows=200]"}, max_epochs={})
+    assert {Path(p).name for p in opened if "reference" in Path(p).parts} == {
+        "alpaydin1999_table2.csv"}
+    assert set(t["source"]) == {"optdigits[rows=200]"} and list(t["epochs"]) == [2, 4]
+    assert (t["lp_sd_pct"] > 0).all()
+    monkeypatch.undo()
+    committed = pd.read_csv(PC.OUT_ODR_ROWS)
+    assert set(committed["source"]) == {PC.odr_source()}
+    assert A.odr_size_epochs() == int(committed.loc[committed["mad_pct"].idxmin(), "epochs"])
+
+
+def test_odr_size_cells():
+    study = get_study("odr-size")
+    ep = A.odr_size_epochs()
+    pairs = {(c.label("kind"), c.label("hidden")): c.learners for c in study.cells}
+    assert {c.source for c in study.cells} == {"optdigits[rows=900]"}
+    assert pairs == {("type1", h): (PC.online_spec(f"mlp-{h}", ep),) * 2 for h in (10, 20)} | {
+        ("type2", h): (PC.online_spec("lp", ep), PC.online_spec(f"mlp-{h}", ep))
+        for h in (10, 20)}
+    ds = get_source_sample("optdigits[rows=900]")
+    assert ds.n == 900 and len(np.unique(ds.y)) == 10
+
+
+def get_source_sample(spec):
+    from simstudy.sources import get_source
+
+    return get_source(spec).sample(None)
+
+
+def test_odr_size_render_keeps_the_two_halves_apart(tmp_path):
+    """Both halves of Table 3 live in one study: each table row reads only its own cells."""
+    study = get_study("odr-size", runs=2)
+    cheap = [dataclasses.replace(c, learners=tuple(PC.online_spec(s.split("[")[0], 2) for s in c.learners))
+             for c in study.cells]  # 2 epochs: the rendering, not the learners, is under test
+    study = study.replace(cells=cheap)
+    with Store(tmp_path / "s.sqlite") as store:
+        run_study(study, store, backend="serial", progress=False)
+        result = collect(study, store)
+    paths = A.render_odr_size(result, tmp_path / "out")
+    assert all(p.exists() for p in paths)
+    t1 = pd.read_csv(tmp_path / "out" / "table3_type1_odr.csv")
+    t2 = pd.read_csv(tmp_path / "out" / "table3_type2_odr.csv")
+    assert list(t1["hidden"]) == list(t2["hidden"]) == [10, 20]
+    assert (t1["status"] == "ok").all() and (t2["status"] == "ok").all()
+    for kind, t in (("type1", t1), ("type2", t2)):
+        for r in t.itertuples():
+            cell = next(c for c in study.cells
+                        if c.label("kind") == kind and c.label("hidden") == r.hidden)
+            rows = result.table[(result.table["cell"] == cell.id)
+                                & (result.table["test"] == "t5x2cv")]
+            assert r.ours_t == pytest.approx(float(rows["proportion"].iloc[0]))
+    lp = [c for c in study.cells if c.label("kind") == "type2"]
+    E = np.stack(list(result.trials[result.trials["cell"] == lp[0].id]["errors"]))
+    assert t2.loc[0, "lp_error"] == pytest.approx(E[:, 0].mean())
+    text = (tmp_path / "out" / "RESULTS.md").read_text()
+    assert "hypothesis" in text and "852–1006" in text
