@@ -30,6 +30,12 @@ reshuffled each epoch) for a number of epochs chosen per data set by
 :mod:`studies.paper_calibration` against Table 2 (the error table) only -- never against
 Table 3's reject proportions.  Both are rendered side by side with their in-band counts.
 The default studies are unchanged.
+
+``odr-size`` is a hypothesis, not a variant: Table 2's sds fit the binomial sd of a test half
+on every data set but ODR, whose sds imply about 900 cases instead of UCI optdigits' 5620
+(:func:`studies.paper_calibration.implied_sizes`).  It runs ODR's four Table 3 cells on the
+first 900 cases with the paper variant's learners, their epochs calibrated again at that size
+on Table 2 only.
 """
 
 from __future__ import annotations
