@@ -345,6 +345,18 @@ def _in_band_counts(t3: pd.DataFrame) -> tuple[int, int, int]:
     return n_t, n_F, len(ok)
 
 
+def _band_table(first: str, tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Markdown rows: per table, cells run, runs per cell and the in-band counts of t and F."""
+    lines = [f"| {first} | cells run | runs per cell | 5×2cv t in 99 % band | combined F in band |",
+             "|---|---|---|---|---|"]
+    for name, t in tables.items():
+        n_t, n_F, n = _in_band_counts(t)
+        ok = t[t["status"] == "ok"]
+        runs = f"{int(ok['runs'].min())}" if n else "-"
+        lines.append(f"| {name} | {n} of {len(t)} | {runs} | {n_t}/{n} | {n_F}/{n} |")
+    return lines
+
+
 def _side_by_side(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One row per Table 3 cell: the paper, then each variant's t and F with the band check."""
     base = None
@@ -365,13 +377,7 @@ def _variants_md(out: Path, title: str, tables: dict[str, pd.DataFrame], claims_
     lines += [f"- **{v}**: {VARIANT_NOTE[v]}" for v in tables]
     lines += ["", "Calibrated epochs (studies/paper_calibration.py, against Table 2 only): "
               + ", ".join(f"{k} {v}" for k, v in epochs.items()) + ".", "",
-              "| variant | cells run | runs per cell | 5×2cv t in 99 % band | combined F in band |",
-              "|---|---|---|---|---|"]
-    for v, t in tables.items():
-        n_t, n_F, n = _in_band_counts(t)
-        ok = t[t["status"] == "ok"]
-        runs = f"{int(ok['runs'].min())}" if n else "-"
-        lines.append(f"| {v} | {n} of {len(t)} | {runs} | {n_t}/{n} | {n_F}/{n} |")
+              *_band_table("variant", tables)]
     lines += ["", "## The paper's claims under each variant", ""]
     for v, t in tables.items():
         lines += [f"### {v}", ""]
@@ -653,15 +659,7 @@ def render_odr_size(result, out: Path) -> list[Path]:
     lines += [f"- {r.model}{'' if pd.isna(r.hidden) else '-' + str(int(r.hidden))}: ours "
               f"{r.ours_mean_pct:.2f} % (sd {r.ours_sd_pct:.2f}), paper {r.paper_mean_pct:.2f} % "
               f"(sd {r.paper_sd_pct:.2f})" for r in ok2.itertuples()] or ["- not run"]
-    lines += ["", "## Table 3, ODR rows", "",
-              "| half | cells run | runs per cell | 5×2cv t in 99 % band | combined F in band |",
-              "|---|---|---|---|---|"]
-    for kind, t in t3.items():
-        n_t, n_F, n = _in_band_counts(t)
-        ok = t[t["status"] == "ok"]
-        runs = f"{int(ok['runs'].min())}" if n else "-"
-        lines.append(f"| {kind} | {n} of {len(t)} | {runs} | {n_t}/{n} | {n_F}/{n} |")
-    lines.append("")
+    lines += ["", "## Table 3, ODR rows", "", *_band_table("half", t3), ""]
     for kind, t in t3.items():
         for r in t[t["status"] == "ok"].itertuples():
             lines.append(f"- {kind} ODR {r.hidden}: t {r.ours_t:.3f} {r.ci_t} (paper "

@@ -225,3 +225,20 @@ def test_odr_size_render_keeps_the_two_halves_apart(tmp_path):
     assert t2.loc[0, "lp_error"] == pytest.approx(E[:, 0].mean())
     text = (tmp_path / "out" / "RESULTS.md").read_text()
     assert "hypothesis" in text and "852–1006" in text
+
+
+def test_type1_paper_render_counts_match_its_tables(tmp_path):
+    """RESULTS.md's in-band row of each variant counts the True cells of that variant's table."""
+    study = get_study("type1-paper", runs=2)
+    study = study.replace(cells=[c for c in study.cells if c.label("dataset") == "IRIS"])
+    with Store(tmp_path / "s.sqlite") as store:
+        run_study(study, store, backend="serial", progress=False)
+        result = collect(study, store)
+    A.render_type1_paper(result, tmp_path)
+    text = (tmp_path / "RESULTS.md").read_text()
+    for v in A.VARIANTS:
+        t = pd.read_csv(tmp_path / f"table3_type1_{v}.csv")
+        ok = t[t["status"] == "ok"]
+        assert len(ok) == 3  # IRIS 3, 10, 20
+        n_t, n_F = int(ok["paper_t_in_99"].sum()), int(ok["paper_F_in_99"].sum())
+        assert f"| {v} | 3 of {len(t)} | 2 | {n_t}/3 | {n_F}/3 |" in text
