@@ -225,6 +225,7 @@ def test_odr_size_render_keeps_the_two_halves_apart(tmp_path):
     assert t2.loc[0, "lp_error"] == pytest.approx(E[:, 0].mean())
     text = (tmp_path / "out" / "RESULTS.md").read_text()
     assert "hypothesis" in text and "852–1006" in text
+    assert "LP − MLP-10 mean test-fold error: ours" in text
 
 
 def test_type1_paper_render_counts_match_its_tables(tmp_path):
