@@ -165,7 +165,8 @@ def chosen_epochs(table: pd.DataFrame | None = None) -> dict[str, int]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=10, help="5x2 runs per data set (ODR: a third)")
+    ap.add_argument("--runs", type=int, default=10,
+                    help="5x2 runs per data set (ODR: a third; with --odr-rows: all of them)")
     ap.add_argument("--out", default=None, help=f"default {OUT.name}, with --odr-rows "
                     f"{OUT_ODR_ROWS.name}")
     ap.add_argument("--odr-rows", action="store_true",
