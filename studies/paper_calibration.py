@@ -172,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--odr-rows", action="store_true",
                     help="calibrate ODR alone on its first odr_rows() cases (study odr-size)")
     a = ap.parse_args(argv)
+    if a.runs < 1:
+        ap.error(f"--runs must be a positive integer, got {a.runs!r}")
     if a.odr_rows:
         t = calibrate_alpaydin({"ODR": a.runs}, datasets=("ODR",),
                                sources={"ODR": odr_source()}, max_epochs={})

@@ -243,3 +243,10 @@ def test_type1_paper_render_counts_match_its_tables(tmp_path):
         assert len(ok) == 3  # IRIS 3, 10, 20
         n_t, n_F = int(ok["paper_t_in_99"].sum()), int(ok["paper_F_in_99"].sum())
         assert f"| {v} | 3 of {len(t)} | 2 | {n_t}/3 | {n_F}/3 |" in text
+
+
+def test_calibration_cli_rejects_runs_below_one(capsys):
+    with pytest.raises(SystemExit) as e:
+        PC.main(["--odr-rows", "--runs", "0"])
+    assert e.value.code == 2
+    assert "--runs must be a positive integer, got 0" in capsys.readouterr().err
