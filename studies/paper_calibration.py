@@ -67,15 +67,16 @@ def implied_sizes(t2: pd.DataFrame | None = None,
     """Data-set size implied by each Table 2 row if its sd were a test half's binomial sd.
 
     ``n_implied = 2 p (1 − p) / sd²`` (p, sd: the row's mean and sd as proportions; 5×2 cv
-    tests on halves).  ``known``: data set -> our number of cases, adding the binomial sd at
-    that size and the ratio paper sd / binomial sd.
+    tests on halves).  ``known``: data set -> its documented number of cases, adding the
+    binomial sd at that size and the ratio paper sd / binomial sd.
     """
     t = (read_error_table() if t2 is None else t2).copy()
+    t["hidden_units"] = t["hidden_units"].astype("Int64")
     p, sd = t["error_mean_pct"] / 100, t["error_sd_pct"] / 100
     t["n_implied"] = 2 * p * (1 - p) / sd**2
     if known:
         n = t["dataset"].map(known)
-        t["n_ours"] = n.astype("Int64")
+        t["n_documented"] = n.astype("Int64")
         t["binomial_sd_pct"] = 100 * np.sqrt(p * (1 - p) / (n // 2))
         t["sd_ratio"] = t["error_sd_pct"] / t["binomial_sd_pct"]
     return t
