@@ -76,7 +76,7 @@ def asked_results(study: Study, results: pd.DataFrame) -> pd.DataFrame:
         return results
     cell_pos = {c.id: i for i, c in enumerate(study.cells)}
     test_pos = {(c.id, t): j for c in study.cells for j, t in enumerate(c.tests)}
-    key = [test_pos.get((c, t), -1) for c, t in zip(results["cell"], results["test"])]
+    key = [test_pos.get((c, t), -1) for c, t in zip(results["cell"], results["test"], strict=True)]
     out = results.assign(_t=key, _c=results["cell"].map(cell_pos))
     out = out[out["_t"] >= 0].sort_values(["_c", "run", "_t", "a", "b"], kind="stable")
     return out.drop(columns=["_t", "_c"]).reset_index(drop=True)
@@ -101,7 +101,7 @@ def _choices_at(study: Study, trials: pd.DataFrame, results: pd.DataFrame,
             continue
         for r in evaluate(cell, FoldLosses(tr.errors, tr.n_train, tr.n_test), alpha, tr.run, names):
             v = r.values(tr.cell, int(tr.seed), int(tr.run))
-            rows.append(dict(zip(results.columns, v)))
+            rows.append(dict(zip(results.columns, v, strict=True)))
     fresh = pd.DataFrame(rows, columns=results.columns)
     fresh["statistic"] = fresh["statistic"].astype(float)
     return pd.concat([results[~(results["a"] < 0)], fresh], ignore_index=True)

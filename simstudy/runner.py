@@ -405,7 +405,7 @@ def plan_results(study: Study, store: Store) -> list[tuple[Cell, list[int], tupl
         keys = store.result_keys(cell.id, study.seed, study.runs)
         keys = keys[keys["stats_version"] == version]
         have: dict[tuple[str, int], int] = {}
-        for t, r in zip(keys["test"], keys["run"]):
+        for t, r in zip(keys["test"], keys["run"], strict=True):
             have[(t, int(r))] = have.get((t, int(r)), 0) + 1
         need_runs: set[int] = set()
         need_tests: set[str] = set()

@@ -70,5 +70,5 @@ def test_trials_without_losses_are_recomputed_identically_for_mcnemar(tmp_path):
         out = run_study(_study(["t5x2cv", "mcnemar"]), s, backend="serial", progress=False)
         after = s.trials()
     assert before["losses"].isna().all() and out.trials_computed == 4
-    assert all(np.array_equal(a, b) for a, b in zip(before["errors"], after["errors"]))
+    assert all(np.array_equal(a, b) for a, b in zip(before["errors"], after["errors"], strict=True))
     assert after["losses"].notna().all()

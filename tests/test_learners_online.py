@@ -88,7 +88,7 @@ def test_online_batch_invariance():
     for b in (4, 0, 2):  # alone, in another order
         alone = lr.fit_predict(X, y, train[b:b + 1], ~train[b:b + 1], [seeds[b]])
         np.testing.assert_array_equal(alone[0], together[b])
-        assert all(np.array_equal(u, v) for u, v in zip(lr.weights_[0], w_together[b]))
+        assert all(np.array_equal(u, v) for u, v in zip(lr.weights_[0], w_together[b], strict=True))
     swapped = lr.fit_predict(X, y, train[::-1], ~train[::-1], seeds[::-1])
     np.testing.assert_array_equal(swapped[::-1], together)
 
@@ -226,5 +226,5 @@ def test_online_lanes_equal_one_model_kernel_bitwise(spec):
     p8 = lanes.fit_predict(X, y, train, ~train, seeds)
     p1 = one.fit_predict(X, y, train, ~train, seeds)
     np.testing.assert_array_equal(p8, p1)
-    for (a1, a2), (b1, b2) in zip(lanes.weights_, one.weights_):
+    for (a1, a2), (b1, b2) in zip(lanes.weights_, one.weights_, strict=True):
         assert np.array_equal(a1, b1) and np.array_equal(a2, b2)

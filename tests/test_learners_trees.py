@@ -18,7 +18,6 @@ from sklearn.impute import SimpleImputer
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from simstudy.errors import SimstudyError
-from simstudy.learners.trees import kernels as K
 from simstudy.learners.trees import (
     AdaBoost,
     RandomForest,
@@ -26,6 +25,7 @@ from simstudy.learners.trees import (
     ThresholdedRegressionTree,
     seed_ints,
 )
+from simstudy.learners.trees import kernels as K
 
 # ----------------------------------------------------------------------------- data
 

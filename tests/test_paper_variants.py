@@ -112,7 +112,7 @@ def test_gaussian_paper_end_to_end_small(tmp_path):
     with Store(tmp_path / "s.sqlite") as store:
         run_study(study, store, backend="serial", progress=False)
         result = collect(study, store)
-    for name, choose, crit, _ in W.GAUSS_SCENARIOS:
+    for _name, choose, crit, _ in W.GAUSS_SCENARIOS:
         t3 = W.table3(result, W.scenario_rows(result, choose, crit))
         ok = t3[t3["status"] == "ok"]
         assert len(ok) == 12  # case 1: 4 comparisons x 3 tests, one cell each
