@@ -33,10 +33,11 @@ def weka_fixtures(session: nox.Session) -> None:
     session.run("python", "tests/weka/make_fixtures.py", *session.posargs)
 
 
-def _study(session: nox.Session, name: str, runs: str) -> None:
+def _study(session: nox.Session, name: str, runs: str | None = None) -> None:
+    """Run ``name`` into figures/NAME at ``runs`` (None: the study's default runs)."""
     session.install("-e", ".[test]")
-    session.run("python", "-m", "simstudy", "run", name, "--runs", runs, "--jobs", "2",
-                "--out", f"figures/{name}", *session.posargs)
+    session.run("python", "-m", "simstudy", "run", name, *(["--runs", runs] if runs else []),
+                "--jobs", "2", "--out", f"figures/{name}", *session.posargs)
 
 
 @nox.session(python=PY)
@@ -73,9 +74,7 @@ for _name, _doc in {
     "wang-real-paper": "Wang Tables 4-5 under the paper scenarios (5000 runs).",
 }.items():
     def _full(session: nox.Session, _n: str = _name) -> None:
-        session.install("-e", ".[test]")
-        session.run("python", "-m", "simstudy", "run", _n, "--jobs", "2",
-                    "--out", f"figures/{_n}", *session.posargs)
+        _study(session, _n)
 
     _full.__doc__ = _doc
     nox.session(python=PY, name=_name)(_full)

@@ -87,18 +87,22 @@ def learner_spec(base: str, dataset: str, variant: str = "default") -> str:
     return online_spec(base, paper_epochs()[dataset])
 
 
+def _pair(kind: str, h: int) -> tuple[str, str]:
+    """The two learners of a Table 3 cell: MLP-h twice (type I) or LP vs MLP-h."""
+    return (f"mlp-{h}" if kind == "type1" else "lp", f"mlp-{h}")
+
+
 def _cells(kind: str, variant: str = "default", label_variant: bool = False) -> list[Cell]:
     out = []
     for name, (src, hs) in DATASETS.items():
         if src is None:
             continue
         for h in hs:
-            first = f"mlp-{h}" if kind == "type1" else "lp"
             labels = (("dataset", name), ("hidden", h))
             if label_variant:
                 labels += (("variant", variant),)
-            out.append(Cell(src, (learner_spec(first, name, variant),
-                                  learner_spec(f"mlp-{h}", name, variant)), "5x2", TESTS, labels))
+            out.append(Cell(src, tuple(learner_spec(b, name, variant) for b in _pair(kind, h)),
+                            "5x2", TESTS, labels))
     return out
 
 
@@ -610,8 +614,7 @@ def _odr_size_cells() -> list[Cell]:
     out = []
     for kind in ("type1", "type2"):
         for h in DATASETS["ODR"][1]:
-            first = f"mlp-{h}" if kind == "type1" else "lp"
-            out.append(Cell(src, (online_spec(first, epochs), online_spec(f"mlp-{h}", epochs)),
+            out.append(Cell(src, tuple(online_spec(b, epochs) for b in _pair(kind, h)),
                             "5x2", TESTS, (("dataset", "ODR"), ("hidden", h), ("kind", kind))))
     return out
 
@@ -620,7 +623,7 @@ def render_odr_size(result, out: Path) -> list[Path]:
     """odr-size: Table 2's implied sizes, then ODR's rows of Tables 2 and 3 under the hypothesis."""
     from .paper_calibration import implied_sizes, odr_rows
 
-    sizes = implied_sizes(known=SIZES)
+    sizes, rows = implied_sizes(known=SIZES), odr_rows()
     paths = write_table(sizes, out, "table2_implied_sizes", digits=3,
                         caption="Alpaydin 1999 Table 2: data-set size implied by each row's sd "
                                 "(binomial sd of a test half) beside the documented size")
@@ -628,7 +631,7 @@ def render_odr_size(result, out: Path) -> list[Path]:
     t2 = t2[t2["dataset"] == "ODR"].reset_index(drop=True)
     paths += write_table(t2, out, "table2_errors_odr", digits=2,
                          caption=f"Alpaydin 1999 Table 2, ODR rows: paper and ours on the first "
-                                 f"{odr_rows()} cases of optdigits")
+                                 f"{rows} cases of optdigits")
     t3 = {"type1": _table3(result, "type1"), "type2": _table3_type2(result)}
     for kind, t in t3.items():
         t3[kind] = t[t["dataset"] == "ODR"].reset_index(drop=True)
@@ -648,7 +651,7 @@ def render_odr_size(result, out: Path) -> list[Path]:
              f"optdigits' {SIZES['ODR']} cases. Inverting the relation (N = 2 p(1 − p)/sd², "
              f"table2_implied_sizes) gives {odr['n_implied'].min():.0f}–"
              f"{odr['n_implied'].max():.0f} cases for ODR's three rows; this study uses "
-             f"{odr_rows()} (their mean to the hundred), the first cases of optdigits "
+             f"{rows} (their mean to the hundred), the first cases of optdigits "
              f"(UCI's optdigits.tra order), and {odr_size_epochs()} epochs of online backprop "
              "(studies/paper_calibration.py --odr-rows: the epochs whose mean errors are "
              "closest to Table 2's ODR rows; Table 3 is never read).", "",
@@ -665,10 +668,9 @@ def render_odr_size(result, out: Path) -> list[Path]:
             lines.append(f"- {kind} ODR {r.hidden}: t {r.ours_t:.3f} {r.ci_t} (paper "
                          f"{r.paper_t:.3f}), F {r.ours_F:.3f} {r.ci_F} (paper {r.paper_F:.3f})")
     # LP vs MLP rejects follow the gap in mean error, which Table 2 gives for the paper
-    paper2 = pd.read_csv(REF / "alpaydin1999_table2.csv").query("dataset == 'ODR'")
-    lp_paper = float(paper2.loc[paper2["model"] == "LP", "error_mean_pct"].iloc[0])
+    paper_pct = dict(zip(t2["hidden"].fillna(0), t2["paper_mean_pct"], strict=True))  # LP: 0
     for r in t3["type2"][t3["type2"]["status"] == "ok"].itertuples():
-        mlp_paper = float(paper2.loc[paper2["hidden_units"] == r.hidden, "error_mean_pct"].iloc[0])
+        lp_paper, mlp_paper = paper_pct[0], paper_pct[r.hidden]
         lines.append(f"- LP − MLP-{r.hidden} mean test-fold error: ours "
                      f"{100 * (r.lp_error - r.mlp_error):+.2f} points, paper "
                      f"{lp_paper - mlp_paper:+.2f} (Table 2)")

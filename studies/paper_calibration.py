@@ -178,14 +178,12 @@ def main(argv: list[str] | None = None) -> int:
     if a.odr_rows:
         t = calibrate_alpaydin({"ODR": a.runs}, datasets=("ODR",),
                                sources={"ODR": odr_source()}, max_epochs={})
-        t.to_csv(a.out or OUT_ODR_ROWS, index=False)
-        print(t[t["chosen"]][["dataset", "source", "epochs", "mad_pct"]].to_string(index=False))
-        return 0
-    runs = {"ODR": max(1, a.runs // 3)}
-    runs.update({k: a.runs for k in ("IRIS", "WINE", "GLASS", "VOWEL")})
-    t = calibrate_alpaydin(runs)
-    t.to_csv(a.out or OUT, index=False)
-    print(t[t["chosen"]][["dataset", "epochs", "mad_pct"]].to_string(index=False))
+    else:
+        runs = {"ODR": max(1, a.runs // 3)}
+        runs.update({k: a.runs for k in ("IRIS", "WINE", "GLASS", "VOWEL")})
+        t = calibrate_alpaydin(runs)
+    t.to_csv(a.out or (OUT_ODR_ROWS if a.odr_rows else OUT), index=False)
+    print(t[t["chosen"]][["dataset", "source", "epochs", "mad_pct"]].to_string(index=False))
     return 0
 
 
