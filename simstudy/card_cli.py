@@ -15,7 +15,7 @@ DEFAULT_STUDIES = "type1,type2,gaussian"
 
 
 def add_card_parser(sub) -> None:
-    from .cli import _alpha, _int, _positive_int
+    from .cli import _alpha, _positive_int, _seed
     from .store import DEFAULT_STORE
 
     c = sub.add_parser(
@@ -36,7 +36,7 @@ def add_card_parser(sub) -> None:
     c.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (0.05)")
     c.add_argument("--name", help="the new test's name in the card (default: FUNCTION)")
     c.add_argument("--runs", type=_positive_int("runs"), help="use the first RUNS runs per cell")
-    c.add_argument("--seed", type=_int, help="root seed (default: the one the store holds)")
+    c.add_argument("--seed", type=_seed, help="root seed (default: the one the store holds)")
     c.add_argument("--no-figures", action="store_true", help="skip the png figures")
 
 

@@ -44,11 +44,26 @@ def _alpha(s: str) -> float:
     return v
 
 
-def _int(s: str) -> int:
+def _seed(s: str) -> int:
+    from .study import _validate_seed
+
     try:
-        return int(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be an integer, got {s!r}") from None
+        return _validate_seed(int(s))
+    except (ValueError, SimstudyError):
+        raise argparse.ArgumentTypeError(
+            f"seed must be an integer in [0, 2**63 - 1], got {s!r}") from None
+
+
+def _out_dir(out: Path) -> Path:
+    """Create ``--out`` before any work, so a bad path fails before trials are computed."""
+    if out.exists() and not out.is_dir():
+        raise SimstudyError(f"--out {str(out)!r} is a file; give a directory (new or existing)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SimstudyError(f"--out {str(out)!r} cannot be used as an output directory: "
+                            f"{e.strerror}") from None
+    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--store", default=DEFAULT_STORE,
                         help=f"result store (SQLite file; default {DEFAULT_STORE})")
         sp.add_argument("--runs", type=_positive_int("runs"), help="runs per cell")
-        sp.add_argument("--seed", type=_int, help="root seed")
+        sp.add_argument("--seed", type=_seed, help="root seed")
         sp.add_argument("--alpha", type=_alpha, help="significance level")
         sp.add_argument("--filter", help="only cells whose id contains this text (or glob)")
 
@@ -104,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--study", required=True)
     b.add_argument("--store", default=DEFAULT_STORE)
     b.add_argument("--runs", type=_positive_int("runs"))
-    b.add_argument("--seed", type=_int)
+    b.add_argument("--seed", type=_seed)
     b.add_argument("--alpha", type=_alpha)
     b.add_argument("--name", default=None, help="column name of the new test")
 
@@ -201,8 +216,7 @@ def _print_table(table, fmt: str) -> None:
 def _render(study, result, out: Path) -> list[Path]:
     if study.render is None:
         return []
-    out.mkdir(parents=True, exist_ok=True)
-    return list(study.render(result, out) or [])
+    return list(study.render(result, _out_dir(out)) or [])
 
 
 def _cmd_run(args) -> None:
@@ -216,6 +230,7 @@ def _cmd_run(args) -> None:
     from .runner import validate
 
     validate(study)  # before the store file is created
+    out = _out_dir(args.out or Path("out") / study.name)
     with Store(args.store) as store:
         t0 = time.time()
         seeds = [study.seed + i for i in range(args.seeds)]
@@ -232,7 +247,6 @@ def _cmd_run(args) -> None:
             s = dataclasses.replace(s, **{f: sum(getattr(x, f) for x in done) for f in (
                 "trials_total", "trials_done_before", "trials_computed", "results_recomputed")})
         result = collect(study, store) if len(seeds) == 1 else collect_seeds(study, store, seeds)
-        out = args.out or Path("out") / study.name
         from .report.html import write_study_page
 
         paths = _render(study, result, out)
@@ -261,7 +275,8 @@ def _cmd_report(args) -> None:
         if args.format == "html":  # issue 17: the study's files and its page
             from .report.html import render_with_page
 
-            for pth in render_with_page(study, result, store, args.out or Path("out") / study.name):
+            for pth in render_with_page(study, result, store,
+                                        _out_dir(args.out or Path("out") / study.name)):
                 print(f"wrote {pth}")
             return None
         _print_table(result.table, args.format)

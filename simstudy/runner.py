@@ -482,7 +482,7 @@ def _execute(chunks: list[Chunk], backend: str, jobs: int, scheduler: str | None
         if scheduler:
             try:
                 client = Client(scheduler, timeout="20s")
-            except OSError as e:
+            except (OSError, ValueError) as e:  # unreachable, or not an address at all
                 raise SimstudyError(f"cannot reach Dask scheduler {scheduler!r}: {e}") from None
         else:
             cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, host="127.0.0.1",

@@ -100,6 +100,21 @@ def _validate_runs(runs: int) -> int:
     return r
 
 
+MAX_SEED = 2**63 - 1  # the store keeps seeds as SQLite INTEGER (signed 64-bit)
+
+
+def _validate_seed(seed: int) -> int:
+    # SeedSequence takes non-negative integers only; say so before any trial is planned
+    msg = f"seed must be an integer in [0, 2**63 - 1], got {seed!r}"
+    try:
+        v = int(seed)
+    except (TypeError, ValueError):
+        raise SimstudyError(msg) from None
+    if isinstance(seed, bool) or v != seed or not 0 <= v <= MAX_SEED:
+        raise SimstudyError(msg)
+    return v
+
+
 @dataclass
 class Study:
     """A declared simulation study: a grid of cells, runs, a root seed and its rendering.
@@ -121,6 +136,7 @@ class Study:
     def __post_init__(self) -> None:
         self.runs = _validate_runs(self.runs)
         self.alpha = _validate_alpha(self.alpha)
+        self.seed = _validate_seed(self.seed)
         if int(self.chunk) <= 0:
             raise SimstudyError(f"chunk must be a positive integer, got {self.chunk!r}")
         ids = [c.id for c in self.cells]

@@ -33,6 +33,12 @@ def test_list_names_everything():
     (["demo", "--runs", "-3"], "'-3'"),
     (["demo", "--alpha", "1.5"], "'1.5'"),
     (["demo", "--alpha", "0"], "'0'"),
+    (["demo", "--seed", "-3"], "'-3'"),
+    (["demo", "--seed", "x"], "'x'"),
+    (["demo", "--seed", str(2**63)], repr(str(2**63))),
+    (["demo", "--out", "afile/sub"], "'afile/sub'"),
+    (["demo", "--out", "afile"], "'afile'"),
+    (["bench", "--test", "nocolon", "--study", "demo", "--seed", "-1"], "'-1'"),
     (["demo", "--backend", "spark"], "spark"),
     (["demo", "--filter", "nomatch"], "'nomatch'"),
     (["demo", "--scheduler", "tcp://127.0.0.1:1"], "--backend dask"),
@@ -42,6 +48,7 @@ def test_list_names_everything():
     (["bench", "--test", "nocolon", "--study", "demo"], "'nocolon'"),
 ])
 def test_bad_input_is_one_line_exit_2(args, needle, tmp_path):
+    (tmp_path / "afile").write_text("a file where --out wants a directory")
     rc, out, err = run_cli(*args, cwd=tmp_path)
     assert rc == 2, (out, err)
     lines = [ln for ln in err.strip().splitlines() if ln.strip()]
@@ -119,3 +126,13 @@ def test_user_study_file_runs(tmp_path):
     rc, out, err = run_cli("run", str(f), "--no-progress", cwd=tmp_path)
     assert rc == 0, err
     assert "2 trials computed" in out
+
+
+@pytest.mark.parametrize("address", ["foo"])
+def test_bad_dask_scheduler_is_one_line(address, tmp_path):
+    # a malformed address is a ValueError in distributed (an unreachable one an OSError after
+    # the 20 s connect timeout, too slow for the suite); both are one line
+    rc, out, err = run_cli("demo", "--runs", "2", "--backend", "dask", "--scheduler", address,
+                           cwd=tmp_path)
+    assert rc == 2, (out, err)
+    assert "Traceback" not in err and f"cannot reach Dask scheduler {address!r}" in err

@@ -55,6 +55,13 @@ def test_bad_alpha(alpha):
         Study("s", [], alpha=alpha)
 
 
+@pytest.mark.parametrize("seed", [-1, 2.5, "x", True, None])
+def test_bad_seed(seed):
+    # SeedSequence would raise deep inside the first trial; the study says so at once
+    with pytest.raises(SimstudyError, match=r"seed must be an integer in \[0, 2\*\*63 - 1\]"):
+        Study("s", [], seed=seed)
+
+
 def test_duplicate_cells_rejected():
     c = Cell("iris", ("nmc", "1nn"), "5x2", ("t5x2cv",))
     with pytest.raises(SimstudyError, match="twice"):
