@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .errors import SimstudyError
 
-COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "card")
+COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -111,6 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("migrate", help="bring a store of an older schema to this version "
                                         "(in place, one transaction, backup copy kept)")
     m.add_argument("--store", default=DEFAULT_STORE)
+
+    sn = sub.add_parser("snapshot", help="copy a store to one self-contained file, "
+                                         "consistent even while a run writes to it")
+    sn.add_argument("dest", type=Path, help="the copy (new, or an older snapshot to replace)")
+    sn.add_argument("--store", default=DEFAULT_STORE)
 
     b = sub.add_parser("bench", help="evaluate a new test on a study's stored losses")
     b.add_argument("--test", required=True,
@@ -361,6 +366,16 @@ def _cmd_migrate(args) -> None:
               f"backup at {path.name}.v1.bak")
 
 
+def _cmd_snapshot(args) -> None:
+    from .store import Store
+
+    with Store(args.store, readonly=True) as store:
+        dest = store.snapshot(args.dest)
+    with Store(dest, readonly=True) as copy:
+        n = copy.count()
+    print(f"wrote {dest}: {n} trials, {dest.stat().st_size:,} bytes (snapshot of {args.store})")
+
+
 def main(argv: list[str] | None = None) -> int:
     import os
     import sqlite3
@@ -380,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
             build_parser().print_help()
             return 0
         {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
-         "bench": _cmd_bench, "migrate": _cmd_migrate,
+         "bench": _cmd_bench, "migrate": _cmd_migrate, "snapshot": _cmd_snapshot,
          "card": lambda a: __import__("simstudy.card_cli").card_cli.cmd_card(a)}[args.command](args)
         sys.stdout.flush()
     except SimstudyError as e:

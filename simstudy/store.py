@@ -34,6 +34,7 @@ refuses a SQLite file that is not a simstudy store.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -376,6 +377,40 @@ class Store:
 
     def count(self) -> int:
         return int(self.con.execute("SELECT COUNT(*) FROM trials").fetchone()[0])
+
+    def snapshot(self, dest: str | os.PathLike) -> Path:
+        """A consistent one-file copy of this store at ``dest``, safe while a run writes to it.
+
+        SQLite's online backup copies the committed state (WAL included) page by page; the
+        copy is then set to ``journal_mode=DELETE`` and vacuumed, so it is one self-contained
+        file to commit or carry to another machine.  It is written beside ``dest`` and renamed
+        over it, so ``dest`` is either what it was or the complete copy, never half-written.
+        ``dest`` may be an older snapshot (a simstudy store) but nothing else.
+        """
+        dest = Path(dest)
+        if dest.is_dir():
+            raise SimstudyError(f"snapshot destination {str(dest)!r} is a directory, not a file")
+        if not dest.parent.is_dir():
+            raise SimstudyError(f"snapshot directory {str(dest.parent)!r} does not exist")
+        if dest.exists():
+            if dest.resolve() == self.path.resolve():
+                raise SimstudyError(f"snapshot destination {str(dest)!r} is the store itself")
+            try:
+                with Store(dest, readonly=True):
+                    pass
+            except SimstudyError:
+                raise SimstudyError(f"{str(dest)!r} exists and is not a simstudy store of this "
+                                    "schema; not overwritten") from None
+        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+        try:
+            with contextlib.closing(sqlite3.connect(tmp)) as copy:
+                self.con.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")
+                copy.execute("VACUUM")
+            os.replace(tmp, dest)
+        finally:
+            tmp.unlink(missing_ok=True)
+        return dest
 
     def holdings(self, cells: list[str] | None = None) -> pd.DataFrame:
         """What the store holds per (cell, seed): number of trials and the largest run + 1."""

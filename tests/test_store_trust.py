@@ -405,3 +405,72 @@ def test_schema_1_store_is_refused_by_report_and_migrated_by_run(tmp_path):
 def test_dataclass_cells_keep_their_ids():
     c = cells(["iris"], [("nmc", "1nn")], ["5x2"], ["t5x2cv"])[0]
     assert c.id == "iris/nmc~1nn/5x2" == dataclasses.replace(c, source_key="").id
+
+
+# --- snapshot: a consistent copy while a run writes ------------------------------------------
+
+def _rows(path):
+    with sqlite3.connect(path) as con:
+        return con.execute("SELECT cell, seed, run, errors FROM trials ORDER BY 1, 2, 3").fetchall()
+
+
+def test_snapshot_copies_committed_trials_while_a_writer_holds_the_store(tmp_path):
+    src, old = tmp_path / "live.sqlite", tmp_path / "snap.sqlite"
+    with Store(src) as writer:
+        run_study(get_study("demo", runs=2), writer, backend="serial", progress=False)
+        with Store(src, readonly=True) as ro:
+            ro.snapshot(old)  # an older snapshot, replaced below
+        run_study(get_study("demo", runs=4), writer, backend="serial", progress=False)
+        committed = _rows(src)
+        assert (src.parent / (src.name + "-wal")).exists()  # trials still in the WAL
+        # an open transaction of the writer: not committed, so not in the copy
+        writer.con.execute("INSERT INTO trials (cell, seed, run, errors, n_train, n_test) "
+                           "VALUES ('x', 0, 0, '[]', '[]', '[]')")
+        assert writer.con.in_transaction
+        with Store(src, readonly=True) as ro:
+            assert len(_rows(old)) < len(committed)
+            ro.snapshot(old)
+        writer.con.rollback()
+    assert _rows(old) == committed and len(committed) == 24
+    # one self-contained file: no WAL beside it, rollback journal mode, readable elsewhere
+    assert not (tmp_path / "snap.sqlite-wal").exists()
+    with sqlite3.connect(old) as con:
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    elsewhere = tmp_path / "other" / "copy.sqlite"
+    elsewhere.parent.mkdir()
+    shutil.copy(old, elsewhere)
+    with Store(elsewhere, readonly=True) as st:
+        assert st.count() == 24
+    assert not list(tmp_path.glob(".*.tmp"))  # the temporary file was renamed away
+
+
+def test_snapshot_refuses_to_overwrite_what_is_not_a_store(tmp_path):
+    src = tmp_path / "s.sqlite"
+    with Store(src) as st:
+        run_study(get_study("demo", runs=2), st, backend="serial", progress=False)
+    precious = tmp_path / "data.csv"
+    precious.write_text("a,b\n1,2\n")
+    before = sha(precious)
+    with Store(src, readonly=True) as st:
+        with pytest.raises(SimstudyError, match="not a simstudy store.*not overwritten"):
+            st.snapshot(precious)
+        with pytest.raises(SimstudyError, match="directory"):
+            st.snapshot(tmp_path)
+        with pytest.raises(SimstudyError, match="the store itself"):
+            st.snapshot(src)
+        with pytest.raises(SimstudyError, match="does not exist"):
+            st.snapshot(tmp_path / "no" / "x.sqlite")
+    assert sha(precious) == before
+
+
+def test_snapshot_cli(tmp_path):
+    src = tmp_path / "s.sqlite"
+    with Store(src) as st:
+        run_study(get_study("demo", runs=2), st, backend="serial", progress=False)
+    rc, out, err = run_cli("snapshot", "--store", str(src), str(tmp_path / "c.sqlite"))
+    assert rc == 0, err
+    assert "12 trials" in out and _rows(tmp_path / "c.sqlite") == _rows(src)
+    rc, _, err = run_cli("snapshot", "--store", str(tmp_path / "none.sqlite"),
+                         str(tmp_path / "d.sqlite"))
+    one_line_error(rc, err, "does not exist")
+    assert not (tmp_path / "d.sqlite").exists()
