@@ -313,3 +313,83 @@ def test_gaussian_canonical_ids_and_errors() -> None:
 def test_openml_is_lazy() -> None:
     src = get_source("openml:iris")  # no import, no network until sampled
     assert src.name == "openml:iris" and src.fixed
+
+
+class _FakeOpenMLDataset:
+    """openml 0.14's OpenMLDataset as far as the source uses it (no network)."""
+
+    dataset_id, version, default_target_attribute = 4242, 3, "Class"
+
+    def get_data(self, target=None):
+        X = pd.DataFrame({
+            "width": [1.0, 2.0, np.nan, 4.0, 5.0, 6.0, 7.0, 8.0],
+            # declared domain a, b, c; 'c' never occurs, one value missing
+            "colour": pd.Categorical(["a", "b", "a", None, "b", "a", "b", "a"],
+                                     categories=["a", "b", "c"]),
+        })
+        y = pd.Series(pd.Categorical(["yes", "no"] * 4, categories=["no", "yes"]))
+        assert target == "Class"
+        return X, y, [False, True], ["width", "colour"]
+
+
+@pytest.fixture
+def fake_openml(monkeypatch):
+    import sys
+    import types
+
+    from simstudy.sources.openml import load_openml
+
+    calls = []
+
+    def get_dataset(ident, download_data=None, **kw):
+        calls.append((ident, download_data))
+        if ident == "nosuch":
+            raise RuntimeError("Dataset nosuch not found (OpenMLServerException)")
+        return _FakeOpenMLDataset()
+
+    mod = types.ModuleType("openml")
+    mod.datasets = types.SimpleNamespace(get_dataset=get_dataset)
+    monkeypatch.setitem(sys.modules, "openml", mod)
+    load_openml.cache_clear()
+    yield calls
+    load_openml.cache_clear()
+
+
+def test_openml_source_encodes_like_the_bundled_sets(fake_openml) -> None:
+    ds = get_source("openml:4242").sample(np.random.default_rng(0))
+    assert fake_openml == [(4242, True)]  # an id is passed as int; data downloaded
+    assert ds.name == "openml:4242" and ds.classes == ("no", "yes")
+    np.testing.assert_array_equal(ds.y, [1, 0] * 4)
+    # width as is (nan kept for the learners' imputation); colour one-hot over a, b, c
+    assert ds.X.shape == (8, 4)
+    np.testing.assert_array_equal(ds.X[:, 0], [1, 2, np.nan, 4, 5, 6, 7, 8])
+    np.testing.assert_array_equal(ds.X[0, 1:], [1, 0, 0])
+    np.testing.assert_array_equal(ds.X[1, 1:], [0, 1, 0])
+    assert np.isnan(ds.X[3, 1:]).all()
+    assert ds.nominal_groups == ((1, 2, 3),)
+    assert ds.meta["openml_id"] == 4242 and ds.meta["version"] == 3
+    get_source("openml:4242").sample(np.random.default_rng(1))
+    assert len(fake_openml) == 1  # loaded once per process
+
+
+def test_openml_errors_are_one_message(fake_openml, monkeypatch) -> None:
+    import sys
+
+    with pytest.raises(SimstudyError, match="OpenML data set 'nosuch' could not be loaded: "
+                                            "Dataset nosuch not found"):
+        get_source("openml:nosuch").sample(np.random.default_rng(0))
+    monkeypatch.setitem(sys.modules, "openml", None)  # the optional package not installed
+    with pytest.raises(SimstudyError, match=r"needs the optional package 'openml'"):
+        get_source("openml:other").sample(np.random.default_rng(0))
+
+
+def test_openml_source_runs_in_a_study(fake_openml, tmp_path) -> None:
+    from simstudy.runner import run_study
+    from simstudy.store import Store
+    from simstudy.study import Study, cells
+
+    study = Study("oml", cells(["openml:4242"], [("nmc", "1nn")], ["5x2cv"], ["t5x2cv"]),
+                  runs=2)
+    with Store(tmp_path / "s.sqlite") as st:
+        s = run_study(study, st, backend="serial", progress=False)
+        assert s.trials_computed == 2 and st.count() == 2

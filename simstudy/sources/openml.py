@@ -3,7 +3,12 @@
 Needs the optional ``openml`` package (``pip install simstudy[openml]``) and a network
 connection; it is imported lazily so the rest of the package never depends on it.  The
 data set's default target is the class; nominal (category) columns are one-hot encoded by
-:func:`simstudy.sources.encode.encode` like the bundled ones.  Never called in the tests.
+:func:`simstudy.sources.encode.encode` like the bundled ones.  The tests never reach the
+network: they check this module against a stand-in ``openml`` with the API of openml 0.14
+(``datasets.get_dataset(id, download_data=True)``, ``OpenMLDataset.get_data(target=...)``
+returning ``(X, y, categorical_indicator, attribute_names)`` as DataFrame and Series).
+The study's validation loads the data set once in the main process before any worker
+starts, so parallel workers read openml's cache instead of downloading at once.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from .base import SOURCES, Source
 from .encode import encode
 
 
-def _openml():
+def _import_openml():
     try:
         import openml  # noqa: PLC0415 - optional dependency, imported on demand
     except ImportError:
@@ -33,7 +38,7 @@ def _openml():
 @functools.lru_cache(maxsize=16)
 def load_openml(key: str) -> Dataset:
     """Download (or read openml's own cache) and encode one OpenML data set."""
-    openml = _openml()
+    openml = _import_openml()
     ident: int | str = int(key) if key.isdigit() else key
     try:
         ds = openml.datasets.get_dataset(ident, download_data=True)
@@ -45,8 +50,12 @@ def load_openml(key: str) -> Dataset:
     df = pd.DataFrame(X, columns=names).copy()
     df["class"] = pd.Series(y).astype(object).to_numpy()
     nominal = [n for n, c in zip(names, categorical, strict=True) if c]
+    # OpenML's nominal columns keep their declared domains (as ARFF files do here), so a
+    # value absent from the data still has its indicator column
+    domains = {n: [str(v) for v in df[n].cat.categories] for n in nominal
+               if isinstance(df[n].dtype, pd.CategoricalDtype)}
     meta = {"source": "openml", "openml_id": int(ds.dataset_id), "version": ds.version}
-    return encode(df, f"openml:{key}", nominal=nominal, meta=meta)
+    return encode(df, f"openml:{key}", nominal=nominal, domains=domains, meta=meta)
 
 
 class OpenMLSource(Source):
@@ -68,6 +77,6 @@ def _openml_name(name: str) -> dict[str, str] | None:
 
 
 @SOURCES.register("openml:NAME", match=_openml_name)
-def _openml(spec: str, params: dict[str, str]) -> OpenMLSource:
+def _openml_source(spec: str, params: dict[str, str]) -> OpenMLSource:
     """an OpenML data set (optional package 'openml', network; only when asked)"""
     return OpenMLSource(spec[len("openml:"):].strip())
