@@ -17,6 +17,19 @@ from typing import Any
 import numpy as np
 
 
+def frozen(a: Any, dtype: Any = None) -> np.ndarray:
+    """``a`` as a C-contiguous read-only array: a view, or a copy if dtype or layout differ.
+
+    Compiled kernels are specialised on each argument's writability as well as its dtype and
+    layout.  Data sets' arrays are read-only, arrays built in tests or by users are not, and
+    a kernel given both compiles twice (about a minute for J48's kernels).  Inputs a kernel
+    only reads go through here, so every caller reaches the same compiled signature.
+    """
+    v = np.ascontiguousarray(a, dtype=dtype).view()
+    v.flags.writeable = False
+    return v
+
+
 class Learner:
     """A named classification algorithm that fits batches of models.
 

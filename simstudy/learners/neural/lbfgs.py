@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
+from ..base import frozen
+
 if TYPE_CHECKING:
     from .net import _SoftmaxNet
 
@@ -500,8 +502,8 @@ def fit_predict(
     pen = (net._penalty_mask(d, C)[0] > 0).astype(np.float64)
     fast = net.dtype == np.float32  # the rational tanh is accurate to float32 only
     pred, iters = _fit_predict_lbfgs(
-        X,
-        y,
+        frozen(X),
+        frozen(y),
         np.ascontiguousarray(train),
         np.ascontiguousarray(test),
         mean,

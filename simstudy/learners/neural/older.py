@@ -25,7 +25,7 @@ import numpy as np
 
 from ...errors import SimstudyError, unknown
 from ...spec import format_spec
-from ..base import Learner
+from ..base import Learner, frozen
 from ..preprocess import model_stats
 from ._layers import _nnet_prob1, _predict_softmax_net, _raw_rows, _z_rows
 from .nnet import _vmmin
@@ -128,7 +128,7 @@ class _OldNet(Learner):
     def fit_predict(self, X: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray,
                     seeds: Sequence[np.random.SeedSequence]) -> np.ndarray:
         """One model per row of ``train``; see :meth:`Learner.fit_predict`."""
-        X = np.ascontiguousarray(X, dtype=np.float64)
+        X = frozen(X, np.float64)
         y = np.asarray(y, dtype=np.int64)
         train = np.asarray(train, dtype=bool)
         test = np.asarray(test, dtype=bool)
@@ -178,7 +178,8 @@ class _OldNet(Learner):
                     W2s = np.ascontiguousarray(np.stack([p[3] for p in parts], axis=-1))
                     _online_train_lanes(np.stack([p[0] for p in parts]),
                                         np.stack([p[1] for p in parts]),
-                                        np.stack([p[4] for p in parts]), W1s, W2s,
+                                        np.ascontiguousarray(np.stack([p[4] for p in parts])),
+                                        W1s, W2s,
                                         float(o["eta"]), float(o["alpha"]), logistic)
                     for q, b in enumerate(blk):
                         self.weights_[b] = (W1s[..., q].copy(), W2s[..., q].copy())

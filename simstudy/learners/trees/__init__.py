@@ -41,7 +41,7 @@ import numpy as np
 
 from ...errors import SimstudyError
 from ...spec import format_spec
-from ..base import Learner
+from ..base import Learner, frozen
 from ..reference import ThresholdTreeRegressor as ThresholdedRegressionTree
 from ..registry import register_learner
 from ._cache import ensure_coherent_cache
@@ -128,7 +128,7 @@ def _prepare(X, y, train, test, seeds):
         fill = np.zeros((1, X.shape[1]), dtype=np.float32)
     tr_ptr, tr_idx = _index_lists(train)
     te_ptr, te_idx = _index_lists(test)
-    y64 = np.ascontiguousarray(y, dtype=np.int64)
+    y64 = frozen(y, np.int64)
     return X32, fill, has_nan, y64, C, tr_ptr, tr_idx, te_ptr, te_idx, seed_ints(seeds)
 
 

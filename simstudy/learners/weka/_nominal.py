@@ -23,6 +23,7 @@ import numba
 import numpy as np
 
 from ...errors import SimstudyError
+from ..base import frozen
 
 NUMERIC = "numeric"
 NOMINAL = "nominal"
@@ -89,7 +90,7 @@ def to_codes(X: np.ndarray, attrs: Sequence[Attribute]) -> np.ndarray:
     ends = np.cumsum([len(a.columns) for a in attrs]).astype(np.int64)
     nominal = np.array([a.kind == NOMINAL for a in attrs], dtype=np.bool_)
     out = np.empty((X.shape[0], len(attrs)))
-    _codes(np.ascontiguousarray(X), cols, ends, nominal, out)
+    _codes(frozen(X, np.float64), cols, ends, nominal, out)
     return out
 
 

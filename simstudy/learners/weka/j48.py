@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import SimstudyError
-from ..base import Learner
+from ..base import Learner, frozen
 from ..registry import register_learner
 from ._nominal import NUMERIC, Attribute, layout, to_codes
 
@@ -156,7 +156,7 @@ class J48(Learner):
         A, nval, rank, uvals, uoff, numeric = self._arrays(X)
         C = int(y.max()) + 1
         attr, split, nsub, child, leaf, empty, cw, tot, _, _ = fit_tree(
-            A, nval, rank, uvals, uoff, numeric, np.ascontiguousarray(y), C, np.ascontiguousarray(rows),
+            A, nval, rank, uvals, uoff, numeric, frozen(y, np.int64), C, np.ascontiguousarray(rows),
             bool(self.prune)
         )
         m = len(nval)
@@ -225,5 +225,5 @@ class J48(Learner):
         A, nval, rank, uvals, uoff, numeric = self._arrays(X)
         C = int(y.max()) + 1 if y.size else 1
         # one set of argument types (C order, fixed dtypes): one compiled specialisation
-        return fit_predict_batch(A, nval, rank, uvals, uoff, numeric, np.ascontiguousarray(y), C,
+        return fit_predict_batch(A, nval, rank, uvals, uoff, numeric, frozen(y, np.int64), C,
                                  np.ascontiguousarray(train), np.ascontiguousarray(test), bool(self.prune))

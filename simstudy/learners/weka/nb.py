@@ -11,7 +11,7 @@ import numba
 import numpy as np
 
 from ...errors import SimstudyError
-from ..base import Learner
+from ..base import Learner, frozen
 from ..registry import register_learner
 from ._nominal import NOMINAL, Attribute, layout, to_codes
 from ._wmath import normal_probability
@@ -23,8 +23,8 @@ DEFAULT_PRECISION = 0.01
 def check_inputs(X: Any, y: Any, train: Any, test: Any):
     """Contiguous float64 ``X``, int64 ``y``, bool ``(B, n)`` masks; SimstudyError if the
     shapes disagree."""
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.ascontiguousarray(y, dtype=np.int64)
+    X = frozen(X, np.float64)
+    y = frozen(y, np.int64)
     train = np.ascontiguousarray(train, dtype=bool)
     test = np.ascontiguousarray(test, dtype=bool)
     if X.ndim != 2 or y.shape != (X.shape[0],):
