@@ -339,3 +339,37 @@ def test_reference_learners_run(name: str) -> None:
     p = lr.fit_predict(X, Y_IRIS, train, ~train, _seeds(2))
     err = np.mean(p[~train] != np.broadcast_to(Y_IRIS, train.shape)[~train])
     assert err < 0.2
+
+
+def test_frozen_is_a_read_only_contiguous_view() -> None:
+    from simstudy.learners.base import frozen
+
+    a = np.arange(6, dtype=np.int64)
+    v = frozen(a, np.int64)
+    assert np.shares_memory(a, v) and not v.flags.writeable and a.flags.writeable
+    f = frozen(np.asfortranarray(np.ones((3, 2))))
+    assert f.flags.c_contiguous and not f.flags.writeable
+
+
+@pytest.mark.parametrize("name, kernel", [
+    ("j48", "simstudy.learners.weka._j48_kernels:fit_predict_batch"),
+    ("wnb", "simstudy.learners.weka.nb:_wnb_kernel"),
+])
+def test_read_only_and_writable_inputs_share_one_compiled_kernel(name, kernel) -> None:
+    # a data set's arrays are read-only, a user's are not: one compile serves both
+    import importlib
+
+    mod, fn = kernel.split(":")
+    disp = getattr(importlib.import_module(mod), fn)
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    y = np.tile([0, 1], 20)
+    train = np.zeros((2, 40), bool)
+    train[:, :30] = True
+    ro_X, ro_y = X.copy(), y.copy()
+    ro_X.flags.writeable = ro_y.flags.writeable = False
+    learner = get_learner(name)
+    seeds = np.random.SeedSequence(0).spawn(2)
+    a = learner.fit_predict(ro_X, ro_y, train, ~train, seeds)
+    b = learner.fit_predict(X, y, train, ~train, seeds)
+    np.testing.assert_array_equal(a, b)
+    assert len(disp.signatures) == 1, disp.signatures
