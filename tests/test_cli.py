@@ -38,6 +38,8 @@ def test_list_names_everything():
     (["demo", "--seed", str(2**63)], repr(str(2**63))),
     (["demo", "--out", "afile/sub"], "'afile/sub'"),
     (["demo", "--out", "afile"], "'afile'"),
+    (["perf", "--bogus"], "--bogus"),
+    (["perf", "--json", "nodir/x.json"], "'nodir/x.json'"),
     (["bench", "--test", "nocolon", "--study", "demo", "--seed", "-1"], "'-1'"),
     (["demo", "--backend", "spark"], "spark"),
     (["demo", "--filter", "nomatch"], "'nomatch'"),

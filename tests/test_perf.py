@@ -22,5 +22,8 @@ def test_tiny_run_has_required_keys(tmp_path) -> None:
 def test_cli_rejects_unknown_option(capsys) -> None:
     import pytest
 
-    with pytest.raises(SystemExit):
+    from simstudy.errors import SimstudyError
+
+    # a SimstudyError, which `python -m simstudy perf` prints as one line (exit 2)
+    with pytest.raises(SimstudyError, match="--nope"):
         main(["--nope"])

@@ -16,7 +16,6 @@ pendigits and optdigits (``peak_mb``).
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 import tracemalloc
@@ -26,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from ..errors import SimstudyError
 
 FAST_DETERMINISTIC = ("max", "nmc", "1nn", "lda", "ls", "nb")
 NEURAL = ("lp", "lgc", "mlp-10")
@@ -293,10 +294,17 @@ def _row(e: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI: ``python -m simstudy perf [--quick] [--json PATH]``."""
-    ap = argparse.ArgumentParser(prog="simstudy perf", description=__doc__.splitlines()[0])
+    from ..cli import _Parser  # one-line errors, as every other command
+
+    ap = _Parser(prog="simstudy perf", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="100 models per entry, fewer reference fits")
     ap.add_argument("--json", dest="json_path", default=None, help="write the entries as JSON here")
     args = ap.parse_args(argv)
+    if args.json_path is not None:  # before minutes of benchmarks, not after
+        jp = Path(args.json_path)
+        if jp.is_dir() or not jp.parent.is_dir():
+            raise SimstudyError(f"--json {args.json_path!r} must be a file in an existing "
+                                "directory")
     print("learner    data       size         fast time      reference (* = scaled per model)")
     from threadpoolctl import threadpool_limits
 
