@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import SimstudyError
@@ -378,14 +379,14 @@ def _cmd_snapshot(args) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     import os
-    import sqlite3
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv = ["run", *argv]  # python -m simstudy STUDY ... == run STUDY ...
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # the console script imports user modules as -m does
-    try:
+
+    def dispatch() -> int:
         if argv and argv[0] == "perf":
             from .perf import main as perf_main
 
@@ -397,6 +398,21 @@ def main(argv: list[str] | None = None) -> int:
         {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
          "bench": _cmd_bench, "migrate": _cmd_migrate, "snapshot": _cmd_snapshot,
          "card": lambda a: __import__("simstudy.card_cli").card_cli.cmd_card(a)}[args.command](args)
+        return 0
+
+    return guarded(dispatch)
+
+
+def guarded(command: Callable[[], int | None]) -> int:
+    """Run ``command`` as ``python -m simstudy`` runs each of its commands (also used by the
+    ``python -m studies.*`` entry points): a :class:`SimstudyError` or a damaged store is one
+    line on stderr and exit status 2, Ctrl-C says how to resume (130), a closed pipe is quiet.
+    """
+    import os
+    import sqlite3
+
+    try:
+        rc = command()
         sys.stdout.flush()
     except SimstudyError as e:
         print(f"simstudy: error: {e}", file=sys.stderr)
@@ -414,4 +430,4 @@ def main(argv: list[str] | None = None) -> int:
         print("simstudy: interrupted; finished trials are stored, rerun to resume",
               file=sys.stderr)
         return 130
-    return 0
+    return int(rc or 0)

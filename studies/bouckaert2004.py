@@ -925,4 +925,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from simstudy.cli import guarded
+
+    raise SystemExit(guarded(main))

@@ -39,6 +39,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simstudy.errors import SimstudyError
+
 REF = Path(__file__).parent / "reference"
 TABLE2 = REF / "alpaydin1999_table2.csv"
 OUT = REF / "alpaydin1999_calibration.csv"
@@ -174,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="calibrate ODR alone on its first odr_rows() cases (study odr-size)")
     a = ap.parse_args(argv)
     if a.runs < 1:
-        ap.error(f"--runs must be a positive integer, got {a.runs!r}")
+        raise SimstudyError(f"--runs must be >= 1, got {a.runs!r}")
     if a.odr_rows:
         t = calibrate_alpaydin({"ODR": a.runs}, datasets=("ODR",),
                                sources={"ODR": odr_source()}, max_epochs={})
@@ -188,4 +190,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from simstudy.cli import guarded
+
+    raise SystemExit(guarded(main))

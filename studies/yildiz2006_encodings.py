@@ -32,6 +32,7 @@ import pandas as pd
 
 from simstudy.core import Dataset
 from simstudy.designs import get_design
+from simstudy.errors import SimstudyError
 from simstudy.learners import get_learner
 from simstudy.report.tables import to_markdown
 from simstudy.sources import get_source
@@ -117,6 +118,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
     sets = a.sets.split(",") if a.sets else list(Y.DATASETS)
+    bad = [s for s in sets if s not in Y.DATASETS]
+    if bad:
+        raise SimstudyError(f"unknown --sets {bad!r}; valid choices: {', '.join(Y.DATASETS)}")
+    if a.runs < 1:
+        raise SimstudyError(f"--runs must be >= 1, got {a.runs!r}")
     df = check(a.runs, sets)
     text = (f"Encoding check, {a.runs} runs of 5x2 cv (mean fold error, %): NMC and 1-NN "
             "under three input encodings beside Yildiz & Alpaydin 2006 Table 1.\n\n"
@@ -128,4 +134,6 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from simstudy.cli import guarded
+
+    raise SystemExit(guarded(main))
