@@ -241,7 +241,12 @@ def test_type1_paper_render_counts_match_its_tables(tmp_path):
 
 
 def test_calibration_cli_rejects_runs_below_one(capsys):
-    with pytest.raises(SystemExit) as e:
+    from simstudy.cli import guarded
+    from simstudy.errors import SimstudyError
+
+    with pytest.raises(SimstudyError, match="--runs must be >= 1, got 0"):
         PC.main(["--odr-rows", "--runs", "0"])
-    assert e.value.code == 2
-    assert "--runs must be a positive integer, got 0" in capsys.readouterr().err
+    # as `python -m studies.paper_calibration` runs it: one line, exit status 2
+    assert guarded(lambda: PC.main(["--runs", "-3"])) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["simstudy: error: --runs must be >= 1, got -3"]
