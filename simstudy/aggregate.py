@@ -25,13 +25,16 @@ def reject_table(results: pd.DataFrame, alpha: float | None = None,
                  confidence: float = 0.95) -> pd.DataFrame:
     """One row per cell x test (x pair): rejects, runs, proportion, Wilson CI and MC SE.
 
-    Decisions are taken here, from the stored p-values: reject when ``pvalue < alpha``
+    ``ci_low``, ``ci_high`` are Wilson intervals at ``confidence``.  Decisions are taken
+    here, from the stored p-values: reject when ``pvalue < alpha``
     (an undefined p-value never rejects).  ``alpha=None`` uses each row's ``alpha`` column
     (the study's alpha when the row was stored), or a ``reject`` column when there is no
     ``alpha`` column.  Choice-method rows (``a < 0``) are not
     reject decisions and are left out.
     """
     cols = ["cell", "test", "a", "b", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
+    if not 0 < confidence < 1:
+        raise SimstudyError(f"confidence must be in (0, 1), got {confidence!r}")
     if results.empty:
         return pd.DataFrame(columns=cols)
     res = results[results["a"] >= 0].copy()
@@ -107,12 +110,14 @@ def _choices_at(study: Study, trials: pd.DataFrame, results: pd.DataFrame,
     return pd.concat([results[~(results["a"] < 0)], fresh], ignore_index=True)
 
 
-def collect(study: Study, store: Store, alpha: float | None = None) -> StudyResult:
+def collect(study: Study, store: Store, alpha: float | None = None,
+            confidence: float = 0.95) -> StudyResult:
     """Read a study's trials (runs < study.runs, the study's seed) and aggregate them.
 
     Decisions are taken at ``alpha`` (default: the study's alpha) from the stored
     p-values; choice methods are re-decided from the stored errors when ``alpha`` differs
-    from the one they were stored at.  ``result.study.alpha`` is the alpha used.
+    from the one they were stored at.  ``result.study.alpha`` is the alpha used.  The
+    table's Wilson intervals are at ``confidence``.
     """
     if alpha is not None and float(alpha) != study.alpha:
         study = study.replace(alpha=float(alpha))
@@ -122,7 +127,7 @@ def collect(study: Study, store: Store, alpha: float | None = None) -> StudyResu
     results = store.results(ids, seed=study.seed, runs=study.runs)
     if not results.empty:
         results = asked_results(study, _choices_at(study, trials, results, alpha))
-    table = reject_table(results, alpha=alpha)
+    table = reject_table(results, alpha=alpha, confidence=confidence)
     labels = study.grid().rename(columns={"tests": "cell_tests"})
     from .truth import truth_labels  # issue 16: "H0", "H1 (Δ=…)" or "unknown" per cell
 

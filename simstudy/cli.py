@@ -35,14 +35,23 @@ def _positive_int(name: str):
     return parse
 
 
-def _alpha(s: str) -> float:
-    try:
-        v = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"alpha must be a number in (0, 1), got {s!r}") from None
-    if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f"alpha must be in (0, 1), got {s!r}")
-    return v
+def _open_unit(name: str):
+    """An argparse type for a number strictly between 0 and 1, errors naming ``--name``."""
+
+    def parse(s: str) -> float:
+        try:
+            v = float(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number in (0, 1), got {s!r}") from None
+        if not 0 < v < 1:
+            raise argparse.ArgumentTypeError(f"{name} must be in (0, 1), got {s!r}")
+        return v
+
+    return parse
+
+
+_alpha = _open_unit("alpha")
+_confidence = _open_unit("confidence")
 
 
 def _seed(s: str) -> int:
@@ -106,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--all", action="store_true",
                     help="every study the store holds (with --format html: pages + index.html)")
     rp.add_argument("--format", choices=("md", "csv", "latex", "html"), default="md")
+    rp.add_argument("--confidence", type=_confidence, default=0.95,
+                    help="level of the Wilson intervals ci_low, ci_high (0.95; the papers' "
+                         "comparisons in figures/ use 0.99)")
     rp.add_argument("--out", type=Path, help="also render the study's tables and figures here "
                                              "(html: default out/STUDY, with --all: site)")
 
@@ -274,7 +286,7 @@ def _cmd_report(args) -> None:
     study = _study(args)
     with Store(args.store, readonly=True) as store:
         study = stored_scope(study, store, args.runs, args.seed)
-        result = collect(study, store)
+        result = collect(study, store, confidence=args.confidence)
         if result.table.empty and result.trials.empty:
             raise SimstudyError(f"store {args.store!r} holds no trials of study {study.name!r} "
                                 f"(seed {study.seed}); run it first")

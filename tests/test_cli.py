@@ -46,6 +46,8 @@ def test_list_names_everything():
     (["demo", "--scheduler", "tcp://127.0.0.1:1"], "--backend dask"),
     (["report", "demo", "--store", "/nonexistent/dir/x.sqlite"], "does not exist"),
     (["report", "demo", "--format", "xls"], "xls"),
+    (["report", "demo", "--confidence", "95"], "'95'"),
+    (["report", "demo", "--confidence", "high"], "'high'"),
     (["bench", "--test", "nosuchmodule:f", "--study", "demo"], "'nosuchmodule'"),
     (["bench", "--test", "nocolon", "--study", "demo"], "'nocolon'"),
 ])
@@ -77,6 +79,21 @@ def test_run_report_bench_round_trip(tmp_path, capsys):
     csv = capsys.readouterr().out.splitlines()
     assert csv[0].startswith("cell,test,rejects,runs,proportion,ci_low,ci_high")
     assert len(csv) == 1 + 6 * 2
+    # --confidence 0.99: the same rows, scipy's 99 % Wilson intervals
+    assert main(["report", "demo", "--runs", "4", "--store", store, "--format", "csv",
+                 "--confidence", "0.99"]) == 0
+    import io
+
+    import pandas as pd
+    from scipy.stats import binomtest
+
+    t95 = pd.read_csv(io.StringIO("\n".join(csv)))
+    t99 = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert (t99["rejects"] == t95["rejects"]).all() and len(t99) == len(t95)
+    for _, r in t99.iterrows():
+        ci = binomtest(int(r["rejects"]), int(r["runs"])).proportion_ci(0.99, "wilson")
+        assert (r["ci_low"], r["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-4)
+    assert (t99["ci_high"] - t99["ci_low"] > t95["ci_high"] - t95["ci_low"]).all()
     mod = tmp_path / "mytest.py"
     mod.write_text("from simstudy.stats import ftest_5x2cv\n"
                    "def f(d, *, n_train, n_test):\n    return ftest_5x2cv(d)\n")

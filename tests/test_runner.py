@@ -13,6 +13,7 @@ import pytest
 
 from simstudy.aggregate import collect, reject_table, wilson
 from simstudy.catalog import get_study
+from simstudy.errors import SimstudyError
 from simstudy.runner import compute_chunk, plan, run_study
 from simstudy.store import Store
 
@@ -136,6 +137,23 @@ def test_reject_table_recomputes_at_other_alpha():
     assert reject_table(res)["rejects"].item() == 2
     assert reject_table(res, alpha=0.01)["rejects"].item() == 1
     assert reject_table(res, alpha=0.1)["rejects"].item() == 3
+
+
+def test_reject_table_confidence_level():
+    res = pd.DataFrame({"cell": ["c"] * 40, "test": ["t"] * 40, "a": 0, "b": 1,
+                        "pvalue": [0.001] * 7 + [0.5] * 33})
+    z = 2.5758293035489004  # the 99.5 % normal quantile: a 99 % two-sided Wilson interval
+    p, n = 7 / 40, 40
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    t99 = reject_table(res, alpha=0.05, confidence=0.99).iloc[0]
+    assert t99["ci_low"] == pytest.approx(c - h, rel=1e-9)
+    assert t99["ci_high"] == pytest.approx(c + h, rel=1e-9)
+    t95 = reject_table(res, alpha=0.05).iloc[0]
+    assert t99["ci_low"] < t95["ci_low"] and t95["ci_high"] < t99["ci_high"]
+    for bad in (0.0, 1.0, 95.0):
+        with pytest.raises(SimstudyError, match=f"confidence must be in \\(0, 1\\), got {bad!r}"):
+            reject_table(res, confidence=bad)
 
 
 def test_plan_uses_canonical_blocks(demo, tmp_path):
