@@ -61,6 +61,7 @@ class StudyResult:
     table: pd.DataFrame     # reject_table joined with the cells' labels
     trials: pd.DataFrame    # one row per trial, errors decoded (K x R x F)
     results: pd.DataFrame   # one row per trial x test x pair
+    confidence: float = 0.95  # the level of the table's Wilson intervals
 
     def mean_errors(self) -> pd.DataFrame:
         """Mean and sd of test-fold error per cell and learner position (over runs x folds)."""
@@ -139,7 +140,7 @@ def collect(study: Study, store: Store, alpha: float | None = None,
     order = {cid: i for i, cid in enumerate(ids)}  # the study's own cell order
     table = table.sort_values("cell", key=lambda c: c.map(order), kind="stable")
     table = table.reset_index(drop=True)
-    return StudyResult(study, table, trials, results)
+    return StudyResult(study, table, trials, results, confidence)
 
 
 def collect_seeds(study: Study, store: Store, seeds, alpha: float | None = None) -> StudyResult:

@@ -145,6 +145,12 @@ def test_user_study_file_runs(tmp_path):
     rc, out, err = run_cli("run", str(f), "--no-progress", cwd=tmp_path)
     assert rc == 0, err
     assert "2 trials computed" in out
+    # a study without a renderer: its page shows the reject table at the level asked for
+    rc, out, err = run_cli("report", str(f), "--format", "html", "--confidence", "0.99",
+                           "--out", "page", cwd=tmp_path)
+    assert rc == 0, err
+    html = (tmp_path / "page" / "report.html").read_text(encoding="utf-8")
+    assert "Wilson 99 % interval" in html and "Wilson 95 %" not in html
 
 
 @pytest.mark.parametrize("address", ["foo"])

@@ -506,7 +506,7 @@ def study_page(study: Study, result: StudyResult, store: Store, out: Path,
         tmp = out / "reject_table.csv"
         result.table[cols].to_csv(tmp, index=False)
         t, _ = csv_table_html(tmp, table_id="t0", caption=f"{study.name}: reject proportions "
-                              "(Wilson 95 % interval, Monte-Carlo SE)")
+                              f"(Wilson {100 * result.confidence:g} % interval, Monte-Carlo SE)")
         tables.append(t)
     rpc = info.get("runs_per_cell")
     runs_txt = "none" if not rpc else (str(rpc[0]) if rpc[0] == rpc[1] else f"{rpc[0]}–{rpc[1]}")
