@@ -317,7 +317,8 @@ def _cmd_report_all(args) -> None:
         raise SimstudyError(f"--all writes HTML pages; use --format html, not {args.format!r}")
     with Store(args.store, readonly=True) as store:
         index, entries = report_all(store, args.out or Path("site"), runs=args.runs,
-                                    seed=args.seed, alpha=args.alpha)
+                                    seed=args.seed, alpha=args.alpha,
+                                    confidence=args.confidence)
     if not entries:
         raise SimstudyError(f"store {args.store!r} holds no trials of any registered study")
     for e in entries:

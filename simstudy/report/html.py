@@ -682,9 +682,10 @@ def _scope_for_all(study: Study, store: Store, runs: int | None, seed: int | Non
 
 
 def report_all(store: Store, out: Path, *, runs: int | None = None, seed: int | None = None,
-               alpha: float | None = None) -> tuple[Path, list[dict]]:
+               alpha: float | None = None, confidence: float = 0.95) -> tuple[Path, list[dict]]:
     """One page per registered study the store holds (``out/<study>/report.html``) and
-    ``out/index.html``.  A study that cannot be rendered is listed with its error."""
+    ``out/index.html``.  A study that cannot be rendered is listed with its error.  Reject
+    tables' Wilson intervals are at ``confidence``."""
     from ..aggregate import collect
     from ..catalog import get_study
     from ..errors import SimstudyError
@@ -696,7 +697,7 @@ def report_all(store: Store, out: Path, *, runs: int | None = None, seed: int | 
         sub = out / name
         try:
             study = _scope_for_all(study, store, runs, seed)
-            result = collect(study, store)
+            result = collect(study, store, confidence=confidence)
             paths = render_with_page(study, result, store, sub)
         except SimstudyError as e:
             entries.append({"name": name, "description": study.description, "error": str(e)})
