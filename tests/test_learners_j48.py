@@ -22,6 +22,7 @@ import pytest
 
 from simstudy.errors import SimstudyError
 from simstudy.learners import get_learner
+from simstudy.learners.base import frozen
 from simstudy.learners.weka._j48_kernels import add_errs
 from simstudy.learners.weka.j48 import J48
 
@@ -470,7 +471,8 @@ def test_results_do_not_depend_on_buffer_capacities(missing):
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(400, 6))
-    y = (X[:, 0] + X[:, 1] + rng.normal(size=400) > 0).astype(np.int64)
+    # read-only y as J48 passes it (base.frozen): the kernels J48 compiled are reused
+    y = frozen((X[:, 0] + X[:, 1] + rng.normal(size=400) > 0), np.int64)
     X[rng.random(X.shape) < missing] = np.nan
     A, nval, rank, uvals, uoff, numeric = J48()._arrays(X)
     codes, order, nknown, slots = K._prepare(A, nval, rank, uoff, numeric, y, 2)
