@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .errors import SimstudyError
 
@@ -23,31 +24,28 @@ class _Parser(argparse.ArgumentParser):
         raise SimstudyError(message)
 
 
-def _positive_int(name: str):
-    def parse(s: str) -> int:
+def _checked(name: str, convert: Callable[[str], Any], ok: Callable[[Any], bool], want: str):
+    """An argparse type: ``convert`` the text, keep it if ``ok``; else one message naming the
+    option, what it wants and the bad text."""
+
+    def parse(s: str):
         try:
-            v = int(s)
+            v = convert(s)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a positive integer, got {s!r}") from None
-        if v <= 0:
-            raise argparse.ArgumentTypeError(f"{name} must be a positive integer, got {s!r}")
+            v = None
+        if v is None or not ok(v):
+            raise argparse.ArgumentTypeError(f"{name} must be {want}, got {s!r}")
         return v
+
     return parse
+
+
+def _positive_int(name: str):
+    return _checked(name, int, lambda v: v > 0, "a positive integer")
 
 
 def _open_unit(name: str):
-    """An argparse type for a number strictly between 0 and 1, errors naming ``--name``."""
-
-    def parse(s: str) -> float:
-        try:
-            v = float(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number in (0, 1), got {s!r}") from None
-        if not 0 < v < 1:
-            raise argparse.ArgumentTypeError(f"{name} must be in (0, 1), got {s!r}")
-        return v
-
-    return parse
+    return _checked(name, float, lambda v: 0 < v < 1, "a number in (0, 1)")
 
 
 _alpha = _open_unit("alpha")
