@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gzip
 import hashlib
 import json
 import os
@@ -189,11 +190,21 @@ def _schema_version(con: sqlite3.Connection, path: Path) -> int | None:
         f"{', '.join(sorted(names))}); give --store a new file name")
 
 
+def _gunzip(path: Path) -> bytes:
+    """The bytes of a gzip'd snapshot; one clear error if it is not gzip."""
+    try:
+        return gzip.decompress(path.read_bytes())
+    except (OSError, EOFError, gzip.BadGzipFile) as e:
+        raise SimstudyError(f"{str(path)!r} is not a readable gzip'd simstudy store ({e})") from None
+
+
 class Store:
     """An open result store (a SQLite file).
 
     ``readonly=True`` never writes: the file must exist and be a simstudy store of the
     current schema.  ``create`` is kept as an alias (``create=False`` means read-only).
+    A path ending in ``.gz`` is a gzip'd snapshot (:meth:`snapshot`): read-only, opened in
+    memory, so results kept in a repository can be reported without unpacking them.
     """
 
     def __init__(self, path: str | os.PathLike, *, readonly: bool = False,
@@ -204,6 +215,12 @@ class Store:
         self.readonly = readonly
         if self.path.exists() and self.path.is_dir():
             raise SimstudyError(f"store path {str(self.path)!r} is a directory, not a file")
+        packed = self.path.suffix == ".gz"
+        if packed and not readonly:
+            raise SimstudyError(
+                f"store {str(self.path)!r} is a gzip'd snapshot and read-only; unpack it to a "
+                f"store to run into with: python -m simstudy snapshot --store {self.path} "
+                f"{self.path.with_suffix('')}")
         if readonly and not self.path.exists():
             raise SimstudyError(
                 f"store {str(self.path)!r} does not exist; run a study first "
@@ -213,7 +230,10 @@ class Store:
         if readonly and self.path.stat().st_size == 0:
             raise SimstudyError(f"{str(self.path)!r} is an empty file, not a simstudy store")
         try:
-            if readonly:
+            if packed:
+                self.con = sqlite3.connect(":memory:")
+                self.con.deserialize(_gunzip(self.path))
+            elif readonly:
                 self.con = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
                                            timeout=60)
             else:
@@ -383,9 +403,11 @@ class Store:
 
         SQLite's online backup copies the committed state (WAL included) page by page; the
         copy is then set to ``journal_mode=DELETE`` and vacuumed, so it is one self-contained
-        file to commit or carry to another machine.  It is written beside ``dest`` and renamed
-        over it, so ``dest`` is either what it was or the complete copy, never half-written.
-        ``dest`` may be an older snapshot (a simstudy store) but nothing else.
+        file to commit or carry to another machine; a ``dest`` ending in ``.gz`` is gzip'd
+        (about 17x smaller; no timestamp inside, so the same trials give the same bytes).  It
+        is written beside ``dest`` and renamed over it, so ``dest`` is either what it was or
+        the complete copy, never half-written.  ``dest`` may be an older snapshot (a simstudy
+        store) but nothing else.
         """
         dest = Path(dest)
         if dest.is_dir():
@@ -402,14 +424,22 @@ class Store:
                 raise SimstudyError(f"{str(dest)!r} exists and is not a simstudy store of this "
                                     "schema; not overwritten") from None
         tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+        packed = tmp.with_name(tmp.name + ".gz")
         try:
             with contextlib.closing(sqlite3.connect(tmp)) as copy:
                 self.con.backup(copy)
                 copy.execute("PRAGMA journal_mode=DELETE")
                 copy.execute("VACUUM")
-            os.replace(tmp, dest)
+            if dest.suffix == ".gz":
+                with open(tmp, "rb") as src, open(packed, "wb") as raw, \
+                        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as out:
+                    shutil.copyfileobj(src, out)
+                os.replace(packed, dest)
+            else:
+                os.replace(tmp, dest)
         finally:
             tmp.unlink(missing_ok=True)
+            packed.unlink(missing_ok=True)
         return dest
 
     def holdings(self, cells: list[str] | None = None) -> pd.DataFrame:

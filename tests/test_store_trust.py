@@ -11,6 +11,7 @@ import sys
 import textwrap
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from simstudy import runner as runner_mod
@@ -474,3 +475,42 @@ def test_snapshot_cli(tmp_path):
                          str(tmp_path / "d.sqlite"))
     one_line_error(rc, err, "does not exist")
     assert not (tmp_path / "d.sqlite").exists()
+
+
+def test_gzip_snapshot_reads_as_the_store_and_is_read_only(tmp_path):
+    import gzip
+
+    src = tmp_path / "s.sqlite"
+    with Store(src) as st:
+        run_study(get_study("demo", runs=2), st, backend="serial", progress=False)
+    packed = tmp_path / "c.sqlite.gz"
+    rc, out, err = run_cli("snapshot", "--store", str(src), str(packed))
+    assert rc == 0, err
+    assert "12 trials" in out
+    assert gzip.decompress(packed.read_bytes())[:16] == b"SQLite format 3\x00"
+    assert packed.stat().st_size < src.stat().st_size
+    first = packed.read_bytes()
+    with Store(src, readonly=True) as st:
+        st.snapshot(packed)  # replaces the older snapshot: the same trials, the same bytes
+    assert packed.read_bytes() == first
+    with Store(src, readonly=True) as a, Store(packed, readonly=True) as b:
+        assert b.count() == a.count() == 12
+        pd.testing.assert_frame_equal(b.results(), a.results())
+    # report reads it as it is; unpacking it back gives the original rows
+    rc, out, err = run_cli("report", "demo", "--runs", "2", "--store", str(packed), "--format", "csv")
+    rc2, out2, _ = run_cli("report", "demo", "--runs", "2", "--store", str(src), "--format", "csv")
+    assert rc == rc2 == 0 and out == out2, err
+    rc, _, err = run_cli("snapshot", "--store", str(packed), str(tmp_path / "back.sqlite"))
+    assert rc == 0, err
+    assert _rows(tmp_path / "back.sqlite") == _rows(src)
+    # writing into it is refused before anything is computed, naming the way out
+    rc, _, err = run_cli("demo", "--runs", "2", "--store", str(packed), cwd=tmp_path)
+    one_line_error(rc, err, "gzip'd snapshot and read-only")
+    assert packed.read_bytes() == first
+    bad = tmp_path / "bad.sqlite.gz"
+    bad.write_bytes(b"not gzip at all")
+    rc, _, err = run_cli("report", "demo", "--store", str(bad))
+    one_line_error(rc, err, "not a readable gzip'd simstudy store")
+    bad.write_bytes(gzip.compress(b"not a database"))
+    rc, _, err = run_cli("report", "demo", "--store", str(bad))
+    one_line_error(rc, err, "bad.sqlite.gz")
