@@ -194,7 +194,7 @@ def _gunzip(path: Path) -> bytes:
     """The bytes of a gzip'd snapshot; one clear error if it is not gzip."""
     try:
         return gzip.decompress(path.read_bytes())
-    except (OSError, EOFError, gzip.BadGzipFile) as e:
+    except (OSError, EOFError) as e:  # gzip.BadGzipFile is an OSError
         raise SimstudyError(f"{str(path)!r} is not a readable gzip'd simstudy store ({e})") from None
 
 

@@ -1,9 +1,13 @@
 """The command line: the user's commands, and one clear line for every bad input."""
 
+import io
+import os
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
+from scipy.stats import binomtest
 
 from simstudy.cli import main
 
@@ -82,11 +86,6 @@ def test_run_report_bench_round_trip(tmp_path, capsys):
     # --confidence 0.99: the same rows, scipy's 99 % Wilson intervals
     assert main(["report", "demo", "--runs", "4", "--store", store, "--format", "csv",
                  "--confidence", "0.99"]) == 0
-    import io
-
-    import pandas as pd
-    from scipy.stats import binomtest
-
     t95 = pd.read_csv(io.StringIO("\n".join(csv)))
     t99 = pd.read_csv(io.StringIO(capsys.readouterr().out))
     assert (t99["rejects"] == t95["rejects"]).all() and len(t99) == len(t95)
@@ -169,10 +168,6 @@ def test_bad_dask_scheduler_is_one_line(address, tmp_path):
     ("studies.paper_calibration", ["--runs", "0"], "got 0"),
 ])
 def test_study_module_entries_give_one_line_errors(module, args, needle, tmp_path):
-    import os
-    import subprocess
-    import sys
-
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
     r = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True,
