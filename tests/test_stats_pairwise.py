@@ -437,7 +437,13 @@ def test_permuting_replications_and_folds(d, perm, flips, i, j):
     assert ttest_kfold(q).statistic == pytest.approx(ttest_kfold(flat).statistic, rel=1e-9)
 
 
-@given(d52, st.floats(1e-3, 1e3))
+# Scaling is exact only while squares do not underflow: hypothesis found d of 5e-324s, whose
+# variance is 0 once halved (undefined statistic, correctly).  Real differences of error rates
+# are 0 or at least 1/n_test, so magnitudes below 1e-100 are left out here.
+scalable = st.one_of(st.just(0.0), st.floats(1e-100, 0.5), st.floats(-0.5, -1e-100))
+
+
+@given(arrays(np.float64, (5, 2), elements=scalable), st.floats(1e-3, 1e3))
 def test_scaling_leaves_t_and_f_unchanged(d, c):
     if not _defined(d):
         return
