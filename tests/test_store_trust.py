@@ -2,6 +2,7 @@
 of it, and every bad input gets one line, exit 2, and leaves the store as it was."""
 
 import dataclasses
+import gzip
 import hashlib
 import json
 import shutil
@@ -478,8 +479,6 @@ def test_snapshot_cli(tmp_path):
 
 
 def test_gzip_snapshot_reads_as_the_store_and_is_read_only(tmp_path):
-    import gzip
-
     src = tmp_path / "s.sqlite"
     with Store(src) as st:
         run_study(get_study("demo", runs=2), st, backend="serial", progress=False)
