@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import binomtest
 
 from simstudy.aggregate import collect
 from simstudy.catalog import get_study
@@ -50,6 +51,14 @@ def test_type1_renders_table3_and_figure1(store, tmp_path):
     iris = t[t["dataset"] == "IRIS"]
     assert list(iris["status"]) == ["ok"] * 3 and list(iris["runs"]) == [3] * 3
     assert list(iris["paper_t"]) == [0.032, 0.040, 0.029]  # Table 3, as printed
+    # the printed interval is the 99 % band the in-band flag tests (scipy's Wilson interval)
+    for r in iris.itertuples():
+        for short in ("t", "F"):
+            k = round(getattr(r, f"ours_{short}") * r.runs)
+            ci = binomtest(k, int(r.runs)).proportion_ci(0.99, method="wilson")
+            assert getattr(r, f"ci99_{short}") == f"[{ci.low:.3f}, {ci.high:.3f}]"
+            paper = getattr(r, f"paper_{short}")
+            assert getattr(r, f"paper_{short}_in_99") == (ci.low - 5e-4 <= paper <= ci.high + 5e-4)
     assert (tmp_path / "figure1.png").stat().st_size > 10_000
     text = (tmp_path / "RESULTS.md").read_text()
     assert "combined F type I error" in text and "99 % Wilson band" in text
