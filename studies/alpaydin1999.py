@@ -147,8 +147,7 @@ def _identical_share(result, variant: str | None = None,
 def _table3(result, kind: str, variant: str | None = None) -> pd.DataFrame:
     """Table 3 (one half), paper beside ours, with our 99 % Wilson band and whether the paper is in it.
 
-    ``ci99_*`` is the very interval ``paper_*_in_99`` tests (before session 10 these columns
-    printed the 95 % interval beside the 99 % flag).
+    ``ci99_*`` is the interval ``paper_*_in_99`` tests, so a reader can check each flag.
 
     ``variant``: only that variant's cells (studies with both variants)."""
     table = result.table
