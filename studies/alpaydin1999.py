@@ -363,7 +363,9 @@ def _band_table(first: str, tables: dict[str, pd.DataFrame]) -> list[str]:
     for name, t in tables.items():
         n_t, n_F, n = _in_band_counts(t)
         ok = t[t["status"] == "ok"]
-        runs = f"{int(ok['runs'].min())}" if n else "-"
+        lo, hi = (int(ok["runs"].min()), int(ok["runs"].max())) if n else (0, 0)
+        # a partly run study has cells at different runs: show the range, not just the least
+        runs = "-" if not n else f"{lo}" if lo == hi else f"{lo}–{hi}"
         lines.append(f"| {name} | {n} of {len(t)} | {runs} | {n_t}/{n} | {n_F}/{n} |")
     return lines
 

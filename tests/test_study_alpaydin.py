@@ -92,3 +92,16 @@ def test_errors_and_numerator_render(store, tmp_path):
     row = t1[t1["dataset"] == "IRIS"].iloc[0]
     assert 0 <= row["run0_t_rejects_out_of_10"] <= 10 and row["t_rejects_out_of_10"] == 2
     assert set(t1.loc[t1["status"] == "not available", "dataset"]) == {"THYROID", "DIGIT"}
+
+
+def test_band_table_shows_the_range_of_runs_of_a_partly_run_study():
+    from simstudy.studies import alpaydin1999 as A
+
+    def half(runs):
+        return pd.DataFrame({"status": ["ok", "ok", "not run"], "runs": pd.array(runs, "Int64"),
+                             "paper_t_in_99": [True, False, None],
+                             "paper_F_in_99": [True, True, None]})
+
+    rows = A._band_table("half", {"type1": half([738, 200, None]), "type2": half([200, 200, None])})
+    assert rows[2] == "| type1 | 2 of 3 | 200–738 | 1/2 | 2/2 |"
+    assert rows[3] == "| type2 | 2 of 3 | 200 | 1/2 | 2/2 |"
