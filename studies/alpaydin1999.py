@@ -184,9 +184,14 @@ def _table3(result, kind: str, variant: str | None = None) -> pd.DataFrame:
     return t3
 
 
-def _runs_text(ok: pd.DataFrame) -> str:
+def _runs_range(ok: pd.DataFrame) -> str:
+    """Runs per cell: "1000", or "200–738" for a partly run study ("0" with no cell)."""
     lo, hi = (int(ok["runs"].min()), int(ok["runs"].max())) if len(ok) else (0, 0)
-    return runs_caption(lo if lo == hi else f"{lo}–{hi}", 1000)
+    return f"{lo}" if lo == hi else f"{lo}–{hi}"
+
+
+def _runs_text(ok: pd.DataFrame) -> str:
+    return runs_caption(_runs_range(ok), 1000)
 
 
 @figure_style()
@@ -363,9 +368,7 @@ def _band_table(first: str, tables: dict[str, pd.DataFrame]) -> list[str]:
     for name, t in tables.items():
         n_t, n_F, n = _in_band_counts(t)
         ok = t[t["status"] == "ok"]
-        lo, hi = (int(ok["runs"].min()), int(ok["runs"].max())) if n else (0, 0)
-        # a partly run study has cells at different runs: show the range, not just the least
-        runs = "-" if not n else f"{lo}" if lo == hi else f"{lo}–{hi}"
+        runs = _runs_range(ok) if n else "-"
         lines.append(f"| {name} | {n} of {len(t)} | {runs} | {n_t}/{n} | {n_F}/{n} |")
     return lines
 
