@@ -468,12 +468,20 @@ def _claims_md(claims: list[Claim]) -> list[str]:
         lines.append(f"- **{verdict}**: {text} — {detail}")
     return lines
 
+def _runs_span(*tables: pd.DataFrame) -> str:
+    """Runs per cell over the tables' cells that ran: "5000", or "1000 to 5000" when they
+    differ (a study run in stages, or a scenario mixing shared cells with its own); "" if
+    none ran."""
+    runs = pd.concat([t.loc[t["status"] == "ok", "runs"] for t in tables])
+    if runs.empty:
+        return ""
+    lo, hi = int(runs.min()), int(runs.max())
+    return f"{lo}" + ("" if lo == hi else f" to {hi}")
+
+
 def _runs_line(t: pd.DataFrame) -> str:
-    ok = t[t["status"] == "ok"]
-    if ok.empty:
-        return "Runs per cell: none run."
-    lo, hi = int(ok["runs"].min()), int(ok["runs"].max())
-    return f"Runs per cell: {lo}" + ("" if lo == hi else f" to {hi}") + " (the paper: 5000)."
+    span = _runs_span(t)
+    return f"Runs per cell: {span} (the paper: 5000)." if span else "Runs per cell: none run."
 
 def render_gaussian(result, out: Path) -> list[Path]:
     """Table 3 (long and paper layout), the ours-vs-paper figure and RESULTS.md."""
@@ -726,17 +734,17 @@ def _scenario_md(title: str, scenarios, blocks, claims_fn, notes: list[str]) -> 
              "In-band counts depend on the runs (fewer runs, wider 99 % bands, more cells in "
              "band): compare scenarios with each other, and with the default study's "
              "tables, only at the same runs per cell.", "",
-             "| scenario | hypothesis about the paper? | " + " | ".join(
+             "| scenario | hypothesis about the paper? | runs per cell | " + " | ".join(
                  f"{b} in 99 % band" for b in blocks[0][1]) + " | tB3x2cv between F5x2cv and FB5x2cv |",
-             "|---|---|" + "---|" * len(blocks[0][1]) + "---|"]
+             "|---|---|---|" + "---|" * len(blocks[0][1]) + "---|"]
     detail = []
     for (name, _, _, hyp), (_, tabs, between) in zip(scenarios, blocks, strict=True):
         cells = []
         for _, t in tabs.items():
             k, n = _band_count(t)
             cells.append(f"{k}/{n}")
-        lines.append(f"| {name} | {'yes' if hyp else 'no'} | " + " | ".join(cells)
-                     + f" | {between} |")
+        lines.append(f"| {name} | {'yes' if hyp else 'no'} | {_runs_span(*tabs.values()) or '-'} | "
+                     + " | ".join(cells) + f" | {between} |")
         detail += [f"## {name}", ""]
         for b, t in tabs.items():
             detail += [f"- {b}: by test {_by_test(t)}; {_rho_line(t, b)}"]

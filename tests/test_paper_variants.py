@@ -132,6 +132,29 @@ def test_gaussian_paper_end_to_end_small(tmp_path):
     assert all(p.exists() for p in paths)
 
 
+def test_scenario_table_prints_each_scenarios_runs_per_cell(tmp_path):
+    """A staged run leaves shared default cells ahead of a scenario's own cells: the summary
+    table says so per scenario ("5" vs "3 to 5") instead of comparing counts silently."""
+    study = get_study("gaussian-paper", runs=3)
+    case1 = [c for c in study.cells if c.label("case") == 1]
+    default_ids = {c.id for c in get_study("gaussian").cells}
+    with Store(tmp_path / "s.sqlite") as store:
+        run_study(study.replace(cells=case1), store, backend="serial", progress=False)
+        more = study.replace(cells=[c for c in case1 if c.id in default_ids], runs=5)
+        run_study(more, store, backend="serial", progress=False)
+        result = collect(study.replace(cells=case1, runs=5), store)
+    W.render_gaussian_paper(result, tmp_path / "out")
+    rows = {}
+    for line in (tmp_path / "out" / "RESULTS.md").read_text().splitlines():
+        parts = [x.strip() for x in line.strip("|").split("|")]
+        if line.startswith("| ") and len(parts) == 5 and parts[1] in ("yes", "no"):
+            rows[parts[0]] = parts[2]
+    assert len(rows) == len(W.GAUSS_SCENARIOS)
+    assert rows["default"] == "5"  # only shared default cells, all at 5 runs
+    assert rows["R defaults (rpart RT)"] == "3 to 5"  # its rpart cells have 3
+    assert rows["R defaults + AB = majority class"] == "3 to 5"
+
+
 # --- odr-size: ODR's size implied by Table 2's sds (a hypothesis) ---------------------------
 
 def test_implied_sizes_by_hand():
