@@ -155,6 +155,30 @@ def test_scenario_table_prints_each_scenarios_runs_per_cell(tmp_path):
     assert rows["R defaults + AB = majority class"] == "3 to 5"
 
 
+def test_ab_weka_defaults_pilot_covers_table3s_ab_rows_and_counts_its_own_table(tmp_path):
+    """examples/wang_ab_weka_defaults.py: the 48 AB cells of Table 3 with ab[n_estimators=10]
+    (RWeka AdaBoostM1's 10 rounds), and a RESULTS count that is its table's."""
+    path = str(Path(__file__).parents[1] / "examples" / "wang_ab_weka_defaults.py")
+    study = get_study(path, runs=2)
+    assert len(study.cells) == 48
+    assert {c.learners for c in study.cells} == {("svm", "ab[n_estimators=10]"),
+                                                 ("ab[n_estimators=10]", "rf")}
+    assert {(c.tests[0], c.design) for c in study.cells} == set(W.TEST_DESIGN)
+    assert get_learner("ab[n_estimators=10]").n_estimators == 10
+    small = study.replace(cells=[c for c in study.cells if c.label("case") == 7])
+    with Store(tmp_path / "s.sqlite") as store:
+        run_study(small, store, backend="serial", progress=False)
+        result = collect(small, store)
+    paths = study.render(result, tmp_path / "out")
+    t = pd.read_csv(tmp_path / "out" / "table3_ab_rows.csv")
+    assert len(t) == 48 and (t["status"] == "ok").sum() == 6  # case 7 only
+    inside = int(t.loc[t["status"] == "ok", "paper_in_99"].astype(bool).sum())
+    text = (tmp_path / "out" / "RESULTS.md").read_text()
+    assert f"inside our 99 % Wilson band: {inside}/6 cells" in text
+    assert "Runs per cell: 2 (the paper: 5000)." in text
+    assert all(Path(q).exists() for q in paths)
+
+
 # --- odr-size: ODR's size implied by Table 2's sds (a hypothesis) ---------------------------
 
 def test_implied_sizes_by_hand():
