@@ -59,6 +59,25 @@ DEFAULT_STORE = "simstudy-store.sqlite"
 SCHEMA_VERSION = 2
 
 
+def compile_target() -> str:
+    """The CPU numba compiles for (``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` when set, else
+    the host's) and numba's version, recorded with each invocation in ``runs.args``.
+
+    Why: the default ``lp`` / ``mlp-<h>`` (L-BFGS kernels with ``fastmath`` reassociation,
+    so their row sums vectorise) are bitwise reproducible for one compile target, not across
+    targets -- the same trials computed for ``skylake-avx512`` and for ``znver5`` differ in
+    the last bits and, in about 2 % of runs, in a prediction.  Setting ``NUMBA_CPU_NAME``
+    pins the target across machines that support it.
+    """
+    import llvmlite.binding as llvm
+    import numba
+    from numba.core import config
+
+    cpu = config.CPU_NAME or llvm.get_host_cpu_name()
+    feats = f" [{config.CPU_FEATURES}]" if config.CPU_FEATURES else ""
+    return f"{cpu}{feats}, numba {numba.__version__}"
+
+
 @functools.cache
 def stats_version() -> str:
     """Version stamp of the code that turns fold losses into results: a hash of
@@ -357,6 +376,7 @@ class Store:
             [r.values(cell, seed, run) for r in results])
 
     def start_run(self, study: str, args: dict) -> int:
+        args = {**args, "compile_target": compile_target()}
         with self.con:
             cur = self.con.execute(
                 "INSERT INTO runs (study, args, version, host, started, trials_done, status) "

@@ -370,7 +370,9 @@ def provenance(study: Study, result: StudyResult, store: Store) -> dict:
                 else float(r.finished) - float(r.started))
         runs.append({"id": int(r.id), "study": r.study, "started": _when(r.started),
                      "wall_seconds": wall, "status": r.status, "trials_done": r.trials_done,
-                     "version": r.version, "host": r.host,
+                     "version": r.version,
+                     "host": r.host + (f" (numba target {args['compile_target']})"
+                                       if args.get("compile_target") else ""),
                      "command": command_line(args.get("argv"))})
     info["invocations"] = runs
     info["wall_seconds"] = float(sum(r["wall_seconds"] or 0.0 for r in runs))
