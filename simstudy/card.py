@@ -671,12 +671,11 @@ def _figures(c: Card, out: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .report.style import figure_style, runs_caption
+    from .report.style import figure_style, runs_caption, runs_range
 
     paths = []
     runs = pd.concat([c.size["runs"], c.power["runs"]])
-    lo, hi = (int(runs.min()), int(runs.max())) if len(runs) else (0, 0)
-    caption = runs_caption(lo if lo == hi else f"{lo}-{hi}")
+    caption = runs_caption(runs_range(runs, "-") or "0")
 
     def save(fig, stem: str, title: str) -> Path:
         fig.text(0.5, 0.0, caption, ha="center", va="top", fontsize=8, style="italic")

@@ -48,7 +48,7 @@ import pandas as pd
 from simstudy.aggregate import wilson
 from simstudy.report import write_table
 from simstudy.report.compare import band, in_band, savefig, wide_by_test
-from simstudy.report.style import figure_style, runs_caption
+from simstudy.report.style import figure_style, runs_caption, runs_range
 from simstudy.study import Cell, Study
 
 REF = Path(__file__).parent / "reference"
@@ -184,14 +184,8 @@ def _table3(result, kind: str, variant: str | None = None) -> pd.DataFrame:
     return t3
 
 
-def _runs_range(ok: pd.DataFrame) -> str:
-    """Runs per cell: "1000", or "200–738" for a partly run study ("0" with no cell)."""
-    lo, hi = (int(ok["runs"].min()), int(ok["runs"].max())) if len(ok) else (0, 0)
-    return f"{lo}" if lo == hi else f"{lo}–{hi}"
-
-
 def _runs_text(ok: pd.DataFrame) -> str:
-    return runs_caption(_runs_range(ok), 1000)
+    return runs_caption(runs_range(ok["runs"]) or "0", 1000)
 
 
 @figure_style()
@@ -368,7 +362,7 @@ def _band_table(first: str, tables: dict[str, pd.DataFrame]) -> list[str]:
     for name, t in tables.items():
         n_t, n_F, n = _in_band_counts(t)
         ok = t[t["status"] == "ok"]
-        runs = _runs_range(ok) if n else "-"
+        runs = runs_range(ok["runs"]) if n else "-"
         lines.append(f"| {name} | {n} of {len(t)} | {runs} | {n_t}/{n} | {n_F}/{n} |")
     return lines
 

@@ -42,7 +42,7 @@ import pandas as pd
 
 from simstudy.report import write_table
 from simstudy.report.compare import in_band, savefig
-from simstudy.report.style import figure_style, runs_caption
+from simstudy.report.style import figure_style, runs_caption, runs_range
 from simstudy.study import Cell, Study
 
 REF = Path(__file__).parent / "reference"
@@ -441,8 +441,7 @@ def _scatter(panels: list[tuple[str, pd.DataFrame, str]], out: Path, stem: str,
                       title="○ F5x2cv  □ tB3x2cv  △ FB5x2cv" if several else None)
     fig.suptitle(title)
     runs = pd.concat([df.loc[df["status"] == "ok", "runs"] for _, df, _ in panels])
-    lo, hi = (int(runs.min()), int(runs.max())) if len(runs) else (0, 0)
-    return savefig(fig, out, stem, runs=runs_caption(lo if lo == hi else f"{lo}–{hi}", RUNS))
+    return savefig(fig, out, stem, runs=runs_caption(runs_range(runs) or "0", RUNS))
 
 def _band_summary(t: pd.DataFrame, by: str, ids: list[str]) -> list[str]:
     ok = t[t["status"] == "ok"]
@@ -472,11 +471,7 @@ def _runs_span(*tables: pd.DataFrame) -> str:
     """Runs per cell over the tables' cells that ran: "5000", or "1000 to 5000" when they
     differ (a study run in stages, or a scenario mixing shared cells with its own); "" if
     none ran."""
-    runs = pd.concat([t.loc[t["status"] == "ok", "runs"] for t in tables])
-    if runs.empty:
-        return ""
-    lo, hi = int(runs.min()), int(runs.max())
-    return f"{lo}" + ("" if lo == hi else f" to {hi}")
+    return runs_range(pd.concat([t.loc[t["status"] == "ok", "runs"] for t in tables]), " to ")
 
 
 def _runs_line(t: pd.DataFrame) -> str:

@@ -42,7 +42,7 @@ import pandas as pd
 
 from simstudy.report import write_table
 from simstudy.report.compare import savefig
-from simstudy.report.style import figure_style, runs_caption
+from simstudy.report.style import figure_style, runs_caption, runs_range
 from simstudy.study import Cell, Study
 
 REF = Path(__file__).parent / "reference"
@@ -368,9 +368,9 @@ def figure3(result, out: Path, sets=FIG_SETS) -> tuple[list[Path], dict]:
                     + " < ".join(str(o + 1) for o in order))
     fig.suptitle("Most frequent MultiTest graph (edge i→j: H0 μi ≤ μj rejected at α/10)",
                  y=1.06, fontsize=10)
-    runs = sorted({v["runs"] for v in info.values()})
+    runs = [v["runs"] for v in info.values()]
     return savefig(fig, out, "figure3_multitest_graph",
-                   runs=runs_caption(f"{runs[0]}" + (f"–{runs[-1]}" if len(runs) > 1 else ""), RUNS,
+                   runs=runs_caption(runs_range(runs), RUNS,
                                 unit="runs per data set")), info
 
 
@@ -402,9 +402,9 @@ def figure4(result, out: Path, sets=FIG_SETS) -> list[Path]:
         ax.set(ylabel="fold error rate (%)", title=f"{name} ({e.shape[0]} runs × 10 folds)")
         ax.legend(fontsize=7)
     fig.suptitle("Error distributions of the five learners (boxes: ours)")
-    runs = sorted({int(errs[n].shape[0]) for n in have})
+    runs = [errs[n].shape[0] for n in have]
     return savefig(fig, out, "figure4_error_distributions",
-                   runs=runs_caption(f"{runs[0]}" + (f"–{runs[-1]}" if len(runs) > 1 else ""), RUNS,
+                   runs=runs_caption(runs_range(runs), RUNS,
                                 unit="runs per data set"))
 
 
@@ -650,8 +650,7 @@ def render(result, out: Path) -> list[Path]:
     ch = choices(result)
     runs = ch.groupby(["dataset", "test"]).size()
     rline = ("Runs per data set: none stored." if runs.empty else
-             f"Runs per data set and method: {int(runs.min())}"
-             + ("" if runs.min() == runs.max() else f" to {int(runs.max())}")
+             f"Runs per data set and method: {runs_range(runs, ' to ')}"
              + f" (the paper: 1000); data sets: {ch['dataset'].nunique()} of 30.")
     t2p = t2[t2["method"].isin(PAPER_METHODS) & (t2["runs"] > 0)]
     same = ", ".join(f"{m} {int(t2p.loc[t2p['method'] == m, 'same_first'].astype(bool).sum())}"

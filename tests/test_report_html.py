@@ -128,6 +128,15 @@ def test_band_markers_colour_and_symbol(tmp_path):
     assert re.search(r'data-v="">–</td>', h)  # no paper value: no verdict
 
 
+def test_runs_range_one_value_or_the_range_of_a_partly_run_study():
+    from simstudy.report.style import runs_range
+
+    assert runs_range([1000, 1000]) == "1000"
+    assert runs_range(pd.Series([738, 200, 500])) == "200–738"
+    assert runs_range([5000, 1000], " to ") == "1000 to 5000"
+    assert runs_range([]) == ""
+
+
 def test_figure_style_and_runs_caption(tmp_path):
     import matplotlib
 

@@ -72,6 +72,16 @@ def alpha_line(ax, alpha: float = 0.05, *, axis: str = "y", label: str | None = 
     f(alpha, color="black", lw=0.8, ls=":", label=label, zorder=1)
 
 
+def runs_range(runs, sep: str = "–") -> str:
+    """Runs per cell as one string: "1000", or "200–738" when cells differ (a partly run
+    study); "" when ``runs`` is empty.  ``runs``: the cells' run counts (any iterable)."""
+    vals = [int(r) for r in runs]
+    if not vals:
+        return ""
+    lo, hi = min(vals), max(vals)
+    return f"{lo}" if lo == hi else f"{lo}{sep}{hi}"
+
+
 def runs_caption(runs: int | str, paper_runs: int | None = None, *,
                  unit: str = "runs per cell", seeds: int | None = None) -> str:
     """'20 runs per cell (the paper: 1000; a small run)' -- the figure's scale in words."""
