@@ -63,7 +63,12 @@ def _lazy(path: str):
     def factory(spec: str, params: dict[str, str]) -> Study:
         REGISTRY.check_params(spec, params, set())
         mod, fn = path.split(":")
-        return getattr(importlib.import_module(mod), fn)
+        try:
+            return getattr(importlib.import_module(mod), fn)
+        except Exception as e:  # noqa: BLE001 - a registered study whose module is broken
+            # is not an unknown name: say which module failed and why, in one line
+            raise SimstudyError(f"study {spec!r} is registered but its module {mod!r} "
+                                f"cannot be imported: {type(e).__name__}: {e}") from None
     return factory
 
 
@@ -135,7 +140,7 @@ def available_studies() -> list[str]:
     for name in STUDIES:
         try:
             _load(name)
-        except (ImportError, AttributeError):
+        except SimstudyError:
             continue
         out.append(name)
     return out
@@ -188,10 +193,7 @@ def get_study(name: str, **overrides) -> Study:
             _discover()
         if name not in REGISTRY:
             raise REGISTRY.unknown(name)
-        try:
-            build = _load(name)
-        except (ImportError, AttributeError):
-            raise REGISTRY.unknown(name) from None
+        build = _load(name)
         study = _call_build(build, f"study {name!r}")
     changes = {k: v for k, v in overrides.items() if v is not None}
     study = study.replace(**changes) if changes else study

@@ -73,6 +73,30 @@ def test_unknown_study_names_the_choices(fresh_catalog):
     assert "unknown study 'tpye1'; valid choices:" in str(e.value) and "type1" in str(e.value)
 
 
+def test_a_registered_study_whose_module_breaks_is_not_called_unknown(fresh_catalog, tmp_path,
+                                                                     monkeypatch, capsys):
+    # A registered study whose module raises on import (here: it imports a name that does
+    # not exist, as a stale checkout would) used to be reported as "unknown study", while the
+    # choices listed that very name.
+    (tmp_path / "tmp_broken_study.py").write_text(
+        "from simstudy.report.style import no_such_helper\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "tmp_broken_study", raising=False)
+    fresh_catalog.REGISTRY.register("tmp-broken", fresh_catalog._lazy("tmp_broken_study:build"),
+                                    description="a study whose module fails (test)")
+    with pytest.raises(SimstudyError) as e:
+        fresh_catalog.get_study("tmp-broken")
+    msg = str(e.value)
+    assert "unknown" not in msg
+    assert "'tmp-broken'" in msg and "'tmp_broken_study'" in msg
+    assert "ImportError" in msg and "no_such_helper" in msg
+    assert "tmp-broken" not in fresh_catalog.available_studies()
+    monkeypatch.setattr("simstudy.catalog.REGISTRY", fresh_catalog.REGISTRY)
+    assert main(["run", "tmp-broken", "--runs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no_such_helper" in err and "Traceback" not in err
+
+
 def test_sources_are_registry_entries_and_paths_are_still_sniffed(tmp_path):
     names = SOURCES.names()
     assert set(bundled_names()) <= set(names)
