@@ -78,6 +78,29 @@ def compile_target() -> str:
     return f"{cpu}{feats}, numba {numba.__version__}"
 
 
+def blas_kernels() -> str:
+    """The BLAS libraries numpy and scipy load, with the CPU kernels OpenBLAS chose, e.g.
+    ``"openblas 0.3.31 Haswell; openblas 0.3.30 Haswell"``; recorded with each invocation.
+
+    Why: OpenBLAS (``DYNAMIC_ARCH``) picks its kernels for the CPU at load time, and its
+    sums are ordered per kernel, so learners whose fold work goes through BLAS (the
+    ``svm`` input scaling, ``lda``) can differ in the last bits between machines.  Found
+    in session 12: Wang Table 5's sigmoid-SVM and LDA cells computed on an AVX-512 machine
+    are reproduced exactly here with ``OPENBLAS_CORETYPE=SKYLAKEX`` (this machine's
+    default, ``Haswell``, changes 2 of 6 checked reject proportions by 0.001).
+    """
+    import scipy.linalg  # noqa: F401 - loads scipy's own BLAS, which lda uses
+    from threadpoolctl import threadpool_info
+
+    libs = []
+    for info in threadpool_info():
+        if info.get("user_api") != "blas":
+            continue
+        arch = f" {info['architecture']}" if info.get("architecture") else ""
+        libs.append(f"{info.get('internal_api', '?')} {info.get('version') or '?'}{arch}")
+    return "; ".join(sorted(set(libs))) or "none found"
+
+
 @functools.cache
 def stats_version() -> str:
     """Version stamp of the code that turns fold losses into results: a hash of
@@ -376,7 +399,7 @@ class Store:
             [r.values(cell, seed, run) for r in results])
 
     def start_run(self, study: str, args: dict) -> int:
-        args = {**args, "compile_target": compile_target()}
+        args = {**args, "compile_target": compile_target(), "blas": blas_kernels()}
         with self.con:
             cur = self.con.execute(
                 "INSERT INTO runs (study, args, version, host, started, trials_done, status) "

@@ -229,6 +229,10 @@ def test_provenance_from_the_store(site):
     assert "root seed</th><td>0<" in html  # demo's seed
     assert f"{(runs[0][2] - runs[0][1]):.1f} s" in html
     assert str((site / "store.sqlite").resolve()) in html
+    # what the last bits depend on besides the code: numba's target and the BLAS kernels
+    from simstudy.store import blas_kernels, compile_target
+
+    assert f"(numba target {compile_target()}; BLAS {blas_kernels()})" in html
     t1 = (site / "site" / "type1" / "report.html").read_text()
     assert "root seed</th><td>1999<" in t1 and "runs per cell</th><td>3<" in t1
     assert "a small run" in t1

@@ -5,6 +5,8 @@ import dataclasses
 import gzip
 import hashlib
 import json
+import os
+import platform
 import shutil
 import sqlite3
 import subprocess
@@ -269,6 +271,35 @@ def test_every_invocation_records_numbas_compile_target(tmp_path, monkeypatch):
     monkeypatch.setattr(config, "CPU_NAME", "skylake-avx512")
     monkeypatch.setattr(config, "CPU_FEATURES", "")
     assert compile_target().startswith("skylake-avx512, numba ")
+
+
+def test_every_invocation_records_the_blas_kernels(tmp_path):
+    """OpenBLAS picks its kernels per CPU, and the svm scaling and lda differ in the last bits
+    between kernels, so each run records them (as threadpoolctl reports them)."""
+    from threadpoolctl import threadpool_info
+
+    from simstudy.store import blas_kernels
+
+    with Store(tmp_path / "s.sqlite") as st:
+        run_study(get_study("demo", runs=1).select("iris/nmc"), st, backend="serial",
+                  progress=False)
+        args = json.loads(st.runs_log()["args"][0])
+    assert args["blas"] == blas_kernels()
+    archs = {i["architecture"] for i in threadpool_info()
+             if i.get("user_api") == "blas" and i.get("architecture")}
+    assert archs and all(f" {a}" in args["blas"] for a in archs)
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="x86 kernel name")
+def test_openblas_coretype_shows_in_the_recorded_kernels():
+    # Nehalem's kernels run on any x86-64 CPU this suite meets; the override must be visible
+    env = {**os.environ, "OPENBLAS_CORETYPE": "NEHALEM"}
+    out = subprocess.run([sys.executable, "-c",
+                          "from simstudy.store import blas_kernels; print(blas_kernels())"],
+                         env=env, capture_output=True, text=True, check=True).stdout.strip()
+    libs = out.split("; ")
+    assert libs and all(lib.startswith("openblas ") and lib.endswith(" Nehalem")
+                        for lib in libs), out
 
 
 # --- bench ---------------------------------------------------------------------------------

@@ -321,6 +321,15 @@ def _when(t: float | None) -> str:
     return _dt.datetime.fromtimestamp(float(t), _dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
+def _targets(args: dict) -> str:
+    """What a run's last bits depend on besides the code: numba's compile target and the
+    BLAS kernels (recorded per invocation; older stores have neither or only the first)."""
+    parts = [f"numba target {args['compile_target']}"] if args.get("compile_target") else []
+    if args.get("blas"):
+        parts.append(f"BLAS {args['blas']}")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def command_line(argv: Sequence[str] | None) -> str:
     """A stored ``argv`` as the command a person would type."""
     if not argv:
@@ -371,8 +380,7 @@ def provenance(study: Study, result: StudyResult, store: Store) -> dict:
         runs.append({"id": int(r.id), "study": r.study, "started": _when(r.started),
                      "wall_seconds": wall, "status": r.status, "trials_done": r.trials_done,
                      "version": r.version,
-                     "host": r.host + (f" (numba target {args['compile_target']})"
-                                       if args.get("compile_target") else ""),
+                     "host": r.host + _targets(args),
                      "command": command_line(args.get("argv"))})
     info["invocations"] = runs
     info["wall_seconds"] = float(sum(r["wall_seconds"] or 0.0 for r in runs))
