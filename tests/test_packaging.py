@@ -7,6 +7,8 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -30,8 +32,6 @@ def test_installed_package_has_no_top_level_studies(tmp_path):
 
 
 def test_wheel_has_no_top_level_studies(tmp_path):
-    import pytest
-
     try:  # building a wheel offline needs bdist_wheel (setuptools >= 70.1 or 'wheel')
         import setuptools.command.bdist_wheel  # noqa: F401
     except ImportError:
@@ -50,3 +50,30 @@ def test_wheel_has_no_top_level_studies(tmp_path):
     assert "simstudy/studies/alpaydin1999.py" in names
     assert "simstudy/studies/reference/bouckaert2004_table5.csv" in names
     assert "simstudy/sources/data/MANIFEST.csv" in names
+
+
+def _checkout(tmp_path: Path) -> Path:
+    """A minimal checkout: this package's __init__ and a studies/ beside it with a marker."""
+    root = tmp_path / "checkout"
+    (root / "simstudy").mkdir(parents=True)
+    (root / "simstudy" / "__init__.py").write_text((ROOT / "simstudy" / "__init__.py").read_text())
+    (root / "studies").mkdir()
+    (root / "studies" / "__init__.py").write_text("")
+    (root / "studies" / "marker.py").write_text("WHERE = 'this checkout'\n")
+    return root
+
+
+@pytest.mark.parametrize("site", [True, False], ids=["with-site", "no-site"])
+def test_a_checkout_takes_its_own_studies(tmp_path, site):
+    """README's first command runs ``python -m simstudy`` in the repository after a plain
+    ``pip install .``: the checkout's simstudy shadows the installed one, and its studies must
+    come from the same checkout (before: 'unknown study', as simstudy.studies was not found;
+    with an editable install of another checkout they came from that one)."""
+    root = _checkout(tmp_path)
+    code = ("import simstudy.studies as s, simstudy.studies.marker as m; "
+            "print(s.__file__); print(m.WHERE)")
+    cmd = [sys.executable, *([] if site else ["-S"]), "-c", code]
+    r = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    where, marker = r.stdout.splitlines()
+    assert Path(where) == root / "studies" / "__init__.py" and marker == "this checkout"
