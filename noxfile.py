@@ -14,6 +14,16 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session(python=PY)
+def readme(session: nox.Session) -> None:
+    """README's first command as written: a plain (not editable) install, then the main job
+    from the repository's root, where the checkout's package shadows the installed one."""
+    session.install(".")
+    session.run("python", "-m", "simstudy", "type1", "--runs", "10", "--jobs", "2",
+                "--store", f"{session.create_tmp()}/store.sqlite", "--out",
+                f"{session.create_tmp()}/type1", "--no-progress")
+
+
+@nox.session(python=PY)
 def lint(session: nox.Session) -> None:
     session.install("ruff")
     session.run("ruff", "check", "simstudy", "studies", "tests", "noxfile.py")
