@@ -80,14 +80,15 @@ def compile_target() -> str:
 
 def blas_kernels() -> str:
     """The BLAS libraries numpy and scipy load, with the CPU kernels OpenBLAS chose, e.g.
-    ``"openblas 0.3.31 Haswell; openblas 0.3.30 Haswell"``; recorded with each invocation.
+    ``"openblas 0.3.30 Haswell; openblas 0.3.31.188.0 Haswell"``; recorded per invocation.
 
     Why: OpenBLAS (``DYNAMIC_ARCH``) picks its kernels for the CPU at load time, and its
-    sums are ordered per kernel, so learners whose fold work goes through BLAS (the
-    ``svm`` input scaling, ``lda``) can differ in the last bits between machines.  Found
-    in session 12: Wang Table 5's sigmoid-SVM and LDA cells computed on an AVX-512 machine
-    are reproduced exactly here with ``OPENBLAS_CORETYPE=SKYLAKEX`` (this machine's
-    default, ``Haswell``, changes 2 of 6 checked reject proportions by 0.001).
+    sums are ordered per kernel, so learner work that goes through BLAS (the fold means and
+    sds of ``preprocess.fold_stats``, hence ``svm``; ``lda``) can differ in the last bits
+    between machines.  Found in session 12: Wang Table 5's sigmoid-SVM and LDA cells
+    computed on an AVX-512 machine are reproduced exactly here with
+    ``OPENBLAS_CORETYPE=SKYLAKEX`` (this machine's default, ``Haswell``, changes 2 of 6
+    checked reject proportions by 0.001).
     """
     import scipy.linalg  # noqa: F401 - loads scipy's own BLAS, which lda uses
     from threadpoolctl import threadpool_info
