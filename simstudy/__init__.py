@@ -28,8 +28,6 @@ def _studies_of_this_checkout() -> None:
         return
     spec = importlib.util.spec_from_file_location(
         "simstudy.studies", src / "__init__.py", submodule_search_locations=[str(src)])
-    if spec is None or spec.loader is None:
-        return
     mod = importlib.util.module_from_spec(spec)
     sys.modules["simstudy.studies"] = mod
     spec.loader.exec_module(mod)

@@ -25,7 +25,7 @@ from simstudy.errors import SimstudyError
 from simstudy.learners.base import Learner
 from simstudy.runner import run_study
 from simstudy.stats import ftest_5x2cv
-from simstudy.store import Store
+from simstudy.store import Store, blas_kernels
 from simstudy.study import Study, cells
 
 
@@ -252,7 +252,16 @@ def test_every_trial_records_its_learner_code_path(tmp_path):
     assert impl == ["simstudy.learners.linear:FastNMC", "simstudy.learners.neighbours:Fast1NN"]
 
 
-def test_every_invocation_records_numbas_compile_target(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def run_args(tmp_path_factory) -> dict:
+    """``runs.args`` of one small invocation (what every run records about itself)."""
+    with Store(tmp_path_factory.mktemp("args") / "s.sqlite") as st:
+        run_study(get_study("demo", runs=1).select("iris/nmc"), st, backend="serial",
+                  progress=False)
+        return json.loads(st.runs_log()["args"][0])
+
+
+def test_every_invocation_records_numbas_compile_target(run_args, monkeypatch):
     """The default lp/mlp are bitwise per compile target (fastmath reassociation), so each
     run records the target: the host's CPU, or NUMBA_CPU_NAME when it is set."""
     import llvmlite.binding as llvm
@@ -261,10 +270,7 @@ def test_every_invocation_records_numbas_compile_target(tmp_path, monkeypatch):
 
     from simstudy.store import compile_target
 
-    with Store(tmp_path / "s.sqlite") as st:
-        run_study(get_study("demo", runs=1).select("iris/nmc"), st, backend="serial",
-                  progress=False)
-        args = json.loads(st.runs_log()["args"][0])
+    args = run_args
     host = config.CPU_NAME or llvm.get_host_cpu_name()
     assert args["compile_target"].startswith(host)
     assert args["compile_target"].endswith(f"numba {numba.__version__}")
@@ -273,31 +279,20 @@ def test_every_invocation_records_numbas_compile_target(tmp_path, monkeypatch):
     assert compile_target().startswith("skylake-avx512, numba ")
 
 
-def test_every_invocation_records_the_blas_kernels(tmp_path):
+def test_every_invocation_records_the_blas_kernels(run_args):
     """OpenBLAS picks its kernels per CPU, and the svm scaling and lda differ in the last bits
     between kernels, so each run records them (as threadpoolctl reports them)."""
     from threadpoolctl import threadpool_info
 
-    from simstudy.store import blas_kernels
-
-    with Store(tmp_path / "s.sqlite") as st:
-        run_study(get_study("demo", runs=1).select("iris/nmc"), st, backend="serial",
-                  progress=False)
-        args = json.loads(st.runs_log()["args"][0])
+    args = run_args
     assert args["blas"] == blas_kernels()
     archs = {i["architecture"] for i in threadpool_info()
              if i.get("user_api") == "blas" and i.get("architecture")}
     assert archs and all(f" {a}" in args["blas"] for a in archs)
 
 
-def _openblas_loaded() -> bool:
-    import scipy.linalg  # noqa: F401
-    from threadpoolctl import threadpool_info
-
-    return any(i.get("internal_api") == "openblas" for i in threadpool_info())
-
-
-@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64") or not _openblas_loaded(),
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64")
+                    or "openblas " not in blas_kernels(),
                     reason="needs OpenBLAS on x86-64 (the kernel name)")
 def test_openblas_coretype_shows_in_the_recorded_kernels():
     # Nehalem's kernels run on any x86-64 CPU this suite meets; the override must be visible
