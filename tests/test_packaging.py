@@ -17,12 +17,14 @@ def test_package_list_matches_the_folders():
     on_disk = {".".join(p.parent.relative_to(ROOT).parts)
                for p in (ROOT / "simstudy").rglob("__init__.py")}
     on_disk.add("simstudy.studies")
-    # data-only folders (no __init__.py) are listed too, so setuptools ships them
-    on_disk |= {"simstudy.sources.data", "simstudy.studies.reference"}
     data_only = {d for d in [*(ROOT / "simstudy").rglob("*"), *(ROOT / "studies").rglob("*")]
                  if d.is_dir() and d.name != "__pycache__" and not (d / "__init__.py").exists()}
     assert {d.relative_to(ROOT).as_posix() for d in data_only} == {"simstudy/sources/data",
                                                                    "studies/reference"}
+    # data-only folders (no __init__.py) are listed too, so setuptools ships them (studies/
+    # is installed as simstudy.studies)
+    on_disk |= {".".join(("simstudy", *d.relative_to(ROOT).parts) if d.is_relative_to(ROOT / "studies")
+                         else d.relative_to(ROOT).parts) for d in data_only}
     assert set(cfg["packages"]) == on_disk
     assert cfg["package-dir"] == {"simstudy.studies": "studies"}
 
