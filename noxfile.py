@@ -24,6 +24,13 @@ def readme(session: nox.Session) -> None:
 
 
 @nox.session(python=PY)
+def docs(session: nox.Session) -> None:
+    """The documentation site (docs/, mkdocs.yml), built strictly: a broken link fails."""
+    session.install("-e", ".[docs]")
+    session.run("mkdocs", "build", "--strict", "--site-dir", f"{session.create_tmp()}/site")
+
+
+@nox.session(python=PY)
 def lint(session: nox.Session) -> None:
     session.install("ruff")
     session.run("ruff", "check", "simstudy", "studies", "tests", "noxfile.py")
@@ -88,3 +95,24 @@ for _name, _doc in {
 
     _full.__doc__ = _doc
     nox.session(python=PY, name=_name)(_full)
+
+
+# the default studies at the papers' run counts, cheapest first, into one store
+REPRODUCE = ["numerator", "replicability", "ban", "type2", "type1", "errors", "multitest",
+             "gaussian", "wang-real"]
+
+
+@nox.session(python=PY)
+def reproduce(session: nox.Session) -> None:
+    """Every default study at the papers' run counts into one store (out/reproduce.sqlite,
+    resumable), then figures/REPRODUCE.md: worker time per study, learner and data set, and
+    each invocation's wall time. ``nox -s reproduce -- --jobs 1`` passes options to ``run``."""
+    session.install("-e", ".[test]")
+    store = "out/reproduce.sqlite"
+    for name in REPRODUCE:
+        session.run("python", "-m", "simstudy", "run", name, "--jobs", "2", "--store", store,
+                    "--out", f"out/reproduce/{name}", "--no-progress", *session.posargs)
+    commit = session.run("git", "rev-parse", "--short", "HEAD", silent=True,
+                         external=True).strip()
+    session.run("python", "-m", "simstudy.report.reproduce", store, "--commit", commit,
+                "--out", "figures/REPRODUCE.md")
