@@ -1,0 +1,479 @@
+"""One adapter for a user's test: load it, read what it declares, call it, check what it returns.
+
+``bench`` (two learners and K learners) and ``card`` call a user's function only through
+:class:`UserTest`, so the rules below hold everywhere:
+
+* **Loading**: ``MODULE:FUNCTION`` (imported from the current directory too) or
+  ``path/to/file.py:FUNCTION``; a callable passes through.
+* **Two kinds.** A *pairwise test* ``f(d, *, n_train, n_test[, losses])``: ``d`` the (R, F)
+  fold differences of error rates, learner a minus learner b; it returns an object with
+  ``.pvalue`` (and ``.statistic``) or a ``(statistic, pvalue)`` tuple, optionally a
+  confidence interval for the difference in error, as ``(statistic, pvalue, (low, high))``
+  or an attribute ``ci = (low, high)``.  A *choice method* ``g(errors, *, alpha)``:
+  ``errors`` one trial's (K, R, F) fold error rates; it returns the index of the best
+  learner or ``None`` (a ``(best, order)`` tuple is accepted).
+* **Declarations** (attributes of the function, all optional):
+  ``f.designs`` -- design names or kinds it reads (``{"5x2"}``); undeclared, a cell is
+  *probed*: a ``ValueError`` or ``IndexError`` on its first trial (or on the one call of a
+  vectorised function) skips the cell, with the reason reported.  (Why probing and not
+  "undeclared fits everything": a first function rarely declares designs, and a 5x2-only
+  test should run on the 5x2 cells of a study and say which cells it skipped, not stop at
+  the first 10x10 cell.)
+  ``f.needs = "losses"`` -- it also gets ``losses``, int8 (2, R, F, n) per-instance 0/1 losses
+  of the pair, -1 off the fold's test positions; cells whose trials did not keep them are
+  skipped with a note.
+  ``f.vectorized = True`` -- called once per cell with ``d`` (T, R, F), ``n_train`` and
+  ``n_test`` (T,) (each trial's mean fold size) and ``losses`` (T, 2, R, F, n); it returns
+  arrays of T statistics and p-values (and intervals); a choice method gets (T, K, R, F)
+  and returns T indices, -1 for none.
+  ``f.confidence`` -- the level of the intervals it returns (default 0.95).
+* **Errors**, one ladder: a wrong signature, a return value that is not a p-value in
+  [0, 1] (NaN included: an undefined statistic must give p = 1), or any exception other
+  than a probe's is a :class:`~simstudy.errors.SimstudyError` naming the cell and the run.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import numbers
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .errors import SimstudyError
+from .spec import parse_spec
+
+KINDS = ("pairwise", "choice")
+SIGNATURES = {"pairwise": "f(d, *, n_train, n_test)", "choice": "g(errors, *, alpha)"}
+#: exceptions of a probe (an undeclared function's first call on a cell) that mean "this
+#: function does not read this design": the cell is skipped, with the reason reported
+PROBE_ERRORS = (ValueError, IndexError)
+
+
+def load_function(path: str) -> Callable:
+    """Import ``package.module:function``, or ``path/to/file.py:function``.
+
+    >>> load_function("math:sqrt")(4.0)
+    2.0
+    """
+    if not isinstance(path, str) or ":" not in path:
+        raise SimstudyError(f"--test expects MODULE:FUNCTION or path/to/file.py:FUNCTION, "
+                            f"got {path!r}")
+    mod_name, fn_name = path.rsplit(":", 1)
+    try:
+        if mod_name.endswith(".py"):
+            p = Path(mod_name)
+            if not p.is_file():
+                raise FileNotFoundError(f"no file {mod_name!r}")
+            spec = importlib.util.spec_from_file_location(f"_simstudy_user_test_{p.stem}", p)
+            if spec is None or spec.loader is None:
+                raise ImportError(mod_name)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+        else:
+            if "" not in sys.path and os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())  # a console script does not add it
+            mod = importlib.import_module(mod_name)
+    except (ImportError, FileNotFoundError) as e:
+        raise SimstudyError(f"cannot import module {mod_name!r} for --test {path!r}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - the user's module failed while importing
+        raise SimstudyError(f"module {mod_name!r} (--test {path!r}) raised while importing: "
+                            f"{type(e).__name__}: {e}") from None
+    fn = getattr(mod, fn_name, None)
+    if not callable(fn):
+        raise SimstudyError(f"module {mod_name!r} has no function {fn_name!r} (--test {path!r})")
+    return fn
+
+
+@dataclass
+class Output:
+    """What a pairwise test returned on one cell's trials: arrays of T values."""
+
+    statistic: np.ndarray
+    pvalue: np.ndarray
+    ci_low: np.ndarray | None = None
+    ci_high: np.ndarray | None = None
+
+
+@dataclass
+class UserTest:
+    """A user's test with its declarations read once (see the module doc).
+
+    >>> def f(d, *, n_train, n_test):
+    ...     return 0.0, 0.5
+    >>> f.designs = {"5x2"}
+    >>> t = UserTest.of(f)
+    >>> t.name, t.fits("5x2"), t.fits("10x10"), t.vectorized, t.needs_losses
+    ('f', True, False, False, False)
+    """
+
+    fn: Callable
+    name: str
+    kind: str = "pairwise"
+    designs: frozenset[str] | None = None
+    needs_losses: bool = False
+    vectorized: bool = False
+    confidence: float = 0.95
+
+    @classmethod
+    def of(cls, test: Callable | str | UserTest, *, name: str | None = None,
+           kind: str = "pairwise") -> UserTest:
+        """Load ``test`` (a callable, ``MODULE:FUNCTION`` or ``file.py:FUNCTION``), read its
+        declarations and check its signature; ``name`` defaults to the function's name."""
+        if kind not in KINDS:
+            raise SimstudyError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        if isinstance(test, UserTest):
+            if name is not None and name != test.name:
+                return UserTest(test.fn, name, test.kind, test.designs, test.needs_losses,
+                                test.vectorized, test.confidence)
+            return test
+        if isinstance(test, str):
+            fn, default = load_function(test), test.rsplit(":", 1)[1]
+        elif callable(test):
+            fn, default = test, getattr(test, "__name__", "new")
+        else:
+            raise SimstudyError(f"a test must be a function or 'MODULE:FUNCTION', got {test!r:.80}")
+        name = default if name is None else name
+        if not isinstance(name, str) or not name:
+            raise SimstudyError(f"the test's name must be a non-empty string, got {name!r}")
+        t = cls(fn, name, kind, _designs(fn), _needs(fn), _flag(fn, "vectorized"),
+                _confidence(fn))
+        t.check_signature()
+        return t
+
+    # --- declarations -----------------------------------------------------------------
+    def fits(self, design: str) -> bool | None:
+        """True / False when ``f.designs`` says, None when undeclared (probe the cell)."""
+        if self.designs is None:
+            return None
+        return design in self.designs or parse_spec(design)[0] in self.designs
+
+    def check_signature(self) -> None:
+        """The function must accept the call it will get; one line saying which if not."""
+        if self.kind == "choice":
+            args, kw = (np.zeros((2, 5, 2)),), {"alpha": 0.05}
+        else:
+            args = (np.zeros((5, 2)),)
+            kw = {"n_train": 1.0, "n_test": 1.0}
+            if self.needs_losses:
+                kw["losses"] = np.zeros((2, 5, 2, 1), dtype=np.int8)
+        try:
+            inspect.signature(self.fn).bind(*args, **kw)
+        except TypeError as e:
+            call = SIGNATURES[self.kind]
+            if self.needs_losses:
+                call = call[:-1] + ", losses)"
+            raise SimstudyError(f"test function {self.name!r} cannot be called as {call}: "
+                                f"{e}") from None
+        except ValueError:
+            pass  # no signature available (a builtin): find out when calling it
+
+    # --- calling a pairwise test ------------------------------------------------------
+    def pvalues(self, d: np.ndarray, n_train: np.ndarray, n_test: np.ndarray, *,
+                runs: np.ndarray, where: str, losses: list | None = None,
+                skipped: list | None = None, progress=None) -> Output | None:
+        """The test on one cell's trials: ``d`` (T, R, F), ``n_train``, ``n_test`` (T,)
+        mean fold sizes, ``runs`` (T,) for messages, ``losses`` per trial (2, R, F, n) when
+        the test needs them.  None when a probe says the cell does not fit (the reason is
+        appended to ``skipped``); ``progress`` (a tqdm bar or None) advances by trials."""
+        T = d.shape[0]
+        probe = self.designs is None
+        if self.vectorized:
+            kw = {"n_train": n_train, "n_test": n_test}
+            if losses is not None:
+                if len({x.shape for x in losses}) != 1:
+                    raise SimstudyError(f"{where}: trials hold per-instance losses of different "
+                                        "sizes; a vectorised function cannot take them stacked "
+                                        "(drop f.vectorized to get them trial by trial)")
+                kw["losses"] = np.stack(losses)
+            out = self._call(d, kw, where, probe, skipped)
+            if progress is not None:
+                progress.update(T)
+            return None if out is _SKIP else self._vector_out(out, T, where)
+        stat, p = np.empty(T), np.empty(T)
+        lo = hi = None
+        done = 0
+        for i in range(T):  # a scalar function: one call per trial
+            kw = {"n_train": float(n_train[i]), "n_test": float(n_test[i])}
+            if losses is not None:
+                kw["losses"] = losses[i]
+            w = f"{where}, run {int(runs[i])}"
+            out = self._call(d[i], kw, w, probe and i == 0, skipped)
+            if out is _SKIP:
+                return None
+            s, pv, ci = self._scalar_out(out, w)
+            stat[i], p[i] = s, pv
+            if ci is not None:
+                if lo is None:
+                    lo, hi = np.full(T, np.nan), np.full(T, np.nan)
+                lo[i], hi[i] = ci
+            if progress is not None and i - done >= 255:
+                progress.update(i + 1 - done)
+                done = i + 1
+        if progress is not None:
+            progress.update(T - done)
+        return Output(stat, p, lo, hi)
+
+    def _call(self, x, kw: dict, where: str, probe: bool, skipped: list | None):
+        try:
+            return self.fn(x, **kw)
+        except PROBE_ERRORS as e:
+            if probe:
+                if skipped is not None:
+                    skipped.append(f"{type(e).__name__}: {e}")
+                return _SKIP
+            raise SimstudyError(f"the test function raised on {where}: "
+                                f"{type(e).__name__}: {e}") from None
+        except Exception as e:  # noqa: BLE001 - the user's code: one line
+            raise SimstudyError(f"the test function raised on {where}: "
+                                f"{type(e).__name__}: {e}") from None
+
+    def _scalar_out(self, out: object, where: str) -> tuple[float, float, tuple | None]:
+        ci = None
+        if hasattr(out, "pvalue"):
+            stat, p = getattr(out, "statistic", np.nan), out.pvalue
+            ci = _ci_attr(out, self)
+        elif isinstance(out, tuple) and len(out) in (2, 3):
+            stat, p = out[0], out[1]
+            ci = out[2] if len(out) == 3 else None
+        else:
+            raise SimstudyError(
+                f"the test function returned {out!r:.80} on {where}; it must return an object "
+                "with .pvalue or a (statistic, pvalue) tuple")
+        try:
+            p = float(p)
+            stat = float(stat) if stat is not None else np.nan
+        except (TypeError, ValueError):
+            raise SimstudyError(f"the test function returned a p-value {p!r} on {where}; "
+                                "it must be a number in [0, 1]") from None
+        if not 0.0 <= p <= 1.0:  # also catches NaN
+            raise SimstudyError(f"the test function returned p = {p!r} on {where}; a p-value "
+                                "must be a number in [0, 1] (use p = 1 for an undefined "
+                                "statistic)")
+        if ci is not None:
+            ci = _pair(ci, where)
+        return stat, p, ci
+
+    def _vector_out(self, out: object, T: int, where: str) -> Output:
+        ci = None
+        if hasattr(out, "pvalue"):
+            stat, p = getattr(out, "statistic", None), out.pvalue
+            ci = _ci_attr(out, self)
+        elif isinstance(out, tuple) and len(out) in (2, 3):
+            stat, p = out[0], out[1]
+            ci = out[2] if len(out) == 3 else None
+        else:
+            raise SimstudyError(f"the vectorised test function returned {out!r:.80} on "
+                                f"{where}; it must return (statistics, pvalues) arrays or an "
+                                "object with .statistic and .pvalue")
+        try:
+            p = np.asarray(p, dtype=float).reshape(-1)
+            stat = np.asarray(np.nan if stat is None else stat, dtype=float)
+            stat = np.broadcast_to(stat, (T,)).copy() if stat.size in (1, T) else stat.reshape(-1)
+        except (TypeError, ValueError):
+            raise SimstudyError(f"the vectorised test function returned non-numeric p-values "
+                                f"on {where}") from None
+        if p.shape != (T,) or stat.shape != (T,):
+            raise SimstudyError(f"the vectorised test function returned {p.size} p-values for "
+                                f"{T} trials on {where}; it must return one per trial")
+        bad = ~((p >= 0) & (p <= 1))
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise SimstudyError(f"the vectorised test function returned p = {p[i]!r} for trial "
+                                f"{i} on {where}; a p-value must be a number in [0, 1] (use "
+                                "p = 1 for an undefined statistic)")
+        lo = hi = None
+        if ci is not None:
+            try:
+                lo, hi = (np.broadcast_to(np.asarray(x, dtype=float), (T,)).copy() for x in ci)
+            except (TypeError, ValueError):
+                raise SimstudyError(f"the vectorised test function returned an interval that "
+                                    f"is not two arrays of {T} bounds on {where}") from None
+        return Output(stat, p, lo, hi)
+
+    # --- calling a choice method ------------------------------------------------------
+    def choose(self, errors: np.ndarray, alpha: float, *, runs: np.ndarray, where: str,
+               skipped: list | None = None, progress=None) -> np.ndarray | None:
+        """The method on one cell's trials, ``errors`` (T, K, R, F): the chosen learner per
+        trial (T,) int64, -1 for none; None when a probe says the cell does not fit."""
+        T, K = errors.shape[:2]
+        probe = self.designs is None
+        if self.vectorized:
+            out = self._call(np.array(errors, dtype=np.float64), {"alpha": alpha}, where,
+                             probe, skipped)
+            if out is _SKIP:
+                return None
+            if progress is not None:
+                progress.update(T)
+            try:
+                best = np.array([-1 if b is None else b for b in np.asarray(out, dtype=object)
+                                 .reshape(-1)])
+            except (TypeError, ValueError):
+                best = np.array([out], dtype=object)
+            if best.shape != (T,):
+                raise SimstudyError(f"the vectorised choice function returned {best.size} "
+                                    f"choices for {T} trials on {where}")
+            return np.array([_best(b, K, f"{where}, run {int(r)}", vector=True)
+                             for b, r in zip(best, runs, strict=True)], dtype=np.int64)
+        out_ = np.empty(T, dtype=np.int64)
+        for i in range(T):  # a copy of the errors: g may scribble on it
+            w = f"{where}, run {int(runs[i])}"
+            out = self._call(np.array(errors[i], dtype=np.float64), {"alpha": alpha}, w,
+                             probe and i == 0, skipped)
+            if out is _SKIP:
+                return None
+            out_[i] = _best(out, K, w)
+            if progress is not None:
+                progress.update(1)
+        return out_
+
+
+_SKIP = object()
+
+
+def _best(out: object, K: int, where: str, vector: bool = False) -> int:
+    """A choice method's return value as a learner index, -1 for none; else an error."""
+    if isinstance(out, tuple) and len(out) == 2:
+        out = out[0]
+    if out is None or (vector and isinstance(out, numbers.Integral) and int(out) == -1
+                       and not isinstance(out, bool)):
+        return -1
+    if isinstance(out, numbers.Integral) and not isinstance(out, bool) and 0 <= int(out) < K:
+        return int(out)
+    raise SimstudyError(
+        f"a choice function must return a learner index 0..{K - 1} or None, got {out!r} "
+        f"({where})")
+
+
+def _ci_attr(out: object, test: UserTest):
+    """An interval a result object carries: ``ci``, or ``confidence_interval`` (a pair, an
+    object with ``low``/``high``, or scipy's method, called at the declared confidence)."""
+    ci = getattr(out, "ci", None)
+    if ci is None:
+        ci = getattr(out, "confidence_interval", None)
+        if callable(ci):
+            try:
+                ci = ci(confidence_level=test.confidence)
+            except TypeError:
+                ci = ci()
+    if ci is not None and hasattr(ci, "low") and hasattr(ci, "high"):
+        ci = (ci.low, ci.high)
+    return ci
+
+
+def _pair(ci: object, where: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(x) for x in ci)  # type: ignore[union-attr]
+    except (TypeError, ValueError):
+        raise SimstudyError(f"the test function returned the interval {ci!r:.80} on {where}; "
+                            "it must be a (low, high) pair of numbers") from None
+    return lo, hi
+
+
+def _designs(fn: Callable) -> frozenset[str] | None:
+    declared = getattr(fn, "designs", None)
+    if declared is None:
+        return None
+    if isinstance(declared, str):
+        return frozenset({declared})
+    try:
+        names = frozenset(declared)
+    except TypeError:
+        names = None
+    if names is None or not all(isinstance(x, str) for x in names):
+        raise SimstudyError(f"f.designs must be design names or kinds (e.g. {{'5x2'}}), got "
+                            f"{declared!r:.80}")
+    return names
+
+
+def _needs(fn: Callable) -> bool:
+    need = getattr(fn, "needs", None)
+    if need is None:
+        return False
+    if need != "losses":
+        raise SimstudyError(f"test function declares needs={need!r}; the only valid value "
+                            "is 'losses' (or leave it unset)")
+    return True
+
+
+def _flag(fn: Callable, attr: str) -> bool:
+    v = getattr(fn, attr, False)
+    if not isinstance(v, (bool, np.bool_)):
+        raise SimstudyError(f"f.{attr} must be True or False, got {v!r}")
+    return bool(v)
+
+
+def _confidence(fn: Callable) -> float:
+    v = getattr(fn, "confidence", 0.95)
+    try:
+        ok = 0.0 < float(v) < 1.0
+    except (TypeError, ValueError):
+        ok = False
+    if not ok or isinstance(v, bool):
+        raise SimstudyError(f"f.confidence must be a number in (0, 1), got {v!r}")
+    return float(v)
+
+
+# --- where the trials come from ---------------------------------------------------------
+
+def open_readers(store: object, studies: Sequence[str] = ()) -> tuple[list, list]:
+    """Readers of stored trials for ``store``: a path or an open store, a list of them, or
+    None for the shipped trials (:mod:`simstudy.trials`).  Returns (readers, the ones
+    opened here, which the caller closes)."""
+    if store is None:
+        opened = _shipped(studies)
+        return opened, opened
+    items = [store] if isinstance(store, (str, os.PathLike)) or hasattr(store, "fold_errors") \
+        else list(store)  # type: ignore[call-overload]
+    if not items:
+        raise SimstudyError("no store given (an empty list)")
+    from .store import open_reader
+
+    readers, opened = [], []
+    try:
+        for x in items:
+            r = _shipped_path(x) if isinstance(x, (str, os.PathLike)) else None
+            if r is None:
+                r = open_reader(x)
+            if r is not x:
+                opened.append(r)
+            readers.append(r)
+    except BaseException:
+        for r in opened:
+            r.close()
+        raise
+    return readers, opened
+
+
+def _shipped(studies: Sequence[str]) -> list:
+    """The shipped trials holding ``studies`` (``simstudy.trials.open_shipped``)."""
+    try:
+        from . import trials
+    except ImportError:
+        trials = None
+    opener = getattr(trials, "open_shipped", None)
+    if opener is None:
+        raise SimstudyError("no store given and this simstudy ships no trials; give a store "
+                            "(--store FILE), or compute one: python -m simstudy run STUDY "
+                            "--store FILE")
+    readers = list(opener(list(studies) or None))
+    if not readers:
+        raise SimstudyError(f"no shipped trials hold {', '.join(studies) or 'any study'}; "
+                            "give a store (--store FILE)")
+    return readers
+
+
+def _shipped_path(x: object):
+    """A shipped-trials reader when ``x`` names shipped trials, else None."""
+    try:
+        from . import trials
+    except ImportError:
+        return None
+    opener = getattr(trials, "open_path", None)
+    return None if opener is None else opener(x)
