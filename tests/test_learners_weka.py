@@ -108,7 +108,7 @@ def test_wnb_predicts_what_weka_naive_bayes_predicts(fx: dict) -> None:
 
 @pytest.mark.parametrize("fx", FIXTURES, ids=IDS)
 def test_ib1_predicts_what_weka_ib1_predicts(fx: dict) -> None:
-    bad = _disagreements(fx, "ib1", WekaIB1())
+    bad = _disagreements(fx, "ib1", WekaIB1(ties="order"))  # Weka read the rows in file order
     assert bad == [], f"(seed, row, ours, weka): {bad}"
 
 
@@ -126,7 +126,8 @@ def test_normal_probability_is_wekas_bit_for_bit() -> None:
 # --- batch invariance --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("learner", [WekaNaiveBayes(), WekaIB1()], ids=["wnb", "ib1"])
+@pytest.mark.parametrize("learner", [WekaNaiveBayes(), WekaIB1(), WekaIB1(ties="order")],
+                         ids=["wnb", "ib1", "ib1-order"])
 @pytest.mark.parametrize("name", ["crx", "horse-colic", "binary9"])
 def test_a_models_predictions_do_not_depend_on_the_batch(learner, name: str) -> None:
     data = mf.dataset(name)
@@ -135,14 +136,70 @@ def test_a_models_predictions_do_not_depend_on_the_batch(learner, name: str) -> 
     B = 9
     tr = rng.random((B, data.n)) < rng.uniform(0.3, 0.9, (B, 1))
     te = ~tr & (rng.random((B, data.n)) < 0.7)
-    together = lr.fit_predict(data.X, data.y, tr, te)
+    seeds = [np.random.SeedSequence(40 + b) for b in range(B)]
+    together = lr.fit_predict(data.X, data.y, tr, te, seeds)
     perm = rng.permutation(B)
-    shuffled = lr.fit_predict(data.X, data.y, tr[perm], te[perm])
+    shuffled = lr.fit_predict(data.X, data.y, tr[perm], te[perm], [seeds[b] for b in perm])
     np.testing.assert_array_equal(shuffled, together[perm])
     for b in range(B):
-        alone = lr.fit_predict(data.X, data.y, tr[b : b + 1], te[b : b + 1])
+        alone = lr.fit_predict(data.X, data.y, tr[b : b + 1], te[b : b + 1], seeds[b : b + 1])
         np.testing.assert_array_equal(alone[0], together[b])
     assert np.all(together[~te] == -1) and np.all(together[te] >= 0)
+
+
+# --- ib1's tie order: Weka's Experimenter shuffles every training fold ---------------------
+
+
+@pytest.mark.parametrize("name", ["vote", "crx", "binary9", "iris"])
+def test_ib1_random_ties_are_wekas_loop_over_a_shuffled_training_fold(name: str) -> None:
+    # Weka's IB1 keeps the first training instance with a strictly smaller distance; fed a
+    # training fold in the order of a permutation, it is ties="order" on the permuted rows
+    data = mf.dataset(name)
+    rng = np.random.default_rng(11)
+    B = 6
+    tr = rng.random((B, data.n)) < 0.7
+    te = ~tr
+    seeds = [np.random.SeedSequence(900 + b) for b in range(B)]
+    ours = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, te, seeds)
+    ordered = WekaIB1(ties="order").prepare(data)
+    changed = 0
+    for b in range(B):
+        shuffled = np.random.default_rng(seeds[b]).permutation(np.flatnonzero(tr[b]))
+        rows = np.concatenate([shuffled, np.flatnonzero(te[b])])  # test rows stay ascending
+        k = shuffled.size
+        tr2 = np.zeros((1, data.n), dtype=bool)
+        tr2[0, :k] = True
+        pred = ordered.fit_predict(data.X[rows], data.y[rows], tr2, ~tr2)[0, k:]
+        np.testing.assert_array_equal(ours[b, te[b]], pred)
+        changed += int(np.sum(pred != ordered.fit_predict(data.X, data.y, tr[b:b + 1],
+                                                          te[b:b + 1])[0, te[b]]))
+    if name in ("vote", "binary9"):  # all nominal: ties everywhere, the order decides some
+        assert changed > 0
+
+
+def test_ib1_ties_follow_the_models_seed() -> None:
+    data = mf.dataset("vote")
+    rng = np.random.default_rng(5)
+    tr = np.repeat(rng.random((1, data.n)) < 0.9, 4, axis=0)  # one mask, four seeds
+    lr = WekaIB1().prepare(data)
+    seeds = [np.random.SeedSequence(s) for s in (1, 1, 2, 3)]
+    pred = lr.fit_predict(data.X, data.y, tr, ~tr, seeds)
+    np.testing.assert_array_equal(pred[0], pred[1])
+    assert not (np.array_equal(pred[0], pred[2]) and np.array_equal(pred[0], pred[3]))
+    # without seeds every model draws from SeedSequence(0)
+    np.testing.assert_array_equal(lr.fit_predict(data.X, data.y, tr[:1], ~tr[:1])[0],
+                                  lr.fit_predict(data.X, data.y, tr[:1], ~tr[:1],
+                                                 [np.random.SeedSequence(0)])[0])
+    with pytest.raises(SimstudyError, match="one seed per model"):
+        lr.fit_predict(data.X, data.y, tr, ~tr, seeds[:2])
+
+
+def test_ib1_ties_option() -> None:
+    assert get_learner("ib1").ties == "random"
+    assert get_learner("ib1[ties=order]").ties == "order"
+    assert get_learner("ib1[ties=order]").prepare(mf.dataset("iris")).ties == "order"
+    with pytest.raises(SimstudyError, match=r"'first'.*'random', 'order'"):
+        get_learner("ib1[ties=first]")
 
 
 # --- hand computations: NaiveBayes --------------------------------------------------------
@@ -266,7 +323,7 @@ def test_wnb_empty_training_fold_predicts_class_zero() -> None:
 
 def _ib1(rows: dict[str, list], nominal: list[str], train_rows, test_rows) -> list[int]:
     data = _table(rows, nominal)
-    lr, tr, te = _fit(WekaIB1(), data, train_rows, test_rows)
+    lr, tr, te = _fit(WekaIB1(ties="order"), data, train_rows, test_rows)
     pred = lr.fit_predict(data.X, data.y, tr, te)[0]
     return [int(pred[i]) for i in test_rows]
 
@@ -383,7 +440,7 @@ def test_edge_cases_agree_with_weka(case: dict) -> None:
     te = np.zeros((1, data.n), dtype=bool)
     tr[0, case["train"]] = True
     te[0, case["test"]] = True
-    for key, learner in (("wnb", WekaNaiveBayes()), ("ib1", WekaIB1())):
+    for key, learner in (("wnb", WekaNaiveBayes()), ("ib1", WekaIB1(ties="order"))):
         pred = learner.prepare(data).fit_predict(data.X, data.y, tr, te)[0, case["test"]]
         assert pred.tolist() == case["pred"][key], key
 
@@ -395,9 +452,10 @@ def test_ib1_shared_hamming_matrix_equals_the_general_kernel(name: str, monkeypa
     data = mf.dataset(name)
     rng = np.random.default_rng(3)
     tr = rng.random((6, data.n)) < 0.6
-    shared = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr)
+    seeds = [np.random.SeedSequence(b) for b in range(6)]
+    shared = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds)
     monkeypatch.setattr(ib1, "HAMMING_MAX_ROWS", 0)  # all-nominal data through _ib1_mixed
-    general = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr)
+    general = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds)
     np.testing.assert_array_equal(shared, general)
 
 

@@ -56,7 +56,7 @@ def fixture_agreement(name: str) -> tuple[float, int]:
         for b, s in enumerate(fx["splits"]):
             tr[b, s["train"]] = True
             te[b, s["test"]] = True
-        pred = get_learner(name).prepare(data).fit_predict(data.X, data.y, tr, te)
+        pred = get_learner(mf.SPEC.get(name, name)).prepare(data).fit_predict(data.X, data.y, tr, te)
         for b, s in enumerate(fx["splits"]):
             weka = np.asarray(s["pred"][name])
             same += int(np.sum(pred[b, s["test"]] == weka))

@@ -52,6 +52,9 @@ LEARNERS = {
     "j48": ("weka.classifiers.trees.J48", ["-C", "0.25", "-M", "2"]),
     "ib1": ("weka.classifiers.lazy.IB1", []),
 }
+#: our learner spec that must reproduce each key's fixture predictions: Weka read the
+#: training rows in file order, so IB1's ties went to the first row (``ib1[ties=order]``)
+SPEC = {"wnb": "wnb", "j48": "j48", "ib1": "ib1[ties=order]"}
 _INST = re.compile(r"^\s*(\d+)\s+(.*)$")
 _INDEX = re.compile(r"(?:^|\s)(\d+|\?):")  # "k:label" (labels may contain spaces)
 
