@@ -402,7 +402,7 @@ _REP_COLS = ["study", "design", "pair", "test", "new", "units", "repetitions", "
 
 
 def _scope(st, stores: list[Store], runs, seed, alpha) -> tuple[Study, Store]:
-    from .cli import stored_scope
+    from .scope import stored_scope
 
     name = st if isinstance(st, str) else st.name
     last = None

@@ -7,7 +7,7 @@ finite set, the valid choices.  The CLI turns it into one line on stderr and exi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 
 class SimstudyError(ValueError):
@@ -18,3 +18,42 @@ def unknown(kind: str, value: object, choices: Iterable[str]) -> SimstudyError:
     """Error for a name that is not in a registry, listing the valid choices."""
     valid = ", ".join(sorted(choices))
     return SimstudyError(f"unknown {kind} {value!r}; valid choices: {valid}")
+
+
+def guarded(command: Callable[[], int | None]) -> int:
+    """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the
+    ``python -m simstudy.studies.*`` entry points): a :class:`SimstudyError` or a damaged
+    store is one line on stderr and exit status 2, Ctrl-C says how to resume (130), a closed
+    pipe is quiet.  Returns the exit status.
+
+    Examples
+    --------
+    >>> def bad():
+    ...     raise SimstudyError("runs must be a positive integer, got 0")
+    >>> guarded(bad)  # the line goes to stderr
+    2
+    """
+    import os
+    import sqlite3
+    import sys
+
+    try:
+        rc = command()
+        sys.stdout.flush()
+    except SimstudyError as e:
+        print(f"simstudy: error: {e}", file=sys.stderr)
+        return 2
+    except sqlite3.DatabaseError as e:
+        print(f"simstudy: error: the store is damaged or not a simstudy store ({e})",
+              file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (report ... | head): stop quietly, as cat does
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print("simstudy: interrupted; finished trials are stored, rerun to resume",
+              file=sys.stderr)
+        return 130
+    return int(rc or 0)

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import SimstudyError
+from .params import ALPHA, POSITIVE_INT, SEED, check
 
 
 def cell_key(cell_id: str) -> int:
@@ -80,41 +81,6 @@ def cells(
     return out
 
 
-def _validate_alpha(alpha: float) -> float:
-    try:
-        a = float(alpha)
-    except (TypeError, ValueError):
-        raise SimstudyError(f"alpha must be a number in (0, 1), got {alpha!r}") from None
-    if not (0.0 < a < 1.0):
-        raise SimstudyError(f"alpha must be in (0, 1), got {alpha!r}")
-    return a
-
-
-def _validate_runs(runs: int) -> int:
-    try:
-        r = int(runs)
-    except (TypeError, ValueError):
-        raise SimstudyError(f"runs must be a positive integer, got {runs!r}") from None
-    if r != runs or r <= 0:
-        raise SimstudyError(f"runs must be a positive integer, got {runs!r}")
-    return r
-
-
-MAX_SEED = 2**63 - 1  # the store keeps seeds as SQLite INTEGER (signed 64-bit)
-
-
-def _validate_seed(seed: int) -> int:
-    # SeedSequence takes non-negative integers only; say so before any trial is planned
-    msg = f"seed must be an integer in [0, 2**63 - 1], got {seed!r}"
-    try:
-        v = int(seed)
-    except (TypeError, ValueError):
-        raise SimstudyError(msg) from None
-    if isinstance(seed, bool) or v != seed or not 0 <= v <= MAX_SEED:
-        raise SimstudyError(msg)
-    return v
-
-
 @dataclass
 class Study:
     """A declared simulation study: a grid of cells, runs, a root seed and its rendering.
@@ -134,11 +100,10 @@ class Study:
     meta: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.runs = _validate_runs(self.runs)
-        self.alpha = _validate_alpha(self.alpha)
-        self.seed = _validate_seed(self.seed)
-        if int(self.chunk) <= 0:
-            raise SimstudyError(f"chunk must be a positive integer, got {self.chunk!r}")
+        self.runs = check("runs", self.runs, POSITIVE_INT)
+        self.alpha = check("alpha", self.alpha, ALPHA)
+        self.seed = check("seed", self.seed, SEED)
+        self.chunk = check("chunk", self.chunk, POSITIVE_INT)
         ids = [c.id for c in self.cells]
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:

@@ -134,6 +134,6 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    from simstudy.cli import guarded
+    from simstudy.errors import guarded
 
     raise SystemExit(guarded(main))

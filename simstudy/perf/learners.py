@@ -294,9 +294,9 @@ def _row(e: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI: ``python -m simstudy perf [--quick] [--json PATH]``."""
-    from ..cli import _Parser  # one-line errors, as every other command
+    from ..params import ArgumentParser  # one-line errors, as every other command
 
-    ap = _Parser(prog="simstudy perf", description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog="simstudy perf", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="100 models per entry, fewer reference fits")
     ap.add_argument("--json", dest="json_path", default=None, help="write the entries as JSON here")
     args = ap.parse_args(argv)

@@ -654,43 +654,6 @@ def render_with_page(study: Study, result: StudyResult, store: Store, out: Path)
     return paths + [write_study_page(study, result, store, out, paths)]
 
 
-def studies_in_store(store: Store, problems: list[str] | None = None) -> list[str]:
-    """Registered studies (that import) with at least one trial of their cells in the store.
-
-    A registered study whose ``build()`` fails is left out; its one-line error is appended
-    to ``problems`` (and said on stderr), so one broken study does not hide the others.
-    """
-    import sys
-
-    from ..catalog import available_studies, get_study
-    from ..errors import SimstudyError
-
-    held = set(store.holdings()["cell"])
-    names = []
-    for name in available_studies():
-        try:
-            ids = {c.id for c in get_study(name).cells}
-        except SimstudyError as e:
-            print(f"simstudy: note: study {name!r} left out: {e}", file=sys.stderr)
-            if problems is not None:
-                problems.append(str(e))
-            continue
-        if held & ids:
-            names.append(name)
-    return names
-
-
-def _scope_for_all(study: Study, store: Store, runs: int | None, seed: int | None) -> Study:
-    """stored_scope, except that a study held at several seeds falls back to its default."""
-    from ..cli import stored_scope
-
-    if seed is None:
-        seeds = sorted(int(s) for s in store.holdings([c.id for c in study.cells])["seed"].unique())
-        if len(seeds) > 1 and study.seed in seeds:
-            seed = study.seed
-    return stored_scope(study, store, runs, seed)
-
-
 def report_all(store: Store, out: Path, *, runs: int | None = None, seed: int | None = None,
                alpha: float | None = None, confidence: float = 0.95) -> tuple[Path, list[dict]]:
     """One page per registered study the store holds (``out/<study>/report.html``) and
@@ -699,6 +662,7 @@ def report_all(store: Store, out: Path, *, runs: int | None = None, seed: int | 
     from ..aggregate import collect
     from ..catalog import get_study
     from ..errors import SimstudyError
+    from ..scope import stored_scope, studies_in_store
 
     out = Path(out)
     entries: list[dict] = []
@@ -706,7 +670,7 @@ def report_all(store: Store, out: Path, *, runs: int | None = None, seed: int | 
         study = get_study(name, alpha=alpha)
         sub = out / name
         try:
-            study = _scope_for_all(study, store, runs, seed)
+            study = stored_scope(study, store, runs, seed, prefer_study_seed=True)
             result = collect(study, store, confidence=confidence)
             paths = render_with_page(study, result, store, sub)
         except SimstudyError as e:

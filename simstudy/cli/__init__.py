@@ -10,56 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from .errors import SimstudyError
+from ..errors import SimstudyError, guarded
+from ..params import ALPHA, POSITIVE_INT, SEED, ArgumentParser, arg_type
 
 COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card")
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
-        raise SimstudyError(message)
-
-
-def _checked(name: str, convert: Callable[[str], Any], ok: Callable[[Any], bool], want: str):
-    """An argparse type: ``convert`` the text, keep it if ``ok``; else one message naming the
-    option, what it wants and the bad text."""
-
-    def parse(s: str):
-        try:
-            v = convert(s)
-        except ValueError:
-            v = None
-        if v is None or not ok(v):
-            raise argparse.ArgumentTypeError(f"{name} must be {want}, got {s!r}")
-        return v
-
-    return parse
-
-
-def _positive_int(name: str):
-    return _checked(name, int, lambda v: v > 0, "a positive integer")
-
-
-def _open_unit(name: str):
-    return _checked(name, float, lambda v: 0 < v < 1, "a number in (0, 1)")
-
-
-_alpha = _open_unit("alpha")
-_confidence = _open_unit("confidence")
-
-
-def _seed(s: str) -> int:
-    from .study import _validate_seed
-
-    try:
-        return _validate_seed(int(s))
-    except (ValueError, SimstudyError):
-        raise argparse.ArgumentTypeError(
-            f"seed must be an integer in [0, 2**63 - 1], got {s!r}") from None
 
 
 def _out_dir(out: Path) -> Path:
@@ -75,12 +31,12 @@ def _out_dir(out: Path) -> Path:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .store import DEFAULT_STORE
+    from ..store import DEFAULT_STORE
 
-    p = _Parser(prog="python -m simstudy",
-                description="Reproduce simulation studies of tests that compare classifiers.",
-                epilog="python -m simstudy STUDY [options] is short for 'run STUDY'.")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    p = ArgumentParser(prog="python -m simstudy",
+                       description="Reproduce simulation studies of tests that compare classifiers.",
+                       epilog="python -m simstudy STUDY [options] is short for 'run STUDY'.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
 
     sub.add_parser("list", help="studies, tests, learners, designs and data sets")
 
@@ -88,23 +44,23 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("study", nargs=study_nargs, help="study name (see 'list')")
         sp.add_argument("--store", default=DEFAULT_STORE,
                         help=f"result store (SQLite file; default {DEFAULT_STORE})")
-        sp.add_argument("--runs", type=_positive_int("runs"), help="runs per cell")
-        sp.add_argument("--seed", type=_seed, help="root seed")
-        sp.add_argument("--alpha", type=_alpha, help="significance level")
+        sp.add_argument("--runs", type=arg_type("runs", POSITIVE_INT), help="runs per cell")
+        sp.add_argument("--seed", type=arg_type("seed", SEED), help="root seed")
+        sp.add_argument("--alpha", type=arg_type("alpha", ALPHA), help="significance level")
         sp.add_argument("--filter", help="only cells whose id contains this text (or glob)")
 
     r = sub.add_parser("run", help="run a study (only missing trials), then render it")
     common(r)
-    r.add_argument("--seeds", type=_positive_int("seeds"), default=1,
+    r.add_argument("--seeds", type=arg_type("seeds", POSITIVE_INT), default=1,
                    help="run root seeds SEED .. SEED+N-1 and render them together (studies "
                         "whose rendering reads several seeds show the spread over them)")
-    r.add_argument("--sets", type=_positive_int("sets"),
+    r.add_argument("--sets", type=arg_type("sets", POSITIVE_INT),
                    help="data draws per source, for studies that repeat runs on each draw "
                         "(runs = sets x the study's runs per set)")
-    r.add_argument("--jobs", type=_positive_int("jobs"), default=1, help="parallel workers")
+    r.add_argument("--jobs", type=arg_type("jobs", POSITIVE_INT), default=1, help="parallel workers")
     r.add_argument("--backend", choices=("serial", "joblib", "dask"), default="joblib")
     r.add_argument("--scheduler", help="Dask scheduler address (backend dask)")
-    r.add_argument("--chunk", type=_positive_int("chunk"), help="runs per work unit")
+    r.add_argument("--chunk", type=arg_type("chunk", POSITIVE_INT), help="runs per work unit")
     r.add_argument("--out", type=Path, help="where tables and figures go (default out/STUDY)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -113,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--all", action="store_true",
                     help="every study the store holds (with --format html: pages + index.html)")
     rp.add_argument("--format", choices=("md", "csv", "latex", "html"), default="md")
-    rp.add_argument("--confidence", type=_confidence, default=0.95,
+    rp.add_argument("--confidence", type=arg_type("confidence", ALPHA), default=0.95,
                     help="level of the Wilson intervals ci_low, ci_high (0.95; the papers' "
                          "comparisons in figures/ use 0.99)")
     rp.add_argument("--out", type=Path, help="also render the study's tables and figures here "
@@ -134,12 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "g(errors, *, alpha) -> best index or None for K-learner studies")
     b.add_argument("--study", required=True)
     b.add_argument("--store", default=DEFAULT_STORE)
-    b.add_argument("--runs", type=_positive_int("runs"))
-    b.add_argument("--seed", type=_seed)
-    b.add_argument("--alpha", type=_alpha)
+    b.add_argument("--runs", type=arg_type("runs", POSITIVE_INT))
+    b.add_argument("--seed", type=arg_type("seed", SEED))
+    b.add_argument("--alpha", type=arg_type("alpha", ALPHA))
     b.add_argument("--name", default=None, help="column name of the new test")
 
-    from .card_cli import add_card_parser  # issue 16
+    from .card import add_card_parser
 
     add_card_parser(sub)
     pf = sub.add_parser("perf", help="benchmark fast learner paths against scikit-learn")
@@ -148,11 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_list() -> None:
-    from .catalog import describe_studies
-    from .designs import DESIGNS
-    from .learners import describe_learners
-    from .sources import describe_sources
-    from .stats.registry import describe_tests
+    from ..catalog import describe_studies
+    from ..designs import DESIGNS
+    from ..learners import describe_learners
+    from ..sources import describe_sources
+    from ..stats.registry import describe_tests
 
     def section(title: str, rows) -> None:
         print(f"{title}:")
@@ -167,7 +123,7 @@ def _cmd_list() -> None:
 
 
 def _study(args) -> object:
-    from .catalog import get_study
+    from ..catalog import get_study
 
     runs = args.runs
     sets = getattr(args, "sets", None)
@@ -184,43 +140,11 @@ def _study(args) -> object:
     return study.select(args.filter)
 
 
-def stored_scope(study, store, runs: int | None, seed: int | None):
-    """The study restricted to what the store holds: its seed and its number of runs.
-
-    With no ``seed``: the one seed the store holds for the study's cells (several: an error
-    listing them).  With no ``runs``: the most runs stored for any cell.  Asking for more
-    runs than stored reports what there is, with one line on stderr.
-    """
-    held = store.holdings([c.id for c in study.cells])
-    if seed is None:
-        seeds = sorted(int(x) for x in held["seed"].unique())
-        if not seeds:
-            raise SimstudyError(f"store {str(store.path)!r} holds no trials of study "
-                                f"{study.name!r}; run it first: python -m simstudy run "
-                                f"{study.name} --store {store.path}")
-        if len(seeds) > 1:
-            raise SimstudyError(f"store {str(store.path)!r} holds study {study.name!r} at "
-                                f"seeds {seeds}; choose one with --seed")
-        seed = seeds[0]
-    held = held[held["seed"] == seed]
-    if held.empty:
-        have = sorted(int(x) for x in store.holdings([c.id for c in study.cells])["seed"].unique())
-        raise SimstudyError(f"store {str(store.path)!r} holds no trials of study "
-                            f"{study.name!r} with seed {seed!r}; seeds stored: {have or 'none'}")
-    most = int(held["runs"].max())
-    if runs is None:
-        runs = most
-    elif runs > most:
-        print(f"simstudy: note: {runs} runs asked, the store holds at most {most} per cell "
-              f"of {study.name!r} (seed {seed}); reporting those", file=sys.stderr)
-    return study.replace(runs=int(runs), seed=int(seed))
-
-
 def _print_table(table, fmt: str) -> None:
-    from .report import to_latex, to_markdown
+    from ..report import to_latex, to_markdown
 
     cols = ["cell", "test", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
-    t = table[cols + [c for c in ("truth",) if c in table.columns]]  # issue 16
+    t = table[cols + [c for c in ("truth",) if c in table.columns]]
     if fmt == "csv":
         t.to_csv(sys.stdout, index=False)
     elif fmt == "latex":
@@ -236,14 +160,14 @@ def _render(study, result, out: Path) -> list[Path]:
 
 
 def _cmd_run(args) -> None:
-    from .aggregate import collect, collect_seeds
-    from .runner import run_study
-    from .store import Store
+    from ..aggregate import collect, collect_seeds
+    from ..runner import run_study
+    from ..store import Store
 
     study = _study(args)
     if args.backend != "dask" and args.scheduler:
         raise SimstudyError(f"--scheduler {args.scheduler!r} needs --backend dask")
-    from .runner import validate
+    from ..runner import validate
 
     validate(study)  # before the store file is created
     out = _out_dir(args.out or Path("out") / study.name)
@@ -263,10 +187,10 @@ def _cmd_run(args) -> None:
             s = dataclasses.replace(s, **{f: sum(getattr(x, f) for x in done) for f in (
                 "trials_total", "trials_done_before", "trials_computed", "results_recomputed")})
         result = collect(study, store) if len(seeds) == 1 else collect_seeds(study, store, seeds)
-        from .report.html import write_study_page
+        from ..report.html import write_study_page
 
         paths = _render(study, result, out)
-        paths.append(write_study_page(study, result, store, out, paths))  # issue 17
+        paths.append(write_study_page(study, result, store, out, paths))
     _print_table(result.table, "md")
     print(f"{study.name}: {s.trials_computed} trials computed, {s.trials_done_before} already "
           f"stored, {s.trials_total} in all; {s.results_recomputed} test results computed "
@@ -276,8 +200,9 @@ def _cmd_run(args) -> None:
 
 
 def _cmd_report(args) -> None:
-    from .aggregate import collect
-    from .store import Store
+    from ..aggregate import collect
+    from ..scope import stored_scope
+    from ..store import Store
 
     if args.all or args.study is None:
         return _cmd_report_all(args)
@@ -288,8 +213,8 @@ def _cmd_report(args) -> None:
         if result.table.empty and result.trials.empty:
             raise SimstudyError(f"store {args.store!r} holds no trials of study {study.name!r} "
                                 f"(seed {study.seed}); run it first")
-        if args.format == "html":  # issue 17: the study's files and its page
-            from .report.html import render_with_page
+        if args.format == "html":  # the study's files and its page
+            from ..report.html import render_with_page
 
             for pth in render_with_page(study, result, store,
                                         _out_dir(args.out or Path("out") / study.name)):
@@ -303,8 +228,8 @@ def _cmd_report(args) -> None:
 
 def _cmd_report_all(args) -> None:
     """``report --all --format html``: a page per study the store holds, and an index."""
-    from .report.html import report_all
-    from .store import Store
+    from ..report.html import report_all
+    from ..store import Store
 
     if not args.all:
         raise SimstudyError("report needs a STUDY name or --all")
@@ -330,21 +255,22 @@ def _cmd_report_all(args) -> None:
 
 
 def _cmd_bench(args) -> None:
-    from .bench import bench, load_function
-    from .catalog import get_study
-    from .report import to_markdown
-    from .store import Store
+    from ..bench import bench, load_function
+    from ..catalog import get_study
+    from ..report import to_markdown
+    from ..scope import stored_scope
+    from ..store import Store
 
     fn = load_function(args.test)
     study = get_study(args.study, alpha=args.alpha)
     name = args.name or args.test.rsplit(":", 1)[1]
-    from .stats.registry import is_choice
+    from ..stats.registry import is_choice
 
     with Store(args.store, readonly=True) as store:
         study = stored_scope(study, store, args.runs, args.seed)
         if any(is_choice(t) for c in study.cells for t in c.tests):
             # a K-learner study: fn(errors (K, R, F), *, alpha) -> index of the best or None
-            from .bench_choice import bench_choice
+            from ..bench_choice import bench_choice
 
             table = bench_choice(fn, study, store, name=name)
             print(f"how often each method picks each learner (%), alpha={study.alpha} "
@@ -360,13 +286,13 @@ def _cmd_bench(args) -> None:
 def _cmd_migrate(args) -> None:
     import sqlite3
 
-    from .store import SCHEMA_VERSION, Store
+    from ..store import SCHEMA_VERSION, Store
 
     path = Path(args.store)
     if not path.is_file():
         raise SimstudyError(f"store {str(path)!r} does not exist")
     with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as con:
-        from .store import _schema_version
+        from ..store import _schema_version
 
         before = _schema_version(con, path)
     with Store(path):
@@ -379,13 +305,19 @@ def _cmd_migrate(args) -> None:
 
 
 def _cmd_snapshot(args) -> None:
-    from .store import Store
+    from ..store import Store
 
     with Store(args.store, readonly=True) as store:
         dest = store.snapshot(args.dest)
     with Store(dest, readonly=True) as copy:
         n = copy.count()
     print(f"wrote {dest}: {n} trials, {dest.stat().st_size:,} bytes (snapshot of {args.store})")
+
+
+def _cmd_card(args) -> None:
+    from .card import cmd_card
+
+    cmd_card(args)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -399,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def dispatch() -> int:
         if argv and argv[0] == "perf":
-            from .perf import main as perf_main
+            from ..perf import main as perf_main
 
             return int(perf_main(argv[1:]) or 0)
         args = build_parser().parse_args(argv)
@@ -408,37 +340,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
          "bench": _cmd_bench, "migrate": _cmd_migrate, "snapshot": _cmd_snapshot,
-         "card": lambda a: __import__("simstudy.card_cli").card_cli.cmd_card(a)}[args.command](args)
+         "card": _cmd_card}[args.command](args)
         return 0
 
     return guarded(dispatch)
 
-
-def guarded(command: Callable[[], int | None]) -> int:
-    """Run ``command`` as ``python -m simstudy`` runs each of its commands (also used by the
-    ``python -m studies.*`` entry points): a :class:`SimstudyError` or a damaged store is one
-    line on stderr and exit status 2, Ctrl-C says how to resume (130), a closed pipe is quiet.
-    """
-    import os
-    import sqlite3
-
-    try:
-        rc = command()
-        sys.stdout.flush()
-    except SimstudyError as e:
-        print(f"simstudy: error: {e}", file=sys.stderr)
-        return 2
-    except sqlite3.DatabaseError as e:
-        print(f"simstudy: error: the store is damaged or not a simstudy store ({e})",
-              file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        # the reader went away (report ... | head): stop quietly, as cat does
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    except KeyboardInterrupt:
-        print("simstudy: interrupted; finished trials are stored, rerun to resume",
-              file=sys.stderr)
-        return 130
-    return int(rc or 0)

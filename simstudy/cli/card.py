@@ -1,4 +1,4 @@
-"""``python -m simstudy card``: the command line of :mod:`simstudy.card` (issue 16).
+"""``python -m simstudy card``: the command line of :mod:`simstudy.card`.
 
 Kept apart from :mod:`simstudy.card` so that building the parser imports nothing heavy.
 """
@@ -9,14 +9,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from .errors import SimstudyError
+from ..errors import SimstudyError
+from ..params import ALPHA, POSITIVE_INT, SEED, arg_type
 
 DEFAULT_STUDIES = "type1,type2,gaussian"
 
 
 def add_card_parser(sub) -> None:
-    from .cli import _alpha, _positive_int, _seed
-    from .store import DEFAULT_STORE
+    from ..store import DEFAULT_STORE
 
     c = sub.add_parser(
         "card", help="a new test's report card: size, power, replicability vs the baselines",
@@ -33,25 +33,25 @@ def add_card_parser(sub) -> None:
                    help=f"store file (repeat, or separate with commas, for several; each study "
                         f"is read from the first that holds it; default {DEFAULT_STORE})")
     c.add_argument("--out", type=Path, help="output directory (default out/card-FUNCTION)")
-    c.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (0.05)")
+    c.add_argument("--alpha", type=arg_type("alpha", ALPHA), default=0.05, help="significance level (0.05)")
     c.add_argument("--name", help="the new test's name in the card (default: FUNCTION)")
-    c.add_argument("--runs", type=_positive_int("runs"), help="use the first RUNS runs per cell")
-    c.add_argument("--seed", type=_seed, help="root seed (default: the one the store holds)")
+    c.add_argument("--runs", type=arg_type("runs", POSITIVE_INT), help="use the first RUNS runs per cell")
+    c.add_argument("--seed", type=arg_type("seed", SEED), help="root seed (default: the one the store holds)")
     c.add_argument("--no-figures", action="store_true", help="skip the png figures")
 
 
 def cmd_card(args: argparse.Namespace) -> None:
-    from .bench import load_function
-    from .card import card, summary_screen, write_card
-    from .report import to_markdown
-    from .store import DEFAULT_STORE, Store
+    from ..bench import load_function
+    from ..card import card, summary_screen, write_card
+    from ..report import to_markdown
+    from ..store import DEFAULT_STORE, Store
 
     fn = load_function(args.test)
     name = args.name or args.test.rsplit(":", 1)[1]
     studies = [s.strip() for s in args.studies.split(",") if s.strip()]
     if not studies:
         raise SimstudyError(f"--studies {args.studies!r} names no study")
-    from .catalog import get_study
+    from ..catalog import get_study
 
     for s in studies:
         get_study(s)  # an unknown name: one line naming it and the valid choices
