@@ -1,154 +1,299 @@
-"""Benchmark a newly proposed test on the stored fold losses of a study (no retraining).
+"""Benchmark a newly proposed test on a study's stored trials (no learner is fitted).
 
-The user's function is ``f(d, *, n_train, n_test)``, with ``d`` the design's (R, F) array of
-differences of error rates (learner a minus learner b), returning an object with
-``.pvalue`` or a ``(statistic, pvalue)`` tuple.  It may declare ``f.designs`` (design names
-or kinds it fits); otherwise a cell is skipped when ``f`` raises ``ValueError``,
-``TypeError`` or ``IndexError`` on that cell's first trial.
+Two kinds of function, both called through :class:`simstudy.usertest.UserTest` (the same
+loading, declarations -- ``f.designs``, ``f.needs = "losses"``, ``f.vectorized`` -- and
+errors as ``card``):
+
+* :func:`bench` -- a pairwise test ``f(d, *, n_train, n_test)``: its reject proportions
+  beside the stored baselines', cell by cell (and pair by pair in cells of more than two
+  learners);
+* :func:`bench_choice` -- a best-of-K method ``g(errors, *, alpha)`` on a K-learner study
+  (errors (K, R, F), learners in the cell's order; for Yıldız & Alpaydın 2006: decreasing
+  prior preference, index 0 the simplest), returning the index of the best learner or
+  ``None``: how often it picks each learner or none, beside the study's stored choice
+  methods (re-decided from the stored errors when ``alpha`` differs from the stored one),
+  per cell and over all cells (the layout of Yıldız & Alpaydın 2006, Table 3).
+
+``study`` may be a :class:`~simstudy.study.Study` (read as given: its seed and runs) or a
+registered name (scoped to what the store holds); ``store`` a path, an open store, a list
+of them, or None for the shipped trials.  Skipped cells (a design the function does not
+read, no per-instance losses kept) are listed in the returned frame's ``attrs["notes"]``.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import inspect
 from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
-from .aggregate import asked_results, reject_table
 from .errors import SimstudyError
-from .spec import parse_spec
-from .store import Store
+from .store import CellTrials, run_hint
 from .study import Study
+from .usertest import UserTest, load_function, open_readers
+
+NONE = "not_found"
+ALL = "(all cells)"
 
 
-def load_function(path: str) -> Callable:
-    """Import ``package.module:function`` (a ``.py`` file path also works for the module)."""
-    if ":" not in path:
-        raise SimstudyError(f"--test expects MODULE:FUNCTION, got {path!r}")
-    mod_name, fn_name = path.rsplit(":", 1)
-    try:
-        if mod_name.endswith(".py"):
-            spec = importlib.util.spec_from_file_location("_simstudy_user_test", mod_name)
-            if spec is None or spec.loader is None:
-                raise ImportError(mod_name)
-            mod = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(mod)
-        else:
-            mod = importlib.import_module(mod_name)
-    except (ImportError, FileNotFoundError) as e:
-        raise SimstudyError(f"cannot import module {mod_name!r} for --test {path!r}: {e}") from None
-    except Exception as e:  # noqa: BLE001 - the user's module failed while importing
-        raise SimstudyError(f"module {mod_name!r} (--test {path!r}) raised while importing: "
-                            f"{type(e).__name__}: {e}") from None
-    fn = getattr(mod, fn_name, None)
-    if not callable(fn):
-        raise SimstudyError(f"module {mod_name!r} has no function {fn_name!r} (--test {path!r})")
-    return fn
+def pair_name(learners, a: int, b: int) -> str:
+    """``nb~j48``; positions added when a spec repeats (``lp#1~lp#2``, ``lp#1~nmc#3``)."""
+    if len(set(learners)) == len(learners):
+        return f"{learners[a]}~{learners[b]}"
+    return f"{learners[a]}#{a + 1}~{learners[b]}#{b + 1}"
 
 
-def _pvalue(out: object, where: str) -> tuple[float, float]:
-    if hasattr(out, "pvalue"):
-        stat, p = getattr(out, "statistic", np.nan), out.pvalue
-    elif isinstance(out, tuple) and len(out) == 2:
-        stat, p = out
+def locate(st: Study | str, readers: list, runs: int | None, seed: int | None,
+           alpha: float | None):
+    """``(study, reader)``: the study scoped to the first reader holding any of its cells,
+    or ``(study, None)`` when none does.  A name is scoped to the stored seed and runs; a
+    Study is read as given unless ``runs`` or ``seed`` is asked for."""
+    from .scope import stored_scope
+
+    if isinstance(st, str):
+        from .catalog import get_study
+
+        study = get_study(st, alpha=alpha)
+    elif isinstance(st, Study):
+        study = st if alpha is None else st.replace(alpha=float(alpha))
     else:
-        raise SimstudyError(
-            f"the test function returned {out!r:.80} on {where}; it must return an object "
-            "with .pvalue or a (statistic, pvalue) tuple")
+        raise SimstudyError(f"a study must be a registered name, a study file's path or a "
+                            f"Study, got {st!r:.80}")
+    ids = [c.id for c in study.cells]
+    for r in readers:
+        if r.holdings(ids)["cell"].isin(ids).any():
+            if isinstance(st, str) or runs is not None or seed is not None:
+                study = stored_scope(study, r, runs, seed)
+            return study, r
+    return study, None
+
+
+def no_trials(st: Study | str, study: Study, readers: list) -> str:
+    """Why a study cannot be read, with the command that computes it."""
+    asked = st if isinstance(st, str) else study.name
+    where = ", ".join(r.describe() for r in readers)
+    path = next((getattr(r, "path", None) for r in readers
+                 if getattr(r, "path", None) is not None and hasattr(r, "con")), None)
+    return (f"no trials of study {asked!r} in {where}; compute them: "
+            f"{run_hint(asked, path)}")
+
+
+def _open(fn, study, store, runs, seed, alpha, name, kind):
+    test = UserTest.of(fn, name=name, kind=kind)
+    names = [study] if isinstance(study, str) else []
+    readers, opened = open_readers(store, names)
     try:
-        p = float(p)
-        stat = float(stat) if stat is not None else np.nan
-    except (TypeError, ValueError):
-        raise SimstudyError(f"the test function returned a p-value {p!r} on {where}; "
-                            "it must be a number in [0, 1]") from None
-    if not 0.0 <= p <= 1.0:  # also catches NaN
-        raise SimstudyError(f"the test function returned p = {p!r} on {where}; a p-value must "
-                            "be a number in [0, 1] (use p = 1 for an undefined statistic)")
-    return stat, p
+        st, reader = locate(study, readers, runs, seed, alpha)
+        if reader is None:
+            raise SimstudyError(no_trials(study, st, readers))
+    except BaseException:
+        for r in opened:
+            r.close()
+        raise
+    return test, st, reader, opened
 
 
-def _fits(fn: Callable, design: str) -> bool | None:
-    declared = getattr(fn, "designs", None)
-    if declared is None:
-        return None
-    return design in declared or parse_spec(design)[0] in declared
-
-
-def check_signature(fn: Callable, name: str) -> None:
-    """``fn`` must accept ``fn(d, *, n_train=..., n_test=...)``; say so in one line if not."""
-    try:
-        inspect.signature(fn).bind(np.zeros((5, 2)), n_train=1.0, n_test=1.0)
-    except TypeError as e:
-        raise SimstudyError(f"test function {name!r} cannot be called as "
-                            f"f(d, *, n_train, n_test): {e}") from None
-    except ValueError:
-        pass  # no signature available (a builtin): find out when calling it
-
-
-def stored_trials(study: Study, store: Store) -> pd.DataFrame:
-    """The study's stored trials (its seed, runs below its run count); none is an error."""
-    trials = store.trials([c.id for c in study.cells], seed=study.seed, runs=study.runs)
-    if trials.empty:
-        raise SimstudyError(
-            f"store {str(store.path)!r} has no trials of study {study.name!r} (seed "
-            f"{study.seed}); run it first: python -m simstudy run {study.name} --store {store.path}")
-    return trials
-
-
-def bench(fn: Callable, study: Study, store: Store, *, name: str = "new",
-          alpha: float | None = None) -> pd.DataFrame:
+def bench(fn: Callable | str, study: Study | str, store=None, *, name: str | None = None,
+          alpha: float | None = None, runs: int | None = None,
+          seed: int | None = None) -> pd.DataFrame:
     """Reject proportions of ``fn`` beside the stored baselines, cell by cell.
 
     Decisions are ``p < alpha`` (default: the study's alpha) for the new test and the
-    baselines alike, from stored p-values.  A cell is skipped when ``fn.designs`` does not
-    list its design, or (when ``fn`` declares no designs) when ``fn`` raises ``ValueError``
-    or ``IndexError`` on the cell's first trial.  Any other failure, a p-value outside
-    [0, 1] or NaN, or a wrong return type is an error naming the cell and the run.
+    baselines alike, from stored p-values.  Returns one row per cell (and pair, when a cell
+    has more than two learners: column ``pair``), one column per test, the baselines in
+    the cells' test order and the new test last.  A cell the function does not read is
+    left out and named in ``attrs["notes"]``.
+
+    Examples
+    --------
+    >>> import simstudy as ss, tempfile, os
+    >>> from simstudy.stats import ftest_5x2cv
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.sqlite")
+    >>> _ = ss.run("demo", runs=3, store=path, filter="iris/nmc", progress=False)
+    >>> def f(d, *, n_train, n_test):
+    ...     return ftest_5x2cv(d)
+    >>> bench(f, "demo", path).columns.tolist()
+    ['cell', 't5x2cv', 'F5x2cv', 'f']
     """
-    alpha = study.alpha if alpha is None else alpha
-    check_signature(fn, name)
-    ids = [c.id for c in study.cells]
-    trials = stored_trials(study, store)
-    rows, skipped = [], []
+    test, study, reader, opened = _open(fn, study, store, runs, seed, alpha, name, "pairwise")
+    try:
+        return _bench(test, study, reader)
+    finally:
+        for r in opened:
+            r.close()
+
+
+def _bench(test: UserTest, study: Study, reader) -> pd.DataFrame:
+    alpha = study.alpha
+    trials = reader.fold_errors([c.id for c in study.cells], study.seed, study.runs)
+    base = reader.pvalues(study.cells, study.seed, study.runs)
+    rows, notes, skipped_designs = [], [], {}
+    multi = any(len(c.learners) > 2 for c in study.cells)
     for cell in study.cells:
-        g = trials[trials["cell"] == cell.id]
-        if g.empty:
+        tr = trials.get(cell.id)
+        if tr is None:
             continue
-        fits = _fits(fn, cell.design)
-        if fits is False:
+        if test.fits(cell.design) is False:
+            skipped_designs.setdefault(cell.design, "f.designs does not list it")
             continue
-        K = g["errors"].iloc[0].shape[0]
+        losses = _losses(test, reader, study, cell, tr, notes)
+        if losses is False:
+            continue
+        K = tr.errors.shape[1]
+        b_cell = base[base["cell"] == cell.id]
         for a in range(K):
             for b in range(a + 1, K):
-                for i, tr in enumerate(g.itertuples(index=False)):
-                    d = tr.errors[a] - tr.errors[b]
-                    kw = {"n_train": float(np.mean(tr.n_train)), "n_test": float(np.mean(tr.n_test))}
-                    where = f"cell {cell.id!r}, run {tr.run}"
-                    try:
-                        out = fn(d, **kw)
-                    except (ValueError, IndexError) as e:
-                        if i == 0 and fits is None:
-                            skipped.append(f"{cell.design}: {type(e).__name__}: {e}")
-                            break  # the function does not fit this design: skip the cell
-                        raise SimstudyError(f"the test function raised on {where}: "
-                                            f"{type(e).__name__}: {e}") from None
-                    except Exception as e:  # noqa: BLE001 - the user's code: one line
-                        raise SimstudyError(f"the test function raised on {where}: "
-                                            f"{type(e).__name__}: {e}") from None
-                    stat, p = _pvalue(out, where)
-                    rows.append((cell.id, tr.seed, tr.run, name, a, b, stat, p, None, alpha,
-                                 int(p < alpha)))
+                skipped: list[str] = []
+                out = test.pvalues(tr.errors[:, a] - tr.errors[:, b], tr.n_train.mean((1, 2)),
+                                   tr.n_test.mean((1, 2)), runs=tr.runs,
+                                   where=f"cell {cell.id!r}",
+                                   losses=None if losses is None
+                                   else [None if L is None else L[[a, b]] for L in losses],
+                                   skipped=skipped)
+                if out is None:
+                    skipped_designs.setdefault(cell.design, f"it raised {skipped[0]}")
+                    break
+                pair = pair_name(cell.learners, a, b)
+                g = b_cell[(b_cell["a"] == a) & (b_cell["b"] == b)]
+                for t, gt in g.groupby("test", sort=False):
+                    rows.append((cell.id, pair, t, _rate(gt["pvalue"].to_numpy(), alpha)))
+                rows.append((cell.id, pair, test.name, _rate(out.pvalue, alpha)))
+            else:
+                continue
+            break
+    for des, why in skipped_designs.items():
+        notes.append(f"cells of design {des!r} skipped: {why}")
     if not rows:
-        why = f"; it raised {skipped[0]}" if skipped else ""
+        why = f"; {notes[0]}" if notes else ""
         raise SimstudyError(f"the test fits no design of study {study.name!r} "
                             f"(designs: {sorted({c.design for c in study.cells})}){why}")
-    new = pd.DataFrame(rows, columns=["cell", "seed", "run", "test", "a", "b", "statistic",
-                                      "pvalue", "df", "alpha", "reject"])
-    base = store.results(ids, seed=study.seed, runs=study.runs)
-    base = asked_results(study, base[base["cell"].isin(new["cell"].unique()) & (base["a"] >= 0)])
-    table = reject_table(pd.concat([base, new], ignore_index=True), alpha=alpha)
-    wide = table.pivot_table(index="cell", columns="test", values="proportion", sort=False)
-    return wide.reset_index()
+    df = pd.DataFrame(rows, columns=["cell", "pair", "test", "proportion"])
+    tests = list(dict.fromkeys([*(t for t in df["test"] if t != test.name), test.name]))
+    index = ["cell", "pair"] if multi else ["cell"]
+    wide = df.pivot_table(index=index, columns="test", values="proportion", sort=False)
+    wide = wide.reindex(columns=tests).reset_index()
+    wide.columns.name = None
+    wide.attrs["notes"] = notes
+    return wide
+
+
+def _rate(p: np.ndarray, alpha: float) -> float:
+    """Reject proportion at ``alpha``; an undefined (NaN) p-value never rejects."""
+    return float(np.mean(np.where(np.isnan(p), np.inf, p) < alpha)) if p.size else np.nan
+
+
+def _losses(test: UserTest, reader, study: Study, cell, tr: CellTrials, notes: list):
+    """Per-trial losses when the test needs them; False (with a note) when not kept."""
+    if not test.needs_losses:
+        return None
+    if not tr.has_losses.all():
+        notes.append(f"{cell.id}: skipped, its trials did not keep per-instance losses "
+                     "(meta keep_losses)")
+        return False
+    return reader.losses(cell.id, study.seed, study.runs)
+
+
+# --- K learners: a best-of-K choice method ------------------------------------------------
+
+def bench_choice(fn: Callable | str, study: Study | str, store=None, *,
+                 name: str | None = None, alpha: float | None = None,
+                 runs: int | None = None, seed: int | None = None) -> pd.DataFrame:
+    """Choice frequencies (%) of ``fn`` beside the study's stored choice methods.
+
+    Returns one row per (cell, method) plus one per method over all cells (cell
+    ``"(all cells)"``): ``runs``, ``not_found`` and one column per learner (the cells'
+    learner names when every cell has the same learners, else ``L0``, ``L1``, ...), each the
+    percentage of runs; ``count_*`` columns hold the counts.
+    """
+    test, study, reader, opened = _open(fn, study, store, runs, seed, alpha, name, "choice")
+    try:
+        return _bench_choice(test, study, reader, study.alpha if alpha is None else float(alpha))
+    finally:
+        for r in opened:
+            r.close()
+
+
+def _stored_choices(study: Study, reader, alpha: float, trials: dict) -> pd.DataFrame:
+    """Stored choice rows of the study, re-decided from the stored errors where they were
+    decided at another alpha (no refit)."""
+    from .stats.registry import get_test
+
+    res = reader.choices(study.cells, study.seed, study.runs)
+    if res.empty:
+        return pd.DataFrame(columns=["cell", "run", "method", "best"])
+    redo = res["alpha"].to_numpy() != alpha
+    if redo.any():
+        best = res["best"].to_numpy().copy()
+        for (cid, t), g in res[redo].groupby(["cell", "test"], sort=False):
+            tr = trials[cid]
+            at = {int(r): i for i, r in enumerate(tr.runs)}
+            method = get_test(t)
+            for i, run in zip(g.index, g["run"], strict=True):
+                b, _ = method(tr.errors[at[int(run)]], alpha)
+                best[i] = -1 if b is None else int(b)
+        res = res.assign(best=best)
+    return res.rename(columns={"test": "method"})[["cell", "run", "method", "best"]]
+
+
+def _bench_choice(test: UserTest, study: Study, reader, alpha: float) -> pd.DataFrame:
+    trials = reader.fold_errors([c.id for c in study.cells], study.seed, study.runs)
+    cells = {c.id: c for c in study.cells}
+    parts, notes, skipped_designs = [], [], {}
+    for c in study.cells:
+        tr = trials.get(c.id)
+        if tr is None:
+            continue
+        if test.fits(c.design) is False:
+            skipped_designs.setdefault(c.design, "f.designs does not list it")
+            continue
+        skipped: list[str] = []
+        best = test.choose(tr.errors, alpha, runs=tr.runs, where=f"cell {c.id!r}",
+                           skipped=skipped)
+        if best is None:
+            skipped_designs.setdefault(c.design, f"it raised {skipped[0]}")
+            continue
+        parts.append(pd.DataFrame({"cell": c.id, "run": tr.runs, "method": test.name,
+                                   "best": best}))
+    for des, why in skipped_designs.items():
+        notes.append(f"cells of design {des!r} skipped: {why}")
+    if not parts:
+        why = f"; {notes[0]}" if notes else ""
+        raise SimstudyError(f"the function fits no design of study {study.name!r} "
+                            f"(designs: {sorted({c.design for c in study.cells})}){why}")
+    new = pd.concat(parts, ignore_index=True)
+    base = _stored_choices(study, reader, alpha, trials)
+    base = base[base["cell"].isin(new["cell"].unique())]
+    both = pd.concat([base, new], ignore_index=True)
+
+    learner_sets = {cells[c].learners for c in new["cell"].unique()}
+    K = max(len(ls) for ls in learner_sets)
+    names = list(next(iter(learner_sets))) if len(learner_sets) == 1 else [
+        f"L{k}" for k in range(K)]
+    methods = list(dict.fromkeys([*base["method"], test.name]))
+    out = []
+
+    def row(cell: str, method: str, b: np.ndarray) -> dict:
+        n = len(b)
+        counts = [int((b == -1).sum())] + [int((b == k).sum()) for k in range(K)]
+        d = {"cell": cell, "method": method, "runs": n}
+        for col, c in zip([NONE, *names], counts, strict=True):
+            d[col] = 100.0 * c / n if n else np.nan
+        for col, c in zip([NONE, *names], counts, strict=True):
+            d[f"count_{col}"] = c
+        return d
+
+    for cid in [c.id for c in study.cells if c.id in set(new["cell"])]:
+        g = both[both["cell"] == cid]
+        for m in methods:
+            b = g.loc[g["method"] == m, "best"].to_numpy()
+            if len(b):
+                out.append(row(cid, m, b))
+    for m in methods:
+        out.append(row(ALL, m, both.loc[both["method"] == m, "best"].to_numpy()))
+    table = pd.DataFrame(out)
+    table.attrs["notes"] = notes
+    return table
+
+
+__all__ = ["ALL", "NONE", "bench", "bench_choice", "load_function", "locate", "no_trials",
+           "pair_name"]
