@@ -1,4 +1,4 @@
-"""Pilot (issue 18): Wang, Li & Li (2016) Table 3's AB rows with the Wang group's own AdaBoost.
+"""Pilot: Wang, Li & Li (2016) Table 3's AB rows with the Wang group's own AdaBoost.
 
 The group's public R code (HaojieTing/RegularizedCrossValidation,
 ``R/mlAlgorithms/general/WEKAClassifiers.R``) offers AdaBoost only as RWeka's

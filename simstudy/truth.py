@@ -1,6 +1,6 @@
 """Truth labels of cells: does H0 hold, and what is the true difference of error rates?
 
-A report card (issue 16) splits a study's cells into *size* cells (H0 true: the reject
+A report card splits a study's cells into *size* cells (H0 true: the reject
 proportion estimates the type I error) and *power* cells (H1: it estimates the power at a
 known true difference).  :func:`truth` answers per cell, in this order:
 

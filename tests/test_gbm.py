@@ -139,7 +139,7 @@ def test_batch_independent_and_seeded():
 def test_old_defaults_stay_near_the_prior():
     # shrinkage 0.001 x 100 trees: F moves little from the log-odds of the training mean
     # (here 1.73), so with a clear majority every test row gets the majority class -- the
-    # near-majority-class behaviour issue 18 suspects in Wang et al.'s AB -- though the
+    # near-majority-class behaviour a paper-variant hypothesis suspects in Wang et al.'s AB -- though the
     # trees did move F
     rng = np.random.default_rng(4)
     X, y = _gauss(rng, 100, 2, 0.5)

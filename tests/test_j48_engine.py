@@ -1,4 +1,4 @@
-"""``j48`` inside the tree engine (issue 12, items 2 and the speed target):
+"""``j48`` inside the tree engine (and its speed target):
 
 * the batches ``perf`` times ``j48`` on (credit-g 90/10 splits, ``binary300``) and two
   data sets with missing values give exactly the predictions ``j48`` gave before its

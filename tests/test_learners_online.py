@@ -1,4 +1,4 @@
-"""Issue 18 learners: online backprop / nnet solvers, the sigmoid SVM, the one-sided tB3x2cv."""
+"""Paper-variant learners: online backprop / nnet solvers, the sigmoid SVM, the one-sided tB3x2cv."""
 
 from __future__ import annotations
 

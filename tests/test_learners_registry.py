@@ -126,7 +126,7 @@ def test_register_user_factory() -> None:
 
 
 def test_missing_fast_module_is_an_error_not_a_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fast path that cannot load never silently becomes another model (issue 11)."""
+    """A fast path that cannot load never silently becomes another model."""
     monkeypatch.setattr(registry, "LEARNERS", registry.Registry("learner"))  # nothing yet
     monkeypatch.setattr(registry, "FAMILIES", ("simstudy.learners.no_such_module",))
     monkeypatch.setattr(registry, "_loaded", {})

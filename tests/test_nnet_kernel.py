@@ -1,4 +1,4 @@
-"""``solver=nnet``: the fast BFGS kernel gives bitwise the plain kernel's weights (issue 18).
+"""``solver=nnet``: the fast BFGS kernel gives bitwise the plain kernel's weights.
 
 The fast ``_vmmin`` runs the forward pass a layer at a time over all rows, stores the
 inverse-Hessian approximation transposed (every product runs over contiguous memory in the

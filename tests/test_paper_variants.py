@@ -1,4 +1,4 @@
-"""Issue 18: the paper variants of the Alpaydın and Wang studies and their calibration."""
+"""The paper variants of the Alpaydın and Wang studies and their calibration."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 19: one registry idiom for studies, sources, designs and tests; ``list`` describes all."""
+"""One registry idiom for studies, sources, designs and tests; ``list`` describes all."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17: the self-contained HTML report, checked by an HTML parser and in headless Chromium.
+"""The self-contained HTML report, checked by an HTML parser and in headless Chromium.
 
 The site is built the way a user builds it: ``run demo``, ``run type1`` (3 runs, the IRIS
 cells), then ``report --all --format html --out site``.  Expected contents come from
@@ -168,7 +168,7 @@ def test_pages_parse(site):
         assert (s / name / "report.html").is_file()
     index = _parse(s / "index.html")
     links = [a["href"] for t, a in index.tags if t == "a"]
-    # every registered study with a cell in the store has a page (errors and the issue-18
+    # every registered study with a cell in the store has a page (errors and the paper-variant
     # paper variants reuse type1's cells); read the store directly to know which
     from simstudy.catalog import STUDIES as REGISTERED
     from simstudy.catalog import get_study

@@ -1,4 +1,4 @@
-"""A store written by the previous version resumes with zero recomputed trials (issue 19).
+"""A store written by the previous version resumes with zero recomputed trials.
 
 The fixtures were written by the code of commit c5faa3d (``tests/fixtures/README.md``):
 every catalog study's cell ids and trial seeds (``old_plans.json``) and a small store of
@@ -39,7 +39,7 @@ def test_fixtures_come_from_the_previous_version():
 
 # Deliberate renames since c5faa3d: old learner spec -> new one inside cell ids, with the
 # number of cells renamed.  A renamed cell's seeds derive from its new id, so only its place,
-# new id and tests are compared.  Issue 18: gaussian-paper's "AB = old-default gbm" cells
+# new id and tests are compared.  gaussian-paper's "AB = old-default gbm" cells
 # moved from scikit-learn's GradientBoostingClassifier to simstudy.learners.gbm (nothing was
 # stored under the old ids).
 RENAMED = {

@@ -1,4 +1,4 @@
-"""A store a researcher can trust (issue 11): every stored trial answers every question asked
+"""A store a researcher can trust: every stored trial answers every question asked
 of it, and every bad input gets one line, exit 2, and leaves the store as it was."""
 
 import dataclasses
@@ -435,7 +435,7 @@ def test_schema_1_store_is_refused_by_report_and_migrated_by_run(tmp_path):
         run_study(study, st, backend="serial", progress=False)
         trials, results = st.trials(), st.results()
     old = tmp_path / "old.sqlite"
-    with sqlite3.connect(old) as con:  # a wave-1 store holding the same trials
+    with sqlite3.connect(old) as con:  # a schema-1 store holding the same trials
         con.executescript(V1_SCHEMA)
         for tr in trials.itertuples():
             con.execute("INSERT INTO trials VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",

@@ -7,7 +7,7 @@ and how a learner registers itself (``@register_learner``).
 Files by family: ``baseline`` (max), ``linear`` (nmc, lda, ls), ``neighbours`` (1nn),
 ``bayes`` (nb), ``neural/`` (lp, lgc, mlp-<h>: one file per solver), ``svm``, ``trees/``
 (c45, rf, ab, rt; ``rt_rpart`` registers ``rt`` and its rpart-like pruning), ``gbm`` (R's
-gbm, issue 18), ``weka/`` (j48, wnb, ib1); ``_batched`` (what the batched fast paths share),
+gbm: the paper variants), ``weka/`` (j48, wnb, ib1); ``_batched`` (what the batched fast paths share),
 ``preprocess`` (per-fold imputation and standardisation), ``reference`` (scikit-learn paths).
 """
 

@@ -1,6 +1,6 @@
 """``gbm``: R's gbm (Ridgeway) with its old defaults, bernoulli deviance, batched and compiled.
 
-A hypothesis about Wang, Li & Li (2016)'s "AdaBoost" (issue 18): R's ``gbm`` up to 2.1
+A hypothesis about Wang, Li & Li (2016)'s "AdaBoost" (a paper-variant hypothesis): R's ``gbm`` up to 2.1
 defaulted to ``n.trees = 100, shrinkage = 0.001, interaction.depth = 1, bag.fraction = 0.5,
 n.minobsinnode = 10``; with that shrinkage the model barely leaves the prior log-odds, so it
 behaves almost like a training-fold majority-class learner.  The canonical name shows every

@@ -328,7 +328,7 @@ class RepTree(ClassifierMixin, BaseEstimator):
     errors are ``<=`` the errors of its (already pruned) subtree.  With fewer than one
     row on either side (``n < 3`` at 20 %) the tree is grown on all rows and not pruned.
 
-    Why not :class:`PrunedTree` (``c45`` until issue 12): it refits once per ``ccp_alpha``
+    Why not :class:`PrunedTree` (the former ``c45``): it refits once per ``ccp_alpha``
     of the cost-complexity path and keeps, among those *nested* subtrees, the one of least
     hold-out error.  That is not reduced-error pruning: bottom-up REP returns the smallest
     subtree of least hold-out error among *all* prunings of the grown tree (Esposito,

@@ -5,7 +5,7 @@ scikit-learn's defaults (C = 1, gamma = 'scale' = 1 / (d · Var(X_train)), tol =
 imputed and standardised on each training fold.
 
 ``svm[kernel=sigmoid]`` is R's ``e1071::svm(..., kernel = "sigmoid")`` with its defaults, the
-reading of Wang et al.'s SVM that issue 18 tests (their group's R code calls e1071): libsvm
+reading of Wang et al.'s SVM that the paper variants test (their group's R code calls e1071): libsvm
 C-SVC with K(u, v) = tanh(γ uᵀv + coef0), γ = 1/p (p = number of input columns), coef0 = 0,
 C = 1, tol = 1e-3, on inputs scaled as e1071 does (R's ``scale``: training mean and sample
 sd, ``ddof = 1``; a column constant on the training fold is left unscaled and uncentred).

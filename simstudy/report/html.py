@@ -1,4 +1,4 @@
-"""A study report as one self-contained HTML page (issue 17), and an index over a store.
+"""A study report as one self-contained HTML page, and an index over a store.
 
 The page is assembled from what the study's ``render(result, out)`` wrote -- tables as
 CSV (raw values; the sibling ``.md`` gives the study's own number formatting and the

@@ -1,4 +1,4 @@
-"""One figure style for every study (issue 17).
+"""One figure style for every study.
 
 * Palette: Okabe & Ito (2008), *Color Universal Design* -- eight colours that stay
   distinguishable under the common colour-vision deficiencies; it is matplotlib's colour

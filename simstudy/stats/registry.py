@@ -258,7 +258,7 @@ def _tb3x2cv(fl: FoldLosses, a: int, b: int, crit: str = "two-sided") -> TestRes
     ``tB3x2cv[crit=one-sided]``: the same t judged against the one-sided critical value,
     i.e. reject when |t| > t_{1-alpha}(5) (2.015 at alpha 0.05): p-value ``P(T_5 > |t|)``.
     A hypothesis about Wang, Li & Li (2016)'s tB3x2cv column, whose rejects exceed the
-    two-sided test's (issue 18); ``crit=two-sided`` is ``tB3x2cv``.
+    two-sided test's (a hypothesis about Wang et al.); ``crit=two-sided`` is ``tB3x2cv``.
     """
     r = P.ttest_blocked_3x2cv(fl.diff(a, b))
     if crit == "two-sided" or not np.isfinite(r.statistic):

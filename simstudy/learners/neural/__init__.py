@@ -7,7 +7,7 @@ predictions are the same alone or inside any batch (tested).  Files, one per sol
   options, initial weights, reference configuration; trained by
 * :mod:`.lbfgs` -- full-batch L-BFGS, compiled (default, ``solver=lbfgs``), or
 * :mod:`.rprop` -- full-batch iRprop− in numpy (``solver=rprop``);
-* :mod:`.older` -- :class:`OnlineLP`, :class:`OnlineMLP`: the older regimes of issue 18,
+* :mod:`.older` -- :class:`OnlineLP`, :class:`OnlineMLP`: the older regimes of the paper variants,
   trained by :mod:`.online` (per-pattern backprop, ``solver=online``) or :mod:`.nnet`
   (R's nnet, ``solver=nnet``), which share the compiled layers of :mod:`._layers`.
 

@@ -1,4 +1,4 @@
-"""``solver=nnet``: R's ``nnet`` for ``lp`` / ``mlp-<h>`` (issue 18), its objective and BFGS.
+"""``solver=nnet``: R's ``nnet`` for ``lp`` / ``mlp-<h>`` (the paper variants), its objective and BFGS.
 
 ``solver=nnet`` -- ``nnet::nnet(y ~ ., size = h)`` of R's package nnet (Venables & Ripley,
 *Modern Applied Statistics with S*, 4th ed., 2002, §8.10), which the Wang group's public R

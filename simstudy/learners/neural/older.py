@@ -2,7 +2,7 @@
 
 The default ``lp`` / ``mlp-<h>`` (:mod:`.net`) are trained to convergence with L-BFGS and an
 L2 penalty.  The papers trained theirs otherwise, and say little about it; these solvers are
-the two readings issue 18 calibrates against the papers' error tables.  Each is selected by
+the two readings the paper variants calibrate against the papers' error tables.  Each is selected by
 an option in the canonical spec, so each variant is its own learner id and cell id (the
 registrations in :mod:`simstudy.learners.neural` route ``solver=online`` /
 ``solver=nnet`` here)::

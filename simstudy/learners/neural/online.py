@@ -1,4 +1,4 @@
-"""``solver=online``: per-pattern online backprop for ``lp`` / ``mlp-<h>`` (issue 18).
+"""``solver=online``: per-pattern online backprop for ``lp`` / ``mlp-<h>`` (the paper variants).
 
 ``solver=online`` -- Alpaydın (1999, §4) trains his LP and MLPs "using backpropagation"
 (Rumelhart, Hinton & Williams 1986) without giving the regime; this is the textbook one of

@@ -26,7 +26,7 @@ exp/log differ from libm's in the last bit for a few percent of arguments, and t
 order in which tied feature values are summed depends on scikit-learn's introsort.  Both
 only matter when two candidate stumps are equally good to the last bit.
 
-Speed (issue 7).  Each batch kernel is a small ``prange`` over models calling a plain
+Speed.  Each batch kernel is a small ``prange`` over models calling a plain
 per-model function (short parallel regions compile faster), with work arrays allocated
 once per model.  The random forest transposes and presorts the training features once per
 model; each tree filters those orders by its bootstrap counts and keeps one sorted sample
