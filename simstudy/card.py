@@ -1,64 +1,69 @@
-"""A new test's report card: size, power and replicability beside every baseline (issue 16).
+"""A new test's report card: size, power, paired differences and replicability beside every
+baseline, from stored trials (no learner is fitted).
 
-Everything is computed from stored trials; no learner is fitted.  For each study asked for,
-the new test ``f`` is evaluated on every stored trial of every cell whose design it fits
-(the same fold error rates, and per-instance losses when ``f.needs == "losses"``), and
-set beside the stored p-values of the baseline tests of the same cells:
+For each study asked for, the new test ``f`` is evaluated on every stored trial of every
+cell whose design it fits (the same fold error rates, and per-instance losses when
+``f.needs == "losses"``; the call is :class:`simstudy.usertest.UserTest`'s), and set beside
+the stored p-values of the baseline tests of the same cells.  The truth of each cell
+(:mod:`simstudy.truth`) decides what its reject rate is called:
 
-* **size** -- per H0 cell (:mod:`simstudy.truth`), the reject proportion with its Wilson
-  95 % interval (Wilson 1927; :func:`simstudy.aggregate.wilson`), and the calibration curve:
-  the reject proportion at every alpha of a grid, from the stored p-values, against the
-  diagonal (a calibrated test's P(p < alpha) = alpha under H0);
-* **power** -- per H1 cell, the reject proportion against |true difference| where the source
-  makes it known, else against |z| of Alpaydın (1999) §4, Fig. 2:
-  z = (ē_a − ē_b) / s_b, the mean fold errors of the two learners over the cell's trials and
-  the sd of learner b's fold errors, all from the stored errors;
-* **replicability** -- where the study repeats each data set (``meta["runs_per_set"]``, as
-  ``ban``; or Bouckaert & Frank's ``replicability``, whose runs are the repetitions of one
-  data set per cell): consistency, almost-consistency and R of Bouckaert & Frank (2004) §2
-  (:mod:`simstudy.stats.replicability`);
-* **summary** -- one line per test: mean size excess over alpha on H0 cells, mean power at
-  matched size (each test judged at its own size-adjusted level alpha*: the largest level
-  at which its pooled H0 reject proportion does not exceed alpha; the level found on the
-  H0 cells of all studies asked for applies to every H1 cell), and mean R.  Baselines may
-  read other cells than the new test (each of Wang et al.'s tests has its own design), so
-  power is ranked like for like: each baseline's power minus the new test's on the
-  baseline's own cells (``power_minus_new``).
+* **size** -- on H0 cells: the reject proportion with its Wilson 95 % interval (Wilson 1927;
+  :func:`simstudy.aggregate.wilson`), and the calibration curve: the reject proportion at
+  every alpha of a grid against the diagonal (a calibrated test's P(p < alpha) = alpha);
+* **power** -- only on H1 cells (a known difference: Gaussian and BAN sources, or a study's
+  declared label), against |true difference| where known, else |z|;
+* **reject rate, truth unknown** -- every other cell (Alpaydın 1999's type II cells: which
+  learner is better is not known), shown against |z| = |ē_a − ē_b| / s_b (Alpaydın 1999
+  §4, Fig. 2) and never pooled into power;
+* **paired differences** -- per baseline, per cell and pooled: the new test's reject rate
+  minus the baseline's *on the same trials*, with Tango's (1998) paired score interval
+  (:func:`simstudy.aggregate.tango_paired`), its width beside the width the two rates would
+  have from independent trials (Newcombe 1998's hybrid score interval), and the runs
+  needed to resolve a given difference;
+* **intervals** -- when ``f`` returns a confidence interval for the difference in error:
+  coverage and mean width (the metrics of Schulz-Kümpel et al. 2024) on cells of known
+  truth, beside the corrected resampled t's interval (Nadeau & Bengio 2003) on the same
+  fold errors;
+* **replicability** -- where the study repeats each data set: Bouckaert & Frank (2004) §2;
+* **summary** -- one line per test, and a one-sentence verdict.
 
-The user's function is ``f(d, *, n_train, n_test)`` as for ``bench`` (d the (R, F) array of
-error differences of learner a minus learner b; returns ``.pvalue`` or ``(statistic,
-pvalue)``), called once per trial (a Python loop: 30-47 µs per trial for the pooled t of
-``examples/pooled_t.py`` on the shared development machine).  With ``f.vectorized = True`` it is called once per cell with d of shape
-(T, R, F) and n_train, n_test of shape (T,) (each trial's mean fold size), and returns
-arrays of T statistics and p-values: no Python loop per trial.  With
-``f.needs = "losses"`` it also gets ``losses``: int8 (2, R, F, n) per-instance 0/1 losses of
-the pair, −1 off the fold's test positions ((T, 2, R, F, n) when vectorised), decoded from
-the store's packed bits; cells whose trials did not keep them are skipped with a note.
+Pooled figures weight each cell by its runs (pooled trials), so a 40-run cell counts 1/25
+of a 1000-run one; cells of one study holding different run counts are flagged.  Every
+study asked for appears in ``Card.studies``: covered, or skipped with the reason.
+
+The user's function: see :mod:`simstudy.usertest` (``f(d, *, n_train, n_test)``, scalar
+or ``f.vectorized``; a scalar numpy function costs ~30-50 µs per trial).
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import math
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
-from .bench import _fits, _pvalue
+from .aggregate import newcombe_unpaired, runs_to_resolve, runs_to_resolve_unpaired, \
+    tango_paired, wilson
+from .bench import locate, no_trials, pair_name
 from .errors import SimstudyError
-from .store import Store
 from .study import Study
 from .truth import truth, truth_text
+from .usertest import UserTest, open_readers
 
 #: default alpha grid of the calibration curves
 ALPHA_GRID: tuple[float, ...] = tuple(sorted({*np.round(np.linspace(0.005, 0.2, 40), 4),
                                               0.001, 0.01, 0.05, 0.1}))
-_BRACKETS = str.maketrans("[],", "   ")
+SIZE, POWER, UNKNOWN = "size", "power", "reject rate, truth unknown"
+POOLED = "(pooled)"
+#: interval methods among the baselines, computed from the same fold errors:
+#: name -> f(d (T, R, F), n_train (T,), n_test (T,), confidence) -> (low, high)
+INTERVAL_BASELINES: dict[str, Callable] = {}
 
 
 @dataclass
@@ -75,171 +80,14 @@ class Card:
     notes: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     trials: int = 0
+    studies: pd.DataFrame = field(default_factory=pd.DataFrame)
+    paired: pd.DataFrame = field(default_factory=pd.DataFrame)
+    intervals: pd.DataFrame = field(default_factory=pd.DataFrame)
+    verdict: str = ""
+    resolve: float = 0.01
 
 
-# --- reading stored trials fast ------------------------------------------------------------
-
-def _floats(texts: Sequence[str], per: int) -> np.ndarray | None:
-    """Parse JSON arrays of numbers (all the same size) in one pass; None if they are not."""
-    if not texts:
-        return np.zeros((0, per))
-    flat = np.fromstring(" ".join(texts).translate(_BRACKETS), sep=" ")
-    if flat.size != per * len(texts):
-        return None
-    return flat.reshape(len(texts), per)
-
-
-def _floats_same(texts: Sequence[str], per: int) -> np.ndarray | None:
-    """As :func:`_floats`; parsed once when every text is the same (fixed fold sizes)."""
-    if texts and len(set(texts)) == 1:
-        one = _floats(texts[:1], per)
-        return None if one is None else np.repeat(one, len(texts), axis=0)
-    return _floats(texts, per)
-
-
-def _trials_of(store: Store, study: Study, cells: list[str]) -> dict[str, dict]:
-    """Cell -> runs (T,), errors (T, K, R, F), n_train / n_test per trial (T,) (mean over
-    folds), losses blobs; one SQL read, arrays parsed per cell in one pass each."""
-    q = ("SELECT cell, run, errors, n_train, n_test, losses IS NOT NULL FROM trials "
-         "WHERE seed=? AND run<? ORDER BY cell, run")
-    rows = store.con.execute(q, (int(study.seed), int(study.runs))).fetchall()
-    want = set(cells)
-    by: dict[str, list] = {}
-    for r in rows:
-        if r[0] in want:
-            by.setdefault(r[0], []).append(r)
-    out = {}
-    for cid, rs in by.items():
-        first = np.asarray(json.loads(rs[0][2]), dtype=float)
-        K, R, F = first.shape
-        E = _floats([r[2] for r in rs], K * R * F)
-        ntr = _floats_same([r[3] for r in rs], R * F)
-        nte = _floats_same([r[4] for r in rs], R * F)
-        if E is None or ntr is None or nte is None:  # ragged: parse row by row
-            E = np.stack([np.asarray(json.loads(r[2]), dtype=float).ravel() for r in rs])
-            ntr = np.stack([np.asarray(json.loads(r[3]), dtype=float).ravel() for r in rs])
-            nte = np.stack([np.asarray(json.loads(r[4]), dtype=float).ravel() for r in rs])
-        out[cid] = {"runs": np.array([r[1] for r in rs], dtype=np.int64),
-                    "errors": E.reshape(len(rs), K, R, F),
-                    "n_train": ntr.mean(1), "n_test": nte.mean(1),
-                    "has_losses": np.array([bool(r[5]) for r in rs])}
-    return out
-
-
-def _losses_of(store: Store, study: Study, cell: str) -> list[np.ndarray | None]:
-    """Per-instance losses (K, R, F, n) of a cell's trials, in run order (None if not kept)."""
-    from .core import unpack_losses
-
-    rows = store.con.execute("SELECT losses FROM trials WHERE cell=? AND seed=? AND run<? "
-                             "ORDER BY run", (cell, int(study.seed), int(study.runs))).fetchall()
-    return [None if r[0] is None else unpack_losses(r[0]) for r in rows]
-
-
-# --- evaluating the new test ---------------------------------------------------------------
-
-def _needs_losses(fn: Callable) -> bool:
-    need = getattr(fn, "needs", None)
-    if need is None:
-        return False
-    if need != "losses":
-        raise SimstudyError(f"test function declares needs={need!r}; the only valid value "
-                            "is 'losses' (or leave it unset)")
-    return True
-
-
-def _check_signature(fn: Callable, name: str, needs: bool) -> None:
-    """``fn`` must accept ``fn(d, *, n_train=..., n_test=...[, losses=...])``."""
-    import inspect
-
-    kw = {"n_train": 1.0, "n_test": 1.0, **({"losses": np.zeros((2, 5, 2, 1))} if needs else {})}
-    try:
-        inspect.signature(fn).bind(np.zeros((5, 2)), **kw)
-    except TypeError as e:
-        raise SimstudyError(f"test function {name!r} cannot be called as "
-                            f"f(d, *, {', '.join(kw)}): {e}") from None
-    except ValueError:
-        pass  # no signature available (a builtin): find out when calling it
-
-
-def _vector_out(out: object, T: int, where: str) -> tuple[np.ndarray, np.ndarray]:
-    if hasattr(out, "pvalue"):
-        stat, p = getattr(out, "statistic", np.full(T, np.nan)), out.pvalue
-    elif isinstance(out, tuple) and len(out) == 2:
-        stat, p = out
-    else:
-        raise SimstudyError(f"the vectorised test function returned {out!r:.80} on {where}; "
-                            "it must return (statistics, pvalues) arrays or an object with "
-                            ".statistic and .pvalue")
-    try:
-        p = np.asarray(p, dtype=float).reshape(-1)
-        stat = np.asarray(stat if stat is not None else np.full(T, np.nan), dtype=float)
-        stat = np.broadcast_to(stat, (T,)).copy() if stat.size in (1, T) else stat.reshape(-1)
-    except (TypeError, ValueError):
-        raise SimstudyError(f"the vectorised test function returned non-numeric p-values on "
-                            f"{where}") from None
-    if p.shape != (T,) or stat.shape != (T,):
-        raise SimstudyError(f"the vectorised test function returned {p.shape[0]} p-values for "
-                            f"{T} trials on {where}; it must return one per trial")
-    bad = ~((p >= 0) & (p <= 1))
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise SimstudyError(f"the vectorised test function returned p = {p[i]!r} for trial "
-                            f"{i} on {where}; a p-value must be a number in [0, 1] (use p = 1 "
-                            "for an undefined statistic)")
-    return stat, p
-
-
-def _new_pvalues(fn: Callable, cell, tr: dict, a: int, b: int, losses, skipped: list
-                 ) -> np.ndarray | None:
-    """p-values of the new test on one cell's trials (T,), or None when it does not fit."""
-    d = tr["errors"][:, a] - tr["errors"][:, b]
-    T = d.shape[0]
-    fits = _fits(fn, cell.design)
-    where = f"cell {cell.id!r}"
-    lp = None
-    if losses is not None:
-        lp = [None if L is None else L[[a, b]] for L in losses]
-    if getattr(fn, "vectorized", False):
-        kw = {"n_train": tr["n_train"], "n_test": tr["n_test"]}
-        if lp is not None:
-            if len({x.shape for x in lp}) != 1:
-                raise SimstudyError(f"{where}: trials hold per-instance losses of different "
-                                    "sizes; a vectorised function cannot take them stacked "
-                                    "(drop f.vectorized to get them trial by trial)")
-            kw["losses"] = np.stack(lp)
-        try:
-            out = fn(d, **kw)
-        except (ValueError, IndexError) as e:
-            if fits is None:
-                skipped.append((cell.design, f"{type(e).__name__}: {e}"))
-                return None
-            raise SimstudyError(f"the test function raised on {where}: "
-                                f"{type(e).__name__}: {e}") from None
-        except Exception as e:  # noqa: BLE001 - the user's code: one line
-            raise SimstudyError(f"the test function raised on {where}: "
-                                f"{type(e).__name__}: {e}") from None
-        return _vector_out(out, T, where)[1]
-    p = np.empty(T)
-    for i in range(T):  # a scalar function: one call per trial (stated in the docs)
-        kw = {"n_train": float(tr["n_train"][i]), "n_test": float(tr["n_test"][i])}
-        if lp is not None:
-            kw["losses"] = lp[i]
-        w = f"{where}, run {int(tr['runs'][i])}"
-        try:
-            out = fn(d[i], **kw)
-        except (ValueError, IndexError) as e:
-            if i == 0 and fits is None:
-                skipped.append((cell.design, f"{type(e).__name__}: {e}"))
-                return None
-            raise SimstudyError(f"the test function raised on {w}: "
-                                f"{type(e).__name__}: {e}") from None
-        except Exception as e:  # noqa: BLE001 - the user's code: one line
-            raise SimstudyError(f"the test function raised on {w}: {type(e).__name__}: {e}") from None
-        p[i] = _pvalue(out, w)[1]
-    return p
-
-
-# --- the pieces of the card ---------------------------------------------------------------
+# --- small pieces ------------------------------------------------------------------------
 
 def _reject_rate(p: np.ndarray, alphas: np.ndarray) -> np.ndarray:
     """P(p < alpha) at each alpha, an undefined (NaN) p-value never rejecting."""
@@ -254,6 +102,10 @@ def _matched_alpha(p: np.ndarray, alpha: float) -> float:
         return float("nan")
     k = int(math.floor(alpha * q.size + 1e-9))
     return float(min(q[k], 1.0)) if k < q.size else 1.0
+
+
+def _rejects(p: np.ndarray, level: float) -> np.ndarray:
+    return np.where(np.isnan(p), np.inf, p) < level
 
 
 def repetitions(study: Study) -> tuple[str, int] | None:
@@ -271,7 +123,7 @@ def repetitions(study: Study) -> tuple[str, int] | None:
 def _rep_units(runs: np.ndarray, p: np.ndarray, alpha: float, mode: tuple[str, int]
                ) -> np.ndarray:
     """Rejections per complete repetition unit (a training set, or the whole cell)."""
-    rej = (np.where(np.isnan(p), np.inf, p) < alpha).astype(np.int64)
+    rej = _rejects(p, alpha).astype(np.int64)
     kind, k = mode
     if kind == "cell":
         return np.array([int(rej.sum())]) if rej.size == k else np.zeros(0, dtype=np.int64)
@@ -279,204 +131,6 @@ def _rep_units(runs: np.ndarray, p: np.ndarray, alpha: float, mode: tuple[str, i
     n = np.bincount(sets)
     c = np.bincount(sets, weights=rej).astype(np.int64)
     return c[n == k]
-
-
-def card(fn: Callable, studies: Sequence[Study | str], store: Store | Sequence[Store], *,
-         name: str = "new", alpha: float = 0.05, alphas: Sequence[float] = ALPHA_GRID,
-         swap: bool = False, runs: int | None = None, seed: int | None = None) -> Card:
-    """The report card of test ``fn`` on the stored trials of ``studies`` (no refit).
-
-    ``studies``: Study objects (scoped to the stored runs and seed) or registered names
-    (scoped to what the store holds, as ``report`` does).  ``store``: one store or several;
-    each study is read from the first store that holds it.  ``swap=True`` evaluates the new
-    test on (learner b, learner a): a two-sided test's card must not change.
-    """
-    needs = _needs_losses(fn)
-    _check_signature(fn, name, needs)
-    stores = [store] if isinstance(store, Store) else list(store)
-    alphas = np.asarray(sorted({float(x) for x in alphas} | {float(alpha)}))
-    t0 = time.perf_counter()
-    size_rows, cal_rows, pow_rows, rep_rows, notes = [], [], [], [], []
-    h0_pvals: dict[str, list[np.ndarray]] = {}
-    h1_pvals: dict[str, list[tuple[tuple[str, str, str], np.ndarray]]] = {}
-    n_trials = 0
-    secs = {"read": 0.0, "new test": 0.0, "aggregate": 0.0}
-    for st in studies:
-        t = time.perf_counter()
-        study, sstore = _scope(st, stores, runs, seed, alpha)
-        ids = [c.id for c in study.cells]
-        trials = _trials_of(sstore, study, ids)
-        by_cell = _baselines(study, sstore)
-        secs["read"] += time.perf_counter() - t
-        mode = repetitions(study)
-        skipped: list[tuple[str, str]] = []
-        rep_acc: dict[tuple, list[np.ndarray]] = {}
-        for cell in study.cells:
-            tr = trials.get(cell.id)
-            if tr is None or _fits(fn, cell.design) is False:
-                continue
-            losses = None
-            if needs:
-                if not tr["has_losses"].all():
-                    notes.append(f"{study.name}: {cell.id}: skipped, its trials did not keep "
-                                 "per-instance losses (meta keep_losses)")
-                    continue
-                losses = _losses_of(sstore, study, cell.id)
-            K = tr["errors"].shape[1]
-            n_trials += tr["errors"].shape[0]
-            bc = by_cell.get(cell.id, {})
-            for a, b in itertools.combinations(range(K), 2):
-                t = time.perf_counter()
-                pa, pb = (b, a) if swap else (a, b)
-                p_new = _new_pvalues(fn, cell, tr, pa, pb, losses, skipped)
-                secs["new test"] += time.perf_counter() - t
-                if p_new is None:  # the test does not fit this cell's design
-                    break
-                t = time.perf_counter()
-                tests = {name: (tr["runs"], p_new)}
-                tests.update(bc.get((a, b), {}))
-                sub = cell if K == 2 else _pair_cell(cell, a, b)
-                h0, diff = truth(sub, study)
-                pair = "" if K == 2 else _pair_name(cell.learners, a, b)
-                key = dict(study=study.name, cell=cell.id, pair=pair, design=cell.design,
-                           truth=truth_text(h0, diff))
-                z = _z(tr["errors"][:, a], tr["errors"][:, b])
-                for tname, (truns, p) in tests.items():
-                    k = int(np.sum(np.where(np.isnan(p), np.inf, p) < alpha))
-                    n = int(p.size)
-                    lo, hi = _wilson(k, n)
-                    row = {**key, "test": tname, "new": tname == name, "rejects": k,
-                           "runs": n, "proportion": k / n if n else float("nan"),
-                           "ci_low": lo, "ci_high": hi}
-                    if h0:
-                        size_rows.append(row)
-                        h0_pvals.setdefault(tname, []).append(p)
-                        for al, pr in zip(alphas, _reject_rate(p, alphas), strict=True):
-                            cal_rows.append({**key, "test": tname, "alpha": float(al),
-                                             "proportion": float(pr)})
-                    elif h0 is False or h0 is None:
-                        x_kind = "abs(true diff)" if diff is not None else "abs(z)"
-                        x = abs(diff) if diff is not None else abs(z)
-                        pow_rows.append({**row, "true_diff": diff, "z": z,
-                                         "x_kind": x_kind, "x": x})
-                        h1_pvals.setdefault(tname, []).append(((study.name, cell.id, pair), p))
-                    if mode is not None:
-                        rk = (cell.design, pair, tname)
-                        rep_acc.setdefault(rk, []).append(_rep_units(truns, p, alpha, mode))
-                secs["aggregate"] += time.perf_counter() - t
-        by_design: dict[str, list[str]] = {}
-        for des, why in skipped:
-            by_design.setdefault(des, []).append(why)
-        for des, whys in by_design.items():
-            notes.append(f"{study.name}: {len(whys)} cell(s) of design {des!r} skipped, the "
-                         f"test raised {whys[0]}")
-        missing = [c.id for c in study.cells if c.id not in trials]
-        if missing:
-            notes.append(f"{study.name}: {len(missing)} of {len(study.cells)} cells have no "
-                         f"stored trials: {', '.join(missing[:4])}"
-                         + (", ..." if len(missing) > 4 else ""))
-        rep_rows += _replicability_rows(study.name, rep_acc, mode, name)
-    if not size_rows and not pow_rows:
-        raise SimstudyError(f"the test {name!r} fits no stored cell of "
-                            f"{[getattr(s, 'name', s) for s in studies]!r}"
-                            + (f"; {notes[0]}" if notes else ""))
-    if not size_rows and pow_rows:
-        notes.append("no H0 cell among the studies: power is at the nominal alpha, not at "
-                     "matched size (add type1 to judge size and match it)")
-    t = time.perf_counter()
-    size = pd.DataFrame(size_rows, columns=_SIZE_COLS)
-    power = pd.DataFrame(pow_rows, columns=_SIZE_COLS + ["true_diff", "z", "x_kind", "x"])
-    cal = pd.DataFrame(cal_rows, columns=["study", "cell", "pair", "design", "truth", "test",
-                                          "alpha", "proportion"])
-    rep = pd.DataFrame(rep_rows, columns=_REP_COLS)
-    summary = _summary(name, alpha, size, h0_pvals, h1_pvals, rep)
-    secs["aggregate"] += time.perf_counter() - t
-    secs["total"] = time.perf_counter() - t0
-    return Card(name, float(alpha), size, cal, power, rep, summary, notes, secs, n_trials)
-
-
-_SIZE_COLS = ["study", "cell", "pair", "design", "truth", "test", "new", "rejects", "runs",
-              "proportion", "ci_low", "ci_high"]
-_REP_COLS = ["study", "design", "pair", "test", "new", "units", "repetitions", "consistent",
-             "consistent_pct", "almost_consistent_pct", "R", "mean_reject"]
-
-
-def _scope(st, stores: list[Store], runs, seed, alpha) -> tuple[Study, Store]:
-    from .scope import stored_scope
-
-    name = st if isinstance(st, str) else st.name
-    last = None
-    for s in stores:
-        held = s.holdings()
-        if isinstance(st, str):
-            from .catalog import get_study
-
-            study = get_study(st, alpha=alpha)
-        else:
-            study = st if alpha is None else st.replace(alpha=float(alpha))
-        if held["cell"].isin([c.id for c in study.cells]).any():
-            if isinstance(st, str) or runs is not None or seed is not None:
-                study = stored_scope(study, s, runs, seed)
-            return study, s
-        last = s
-    paths = ", ".join(repr(str(s.path)) for s in stores)
-    raise SimstudyError(f"no store ({paths}) holds trials of study {name!r}; run it first: "
-                        f"python -m simstudy run {name} --store "
-                        f"{last.path if last else 'STORE'}")
-
-
-def _baselines(study: Study, store: Store) -> dict[str, dict[tuple[int, int], dict]]:
-    """cell -> (a, b) -> test -> (runs, p-values) of the tests each cell asks for (as
-    :func:`simstudy.aggregate.asked_results`), in the cell's test order; one SQL read and
-    one grouping pass (no per-row Python)."""
-    q = ("SELECT cell, test, a, b, run, pvalue FROM results WHERE seed=? AND run<? AND a>=0")
-    rows = store.con.execute(q, (int(study.seed), int(study.runs))).fetchall()
-    out: dict[str, dict[tuple[int, int], dict]] = {}
-    if not rows:
-        return out
-    cell_c, cells = pd.factorize(pd.Series([r[0] for r in rows]), sort=False)
-    test_c, tests = pd.factorize(pd.Series([r[1] for r in rows]), sort=False)
-    num = np.array([r[2:6] for r in rows], dtype=float)  # a, b, run, pvalue (NULL -> nan)
-    a, b, runs, p = num[:, 0].astype(np.int64), num[:, 1].astype(np.int64), num[:, 2], num[:, 3]
-    K = int(max(a.max(), b.max())) + 1
-    key = ((cell_c.astype(np.int64) * len(tests) + test_c) * K + a) * K + b
-    order = np.argsort(key, kind="stable")
-    ks = key[order]
-    starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
-    ends = np.r_[starts[1:], len(ks)]
-    asked = {(c.id, t): j for c in study.cells for j, t in enumerate(c.tests)}
-    found = []
-    for s0, e0 in zip(starts, ends, strict=True):
-        i = order[s0]
-        c, t = cells[cell_c[i]], tests[test_c[i]]
-        if (c, t) not in asked:
-            continue
-        sel = order[s0:e0]
-        found.append((asked[(c, t)], c, (int(a[i]), int(b[i])), t,
-                      runs[sel].astype(np.int64), p[sel]))
-    for _, c, ab, t, r, pv in sorted(found, key=lambda x: x[0]):
-        out.setdefault(c, {}).setdefault(ab, {})[t] = (r, pv)
-    return out
-
-
-def _wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson (1927) score interval, closed form (the same as scipy's binomtest(...)
-    .proportion_ci(method="wilson"), which :func:`simstudy.aggregate.wilson` calls; the
-    closed form is ~1000 times faster, which matters over thousands of cells)."""
-    if n == 0:
-        return float("nan"), float("nan")
-    ph = k / n
-    den = 1.0 + z * z / n
-    mid = (ph + z * z / (2 * n)) / den
-    half = z * math.sqrt(ph * (1 - ph) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
-
-
-def _pair_name(learners: Sequence[str], a: int, b: int) -> str:
-    """``nb~j48``; positions added when a spec repeats (``lp#1~lp#2``, ``lp#1~nmc#3``)."""
-    if len(set(learners)) == len(learners):
-        return f"{learners[a]}~{learners[b]}"
-    return f"{learners[a]}#{a + 1}~{learners[b]}#{b + 1}"
 
 
 def _pair_cell(cell, a: int, b: int):
@@ -491,6 +145,408 @@ def _z(ea: np.ndarray, eb: np.ndarray) -> float:
     if not s > 0:
         return float("nan")
     return float((ea.mean() - eb.mean()) / s)
+
+
+def corrected_t_interval(d: np.ndarray, n_train: np.ndarray, n_test: np.ndarray,
+                         confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """The corrected resampled t's interval for the expected difference in error (Nadeau &
+    Bengio 2003, eq. 9; Bouckaert & Frank 2004 §3.2), per trial: ``d`` (T, R, F) fold
+    differences, ``n_train``, ``n_test`` (T,) mean fold sizes;
+    ``mean ± t(k-1) sqrt((1/k + n_test/n_train) s^2)`` over the k = R F differences."""
+    T = d.shape[0]
+    x = d.reshape(T, -1)
+    k = x.shape[1]
+    m = x.mean(1)
+    s2 = x.var(1, ddof=1) if k > 1 else np.full(T, np.nan)
+    q = special.stdtrit(k - 1, 0.5 + 0.5 * confidence) if k > 1 else np.nan
+    half = q * np.sqrt((1.0 / k + n_test / n_train) * s2)
+    return m - half, m + half
+
+
+INTERVAL_BASELINES["corrected-t interval"] = corrected_t_interval
+
+
+def _progress(enabled: bool | None, total: int, name: str):
+    """A tqdm bar over trials (stderr), or None: on by default when stderr is a terminal."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled or total <= 0:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="trial", desc=f"card {name}", file=sys.stderr,
+                mininterval=0.5, smoothing=0.1)
+
+
+# --- the card ------------------------------------------------------------------------------
+
+def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=None, *,
+         name: str | None = None, alpha: float = 0.05, alphas: Sequence[float] = ALPHA_GRID,
+         swap: bool = False, runs: int | None = None, seed: int | None = None,
+         resolve: float = 0.01, progress: bool | None = None) -> Card:
+    """The report card of test ``fn`` on the stored trials of ``studies`` (no refit).
+
+    ``fn``: a function, or ``"MODULE:FUNCTION"`` / ``"path.py:FUNCTION"``.  ``studies``:
+    registered names or study files (scoped to what the store holds, as ``report`` does)
+    or Study objects (read as given).  ``store``: a path, an open store, a list of them
+    (each study is read from the first that holds it), or None for the shipped trials.
+    ``swap=True`` evaluates the new test on (learner b, learner a): a two-sided test's card
+    must not change.  ``resolve``: the difference in reject rate whose runs-to-resolve the
+    paired table gives.  ``progress``: a bar over trials on stderr (default: when stderr
+    is a terminal).
+
+    Examples
+    --------
+    >>> import simstudy as ss, tempfile, os
+    >>> from simstudy.stats import ttest_5x2cv
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.sqlite")
+    >>> _ = ss.run("demo", runs=4, store=path, filter="iris/nmc", progress=False)
+    >>> def t(d, *, n_train, n_test):
+    ...     return ttest_5x2cv(d)
+    >>> c = card(t, ["demo"], path)
+    >>> c.studies["status"].tolist(), c.trials
+    (['covered'], 4)
+    """
+    test = UserTest.of(fn, name=name)
+    name = test.name
+    if not (isinstance(resolve, (int, float)) and 0 < resolve < 1):
+        raise SimstudyError(f"resolve must be a difference in (0, 1), got {resolve!r}")
+    if isinstance(studies, (str, Study)):
+        studies = [studies]
+    studies = list(studies)
+    if not studies:
+        raise SimstudyError("card needs at least one study")
+    t0 = time.perf_counter()
+    readers, opened = open_readers(store, [s for s in studies if isinstance(s, str)])
+    try:
+        return _card(test, studies, readers, alpha=float(alpha), alphas=alphas, swap=swap,
+                     runs=runs, seed=seed, resolve=float(resolve), progress=progress, t0=t0)
+    finally:
+        for r in opened:
+            r.close()
+
+
+class _Acc:
+    """What the card accumulates over studies."""
+
+    def __init__(self) -> None:
+        self.size: list[dict] = []
+        self.cal: list[dict] = []
+        self.power: list[dict] = []
+        self.rep: list[dict] = []
+        self.paired: list[dict] = []
+        self.intervals: list[dict] = []
+        self.h0p: dict[str, list[np.ndarray]] = {}
+        self.h1p: dict[str, list[tuple[tuple, np.ndarray]]] = {}
+        self.notes: list[str] = []
+        self.studies: list[dict] = []
+        self.trials = 0
+
+
+def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas, swap: bool,
+          runs, seed, resolve: float, progress, t0: float) -> Card:
+    name = test.name
+    alphas = np.asarray(sorted({float(x) for x in alphas} | {alpha}))
+    secs = {"read": 0.0, "new test": 0.0, "aggregate": 0.0}
+    acc = _Acc()
+    located = []
+    for st in studies:
+        t = time.perf_counter()
+        study, reader = locate(st, readers, runs, seed, alpha)
+        secs["read"] += time.perf_counter() - t
+        located.append((st, study, reader))
+    total = 0
+    for _, study, reader in located:
+        if reader is None:
+            continue
+        held = reader.holdings([c.id for c in study.cells])
+        held = held[held["seed"] == study.seed].set_index("cell")["trials"]
+        for c in study.cells:
+            if c.id in held.index and test.fits(c.design) is not False:
+                k = len(c.learners)
+                total += min(int(held[c.id]), study.runs) * (k * (k - 1) // 2)
+    bar = _progress(progress, total, name)
+    try:
+        for st, study, reader in located:
+            _study(test, st, study, reader, readers, acc, alpha, alphas, swap, resolve, bar,
+                   secs)
+    finally:
+        if bar is not None:
+            bar.close()
+    if not acc.size and not acc.power:
+        why = "; ".join(f"{r['study']}: {r['reason']}" for r in acc.studies if r["reason"])
+        raise SimstudyError(f"the test {name!r} fits no stored cell of "
+                            f"{[r['study'] for r in acc.studies]!r}" + (f" ({why})" if why else ""))
+    t = time.perf_counter()
+    size = _frame(acc.size, _SIZE_COLS)
+    power = _frame(acc.power, _POWER_COLS)
+    cal = pd.DataFrame(acc.cal, columns=["study", "cell", "pair", "design", "truth", "test",
+                                         "alpha", "proportion"])
+    rep = pd.DataFrame(acc.rep, columns=_REP_COLS)
+    if not len(size) and len(power):
+        acc.notes.append("no H0 cell among the studies: power is at the nominal alpha, not at "
+                         "matched size (add type1 to judge size and match it)")
+    mixed = sorted({int(x) for x in pd.concat([size["runs"], power["runs"]])})
+    if len(mixed) > 1:
+        acc.notes.append(f"cells hold different run counts ({mixed[0]}–{mixed[-1]}): pooled "
+                         "figures weight each cell by its runs (they pool trials)")
+    summary = _summary(name, alpha, size, power, acc.h0p, acc.h1p, rep)
+    paired = _paired_frame(acc.paired, resolve)
+    intervals = _interval_frame(acc.intervals)
+    studies_df = pd.DataFrame(acc.studies, columns=_STUDY_COLS)
+    verdict = _verdict(name, alpha, size, power, paired, studies_df)
+    secs["aggregate"] += time.perf_counter() - t
+    secs["total"] = time.perf_counter() - t0
+    return Card(name, alpha, size, cal, power, rep, summary, acc.notes, secs, acc.trials,
+                studies_df, paired, intervals, verdict, resolve)
+
+
+_SIZE_COLS = ["study", "cell", "pair", "design", "truth", "test", "new", "rejects", "runs",
+              "proportion", "ci_low", "ci_high"]
+_POWER_COLS = _SIZE_COLS + ["measure", "true_diff", "z", "x_kind", "x"]
+_REP_COLS = ["study", "design", "pair", "test", "new", "units", "repetitions", "consistent",
+             "consistent_pct", "almost_consistent_pct", "R", "mean_reject"]
+_TRUTH_OF = {SIZE: "H0", POWER: "H1", UNKNOWN: "unknown"}
+_STUDY_COLS = ["study", "status", "cells", "cells_read", "trials", "runs", "reason"]
+
+
+def _frame(rows: list[dict], cols: list[str]) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=cols)
+    if len(df):
+        lo, hi = wilson(df["rejects"].to_numpy(), df["runs"].to_numpy())
+        df["ci_low"], df["ci_high"] = lo, hi
+    return df
+
+
+def _baselines(pv: pd.DataFrame) -> dict[str, dict[tuple[int, int], dict]]:
+    """cell -> (a, b) -> test -> (runs, p-values), in the reader's order (the cells' test
+    order: :meth:`simstudy.store.Store.pvalues`)."""
+    out: dict[str, dict[tuple[int, int], dict]] = {}
+    if pv.empty:
+        return out
+    cells, tests = pv["cell"].to_numpy(), pv["test"].to_numpy()
+    a, b = pv["a"].to_numpy(), pv["b"].to_numpy()
+    run, p = pv["run"].to_numpy(), pv["pvalue"].to_numpy()
+    key = pd.MultiIndex.from_arrays([cells, tests, a, b])
+    codes, uniq = pd.factorize(key, sort=False)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(uniq) + 1))
+    for j, (c, t, aa, bb) in enumerate(uniq):
+        sel = order[bounds[j]:bounds[j + 1]]
+        out.setdefault(c, {}).setdefault((int(aa), int(bb)), {})[t] = (run[sel], p[sel])
+    return out
+
+
+def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, alpha: float,
+           alphas: np.ndarray, swap: bool, resolve: float, bar, secs: dict) -> None:
+    name = test.name
+    label = st if isinstance(st, str) else study.name
+    row = {"study": label, "status": "skipped", "cells": len(study.cells), "cells_read": 0,
+           "trials": 0, "runs": "", "reason": ""}
+    acc.studies.append(row)
+    if reader is None:
+        row["reason"] = no_trials(st, study, readers)
+        acc.notes.append(f"{label}: skipped: {row['reason']}")
+        return
+    t = time.perf_counter()
+    ids = [c.id for c in study.cells]
+    trials = reader.fold_errors(ids, study.seed, study.runs)
+    base = _baselines(reader.pvalues(study.cells, study.seed, study.runs))
+    secs["read"] += time.perf_counter() - t
+    mode = repetitions(study)
+    why: dict[str, list[str]] = {}  # reason -> cell ids
+    rep_acc: dict[tuple, list[np.ndarray]] = {}
+    cell_runs: list[int] = []
+    for cell in study.cells:
+        tr = trials.get(cell.id)
+        if tr is None:
+            why.setdefault("no stored trials", []).append(cell.id)
+            continue
+        if test.fits(cell.design) is False:
+            why.setdefault(f"design {cell.design!r} not in f.designs", []).append(cell.id)
+            continue
+        losses = None
+        if test.needs_losses:
+            if not tr.has_losses.all():
+                why.setdefault("its trials did not keep per-instance losses, which f.needs "
+                               "(the study's meta keep_losses)",
+                               []).append(cell.id)
+                continue
+            t = time.perf_counter()
+            losses = reader.losses(cell.id, study.seed, study.runs)
+            secs["read"] += time.perf_counter() - t
+        K = tr.errors.shape[1]
+        ntr, nte = tr.n_train.mean((1, 2)), tr.n_test.mean((1, 2))
+        bc = base.get(cell.id, {})
+        read = False
+        for a, b in itertools.combinations(range(K), 2):
+            t = time.perf_counter()
+            pa, pb = (b, a) if swap else (a, b)
+            skipped: list[str] = []
+            out = test.pvalues(tr.errors[:, pa] - tr.errors[:, pb], ntr, nte, runs=tr.runs,
+                               where=f"cell {cell.id!r}",
+                               losses=None if losses is None
+                               else [None if L is None else L[[pa, pb]] for L in losses],
+                               skipped=skipped, progress=bar)
+            secs["new test"] += time.perf_counter() - t
+            if out is None:  # a probe: the test does not read this cell's design
+                why.setdefault(f"design {cell.design!r}: the test raised {skipped[0]}",
+                               []).append(cell.id)
+                break
+            read = True
+            t = time.perf_counter()
+            _pair_rows(test, study, cell, tr, a, b, K, out, bc.get((a, b), {}), acc, alpha,
+                       alphas, swap, mode, rep_acc)
+            secs["aggregate"] += time.perf_counter() - t
+        if read:
+            row["cells_read"] += 1
+            row["trials"] += tr.T
+            acc.trials += tr.T
+            cell_runs.append(tr.T)
+    acc.rep += _replicability_rows(label, rep_acc, mode, name)
+    for reason, cells in why.items():
+        acc.notes.append(f"{label}: {len(cells)} of {len(study.cells)} cells skipped, "
+                         f"{reason}: {', '.join(cells[:3])}" + (", ..." if len(cells) > 3 else ""))
+    if cell_runs:
+        lo, hi = min(cell_runs), max(cell_runs)
+        row["runs"] = f"{lo}" if lo == hi else f"{lo}–{hi}"
+        if lo != hi:
+            acc.notes.append(f"{label}: cells hold {lo} to {hi} runs (flagged 'runs' in the "
+                             "tables); pooled figures weight each cell by its runs")
+    if row["cells_read"] == 0:
+        row["reason"] = "; ".join(why) or "no cell read"
+    elif row["cells_read"] < len(study.cells):
+        row["status"] = "partly covered"
+        row["reason"] = "; ".join(f"{len(c)} cells: {r}" for r, c in why.items())
+    else:
+        row["status"] = "covered"
+
+
+def _pair_rows(test: UserTest, study: Study, cell, tr, a: int, b: int, K: int, out, bc: dict,
+               acc: _Acc, alpha: float, alphas: np.ndarray, swap: bool, mode,
+               rep_acc: dict) -> None:
+    name = test.name
+    tests = {name: (tr.runs, out.pvalue)}
+    tests.update(bc)
+    sub = cell if K == 2 else _pair_cell(cell, a, b)
+    h0, diff = truth(sub, study)
+    measure = SIZE if h0 else POWER if h0 is False else UNKNOWN
+    pair = "" if K == 2 else pair_name(cell.learners, a, b)
+    key = dict(study=study.name, cell=cell.id, pair=pair, design=cell.design,
+               truth=truth_text(h0, diff))
+    z = _z(tr.errors[:, a], tr.errors[:, b])
+    rej_new = _rejects(out.pvalue, alpha)
+    for tname, (truns, p) in tests.items():
+        k = int(_rejects(p, alpha).sum())
+        n = int(p.size)
+        row = {**key, "test": tname, "new": tname == name, "rejects": k, "runs": n,
+               "proportion": k / n if n else float("nan"), "ci_low": np.nan, "ci_high": np.nan}
+        if measure == SIZE:
+            acc.size.append(row)
+            acc.h0p.setdefault(tname, []).append(p)
+            for al, pr in zip(alphas, _reject_rate(p, alphas), strict=True):
+                acc.cal.append({**key, "test": tname, "alpha": float(al),
+                                "proportion": float(pr)})
+        else:
+            x_kind = "abs(true diff)" if diff is not None else "abs(z)"
+            acc.power.append({**row, "measure": measure, "true_diff": diff, "z": z,
+                              "x_kind": x_kind, "x": abs(diff) if diff is not None else abs(z)})
+            if measure == POWER:
+                acc.h1p.setdefault(tname, []).append(((study.name, cell.id, pair), p))
+        if mode is not None:
+            rep_acc.setdefault((cell.design, pair, tname), []).append(
+                _rep_units(truns, p, alpha, mode))
+        if tname != name:
+            # the same trials: align the baseline's runs with the new test's
+            _, i_new, i_base = np.intersect1d(tr.runs, truns, return_indices=True)
+            x, y = rej_new[i_new], _rejects(p, alpha)[i_base]
+            acc.paired.append({**key, "measure": measure, "baseline": tname,
+                               "runs": int(x.size), "new_rejects": int(x.sum()),
+                               "base_rejects": int(y.sum()), "n10": int((x & ~y).sum()),
+                               "n01": int((~x & y).sum())})
+    if out.ci_low is not None and h0 is not None and diff is not None:
+        target = -diff if swap else diff
+        d = tr.errors[:, a] - tr.errors[:, b]
+        ntr, nte = tr.n_train.mean((1, 2)), tr.n_test.mean((1, 2))
+        methods = {f"{name} (new)": (out.ci_low, out.ci_high)}
+        for m, f in INTERVAL_BASELINES.items():
+            lo, hi = f(d, ntr, nte, test.confidence)
+            methods[m] = (-hi, -lo) if swap else (lo, hi)
+        for m, (lo, hi) in methods.items():
+            ok = np.isfinite(lo) & np.isfinite(hi)
+            acc.intervals.append({**key, "true_diff": target, "method": m,
+                                  "new": m.endswith("(new)"), "runs": int(ok.sum()),
+                                  "covered": int(((lo <= target) & (target <= hi) & ok).sum()),
+                                  "width_sum": float(np.sum((hi - lo)[ok])),
+                                  "undefined": int((~ok).sum())})
+
+
+def _paired_frame(rows: list[dict], resolve: float) -> pd.DataFrame:
+    """Per cell and pooled (per study and measure, and over every study): the new test's
+    reject rate minus each baseline's on the same trials, Tango's paired interval, the
+    unpaired (independent-trials) interval's width, and runs to resolve ``resolve``."""
+    cols = ["study", "cell", "pair", "truth", "measure", "baseline", "runs", "new_rate",
+            "base_rate", "diff", "ci_low", "ci_high", "paired_width", "unpaired_width",
+            "width_ratio", "n10", "n01", "runs_to_resolve", "runs_to_resolve_unpaired"]
+    if not rows:
+        return pd.DataFrame(columns=cols)
+    df = pd.DataFrame(rows)
+    pooled = []
+    cnt = ["runs", "new_rejects", "base_rejects", "n10", "n01"]
+    studies = list(dict.fromkeys(df["study"]))
+    groups = [(["study", "measure", "baseline"], None)]
+    if len(studies) > 1:
+        groups.append((["measure", "baseline"], "(all)"))
+    for keys, label in groups:
+        for k, g in df.groupby(keys, sort=False):
+            k = dict(zip(keys, k, strict=True))
+            pooled.append({"study": k.get("study", label), "cell": POOLED, "pair": "",
+                           "truth": _TRUTH_OF[k["measure"]],
+                           "measure": k["measure"], "baseline": k["baseline"],
+                           **{c: int(g[c].sum()) for c in cnt},
+                           "cells": len(g)})
+    df = pd.concat([df, pd.DataFrame(pooled)], ignore_index=True)
+    n = df["runs"].to_numpy(float)
+    k1, k2 = df["new_rejects"].to_numpy(float), df["base_rejects"].to_numpy(float)
+    b, c = df["n10"].to_numpy(float), df["n01"].to_numpy(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df["new_rate"], df["base_rate"] = k1 / n, k2 / n
+        df["diff"] = (b - c) / n
+    lo, hi = tango_paired(b, c, n)
+    ulo, uhi = newcombe_unpaired(k1, n, k2, n)
+    df["ci_low"], df["ci_high"] = lo, hi
+    df["paired_width"] = hi - lo
+    df["unpaired_width"] = uhi - ulo
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df["width_ratio"] = df["unpaired_width"] / df["paired_width"]
+    df["runs_to_resolve"] = runs_to_resolve(b, c, n, resolve)
+    df["runs_to_resolve_unpaired"] = runs_to_resolve_unpaired(k1, k2, n, resolve)
+    df = df.drop(columns=["design"], errors="ignore")
+    return df[cols + (["cells"] if "cells" in df.columns else [])]
+
+
+def _interval_frame(rows: list[dict]) -> pd.DataFrame:
+    """Coverage (with its Wilson interval) and mean width of each interval method per cell
+    of known truth, and pooled over those cells (weighted by runs)."""
+    cols = ["study", "cell", "pair", "truth", "true_diff", "method", "new", "runs", "coverage",
+            "coverage_low", "coverage_high", "mean_width", "undefined"]
+    if not rows:
+        return pd.DataFrame(columns=cols)
+    df = pd.DataFrame(rows)
+    pooled = []
+    for m, g in df.groupby("method", sort=False):
+        pooled.append({"study": "(all)", "cell": POOLED, "pair": "", "truth": "known",
+                       "true_diff": np.nan, "method": m, "new": bool(g["new"].iloc[0]),
+                       "runs": int(g["runs"].sum()), "covered": int(g["covered"].sum()),
+                       "width_sum": float(g["width_sum"].sum()),
+                       "undefined": int(g["undefined"].sum())})
+    df = pd.concat([df, pd.DataFrame(pooled)], ignore_index=True)
+    n = df["runs"].to_numpy(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df["coverage"] = df["covered"] / n
+        df["mean_width"] = df["width_sum"] / n
+    df["coverage_low"], df["coverage_high"] = wilson(df["covered"].to_numpy(), n)
+    return df[cols]
 
 
 def _replicability_rows(study: str, acc: dict, mode, name: str) -> list[dict]:
@@ -511,61 +567,80 @@ def _replicability_rows(study: str, acc: dict, mode, name: str) -> list[dict]:
     return rows
 
 
-def _summary(name: str, alpha: float, size: pd.DataFrame, h0p: dict, h1p: dict,
-             rep: pd.DataFrame) -> pd.DataFrame:
+def _pooled(frame: pd.DataFrame) -> float:
+    """Pooled reject proportion: rejects over runs (each cell weighted by its runs)."""
+    n = frame["runs"].sum()
+    return float(frame["rejects"].sum() / n) if n else float("nan")
+
+
+def _summary(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame, h0p: dict,
+             h1p: dict, rep: pd.DataFrame) -> pd.DataFrame:
     """One line per test, ranked: size excess, power at matched size, replicability R.
 
-    Baselines often cover other cells than the new test (Wang et al.'s tests each read
-    their own design), so each baseline's line also gives the new test's means over *that
+    Means over cells are pooled (weighted by each cell's runs).  Power is over H1 cells of
+    known truth only; cells of unknown truth have their own pooled reject rate.  Baselines
+    often cover other cells than the new test (Wang et al.'s tests each read their own
+    design), so each baseline's line also gives the new test's figures over *that
     baseline's* cells (``new_*_same_cells``): the like-for-like comparison.
     """
-    tests = list(dict.fromkeys([name, *size["test"], *[t for t in h1p], *rep["test"]]))
+    h1 = power[power["measure"] == POWER] if len(power) else power
+    unk = power[power["measure"] == UNKNOWN] if len(power) else power
+    tests = list(dict.fromkeys([name, *size["test"], *power["test"], *rep["test"]]))
 
     def rate(p: np.ndarray, level: float) -> float:
-        return float(np.mean(np.where(np.isnan(p), np.inf, p) < level))
+        return float(np.mean(_rejects(p, level)))
+
+    def wmean(vals: list[float], w: list[int]) -> float:
+        return float(np.average(vals, weights=w)) if vals and sum(w) else float("nan")
 
     a_star = {}
     for t in tests:
         p0 = np.concatenate(h0p[t]) if h0p.get(t) else np.zeros(0)
         a_star[t] = _matched_alpha(p0, alpha) if p0.size else float("nan")
-    new_size = {(r.study, r.cell, r.pair): r.proportion
+    new_size = {(r.study, r.cell, r.pair): (r.rejects, r.runs)
                 for r in size[size["test"] == name].itertuples(index=False)}
     new_h1 = dict(h1p.get(name, []))
     rows = []
     for t in tests:
         s = size[size["test"] == t]
-        h1 = h1p.get(t, [])
-        raw = [rate(p, alpha) for _, p in h1]
-        matched = [rate(p, a_star[t]) for _, p in h1] if not math.isnan(a_star[t]) else []
-        same_s = [new_size[k] for k in zip(s["study"], s["cell"], s["pair"], strict=True)
-                  if k in new_size]
-        same_p = [rate(new_h1[k], alpha if math.isnan(a_star[name]) else a_star[name])
-                  for k, _ in h1 if k in new_h1]
+        ht = h1[h1["test"] == t]
+        ut = unk[unk["test"] == t]
+        ps = h1p.get(t, [])
+        w = [p.size for _, p in ps]
+        raw = wmean([rate(p, alpha) for _, p in ps], w)
+        matched = (wmean([rate(p, a_star[t]) for _, p in ps], w)
+                   if not math.isnan(a_star[t]) else float("nan"))
+        same = [new_size[k] for k in zip(s["study"], s["cell"], s["pair"], strict=True)
+                if k in new_size]
+        level_new = alpha if math.isnan(a_star[name]) else a_star[name]
+        same_p = [(rate(new_h1[k], level_new), new_h1[k].size) for k, _ in ps if k in new_h1]
         # like for like: this test's power minus the new test's on the same cells, each at
         # its matched level (both at alpha when either has no H0 cell to match on)
         both = not (math.isnan(a_star[t]) or math.isnan(a_star[name]))
-        vs_new = [rate(p, a_star[t] if both else alpha)
-                  - rate(new_h1[k], a_star[name] if both else alpha)
-                  for k, p in h1 if k in new_h1]
+        vs_new = [(rate(p, a_star[t] if both else alpha)
+                   - rate(new_h1[k], a_star[name] if both else alpha), p.size)
+                  for k, p in ps if k in new_h1]
         r = rep[rep["test"] == t]
         rows.append({
             "test": t, "new": t == name,
             "size_cells": len(s),
-            "mean_size": float(s["proportion"].mean()) if len(s) else float("nan"),
-            "mean_size_excess": float((s["proportion"] - alpha).mean()) if len(s) else float("nan"),
+            "mean_size": _pooled(s) if len(s) else float("nan"),
+            "mean_size_excess": _pooled(s) - alpha if len(s) else float("nan"),
             "max_size": float(s["proportion"].max()) if len(s) else float("nan"),
             "cells_over_alpha": int((s["ci_low"] > alpha).sum()) if len(s) else 0,
-            "power_cells": len(h1),
-            "mean_power": float(np.mean(raw)) if raw else float("nan"),
+            "power_cells": len(ht),
+            "mean_power": raw,
             "alpha_matched": a_star[t],
-            "mean_power_matched": float(np.mean(matched)) if matched else float("nan"),
+            "mean_power_matched": matched,
+            "unknown_cells": len(ut),
+            "mean_reject_unknown": _pooled(ut) if len(ut) else float("nan"),
             "rep_groups": len(r),
             "mean_R": float(r["R"].mean()) if len(r) else float("nan"),
-            "new_mean_size_same_cells": (float(np.mean(same_s)) if same_s and t != name
-                                         else float("nan")),
-            "new_mean_power_same_cells": (float(np.mean(same_p)) if same_p and t != name
-                                          else float("nan")),
-            "power_minus_new": float(np.mean(vs_new)) if vs_new else float("nan"),
+            "new_mean_size_same_cells": (sum(k for k, _ in same) / sum(n for _, n in same)
+                                         if same and t != name else float("nan")),
+            "new_mean_power_same_cells": (wmean([x for x, _ in same_p], [n for _, n in same_p])
+                                          if same_p and t != name else float("nan")),
+            "power_minus_new": wmean([x for x, _ in vs_new], [n for _, n in vs_new]),
         })
     out = pd.DataFrame(rows)
     if out.empty:
@@ -583,188 +658,44 @@ def _summary(name: str, alpha: float, size: pd.DataFrame, h0p: dict, h1p: dict,
     return out
 
 
-# --- writing ---------------------------------------------------------------------------------
-
-def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -> list[Path]:
-    """``card.md`` (the one-screen summary first), one CSV per frame, PNG figures and
-    ``card.html`` under ``out``."""
-    from .report import to_markdown
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for stem, df in (("summary", c.summary), ("size", c.size), ("calibration", c.calibration),
-                     ("power", c.power), ("replicability", c.replicability)):
-        p = out / f"card_{stem}.csv"
-        df.to_csv(p, index=False)
-        paths.append(p)
-    figs = _figures(c, out) if figures else []
-    paths += figs
-    lines = [f"# Report card: `{c.name}` (alpha = {c.alpha})", "",
-             f"{c.trials} stored trials read; no learner fitted; "
-             f"{c.seconds.get('total', float('nan')):.1f} s.", "",
-             "## Summary (ranks: 1 = best)", "",
-             "mean_size_excess: mean over H0 cells of (reject proportion − alpha); "
-             "cells_over_alpha: H0 cells whose Wilson 95 % interval lies above alpha; "
-             "mean_power_matched: mean power over H1 cells at the test's own size-adjusted "
-             "level alpha_matched (pooled H0 reject proportion ≤ alpha); new_*_same_cells: "
-             "the new test on that test's cells; power_minus_new: that test's power minus the "
-             "new test's on the same cells, both at matched size (ranks power); mean_R: "
-             "Bouckaert & Frank's replicability.", "",
-             to_markdown(summary_screen(c)), ""]
-    if len(c.size):
-        lines += ["## Size (H0 cells)", "", to_markdown(_wide(c.size, c.name)), ""]
-    if len(c.power):
-        pw = _wide(c.power, c.name, extra=["x_kind", "x"])
-        lines += ["## Power (H1 cells)", "",
-                  "x: |true difference of error rates| where known (truth column), else "
-                  "|z| = |ē_a − ē_b| / s_b from the stored errors (Alpaydın 1999, Fig. 2).",
-                  "", to_markdown(pw), ""]
-    if len(c.replicability):
-        lines += ["## Replicability", "",
-                  to_markdown(c.replicability.drop(columns=["new"])), ""]
-    if c.notes:
-        lines += ["## Notes", "", *[f"- {n}" for n in c.notes], ""]
-    if figs:
-        lines += ["## Figures", "", *[f"![{p.stem}]({p.name})" for p in figs], ""]
-    md = out / "card.md"
-    md.write_text("\n".join(lines))
-    paths.insert(0, md)
-    if html:
-        paths.append(_html(c, out, paths))
-    return paths
-
-
-def summary_screen(c: Card) -> pd.DataFrame:
-    """The summary on one screen: the new test marked, empty and secondary columns left out
-    (``card_summary.csv`` keeps them all)."""
-    df = c.summary.copy()
-    if df.empty:
-        return df
-    df["test"] = [f"{t} (new)" if n else t for t, n in zip(df["test"], df["new"], strict=True)]
-    df = df.drop(columns=["new", "max_size", "rep_groups"])
-    df = df.rename(columns={"new_mean_size_same_cells": "new_size_same_cells",
-                            "new_mean_power_same_cells": "new_power_same_cells"})
-    keep = [col for col in df.columns if not df[col].isna().all()
-            and not (col.endswith("_cells") and (df[col] == 0).all())]
-    return df[keep]
-
-
-def _wide(df: pd.DataFrame, name: str, extra: Sequence[str] = ()) -> pd.DataFrame:
-    """One row per cell (and pair): each test's reject proportion [Wilson interval]."""
-    idx = ["study", "cell", "pair", "truth", *extra]
-    rows: dict[tuple, dict] = {}
-    for r in df.itertuples(index=False):
-        key = tuple(getattr(r, c) for c in idx)
-        rows.setdefault(key, dict(zip(idx, key, strict=True)))[r.test] = (
-            f"{r.proportion:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]")
-    tests = list(dict.fromkeys([name, *df["test"]]))
-    w = pd.DataFrame(list(rows.values())).reindex(columns=[*idx, *tests])
-    if (w["pair"] == "").all():
-        w = w.drop(columns=["pair"])
-    return w
-
-
-def _figures(c: Card, out: Path) -> list[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .report.style import figure_style, runs_caption, runs_range
-
-    paths = []
-    runs = pd.concat([c.size["runs"], c.power["runs"]])
-    caption = runs_caption(runs_range(runs, "-") or "0")
-
-    def save(fig, stem: str, title: str) -> Path:
-        fig.text(0.5, 0.0, caption, ha="center", va="top", fontsize=8, style="italic")
-        p = out / f"{stem}.png"
-        fig.savefig(p, dpi=120, bbox_inches="tight",
-                    metadata={"Title": title, "Description": caption})
-        plt.close(fig)
-        return p
-
-    with figure_style():
-        if len(c.calibration):
-            tests = list(dict.fromkeys([c.name, *c.calibration["test"]]))
-            tests = [t for t in tests if t in set(c.calibration["test"])]
-            fig, axes = plt.subplots(1, len(tests), figsize=(3.2 * len(tests), 3.2),
-                                     squeeze=False, sharey=True)
-            top = float(c.calibration["alpha"].max())
-            for ax, t in zip(axes[0], tests, strict=True):
-                g = c.calibration[c.calibration["test"] == t]
-                for _, gc in g.groupby(["study", "cell", "pair"], sort=False):
-                    ax.plot(gc["alpha"], gc["proportion"], color="C0" if t == c.name else "C1",
-                            lw=0.7, alpha=0.5)
-                m = g.groupby("alpha")["proportion"].mean()
-                ax.plot(m.index, m.values, color="black", lw=1.6, label="mean over cells")
-                ax.plot([0, top], [0, top], color="black", lw=0.8, ls="--", label="y = alpha")
-                ax.axvline(c.alpha, color="black", lw=0.6, ls=":")
-                ax.set_title(t + (" (new)" if t == c.name else ""))
-                ax.set_xlabel("alpha")
-            axes[0][0].set_ylabel("reject proportion under H0")
-            axes[0][0].legend(loc="upper left")
-            fig.suptitle(f"calibration: one line per H0 cell ({c.name} and baselines)", y=1.0)
-            paths.append(save(fig, "card_calibration", f"calibration of {c.name} under H0"))
-        if len(c.power):
-            kinds = list(dict.fromkeys(c.power["x_kind"]))
-            fig, axes = plt.subplots(1, len(kinds), figsize=(4.5 * len(kinds), 3.4),
-                                     squeeze=False)
-            for ax, kind in zip(axes[0], kinds, strict=True):
-                g = c.power[c.power["x_kind"] == kind]
-                for j, t in enumerate(dict.fromkeys([c.name, *g["test"]])):
-                    gt = g[g["test"] == t].sort_values("x")
-                    if gt.empty:
-                        continue
-                    ax.plot(gt["x"], gt["proportion"], "o-" if t == c.name else ".-",
-                            lw=1.6 if t == c.name else 0.9, color=f"C{j % 8}",
-                            label=t + (" (new)" if t == c.name else ""))
-                ax.axhline(c.alpha, color="black", lw=0.6, ls=":")
-                ax.set_xlabel(kind)
-                ax.set_ylabel("reject proportion")
-                ax.set_ylim(-0.02, 1.02)
-                ax.legend(loc="upper left")
-            fig.suptitle(f"power: one curve per test (alpha = {c.alpha})", y=1.0)
-            paths.append(save(fig, "card_power", f"power of {c.name} and the baselines"))
-    return paths
-
-
-def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
-    """``card.html``: the card's md and CSVs and figures on one page, in the HTML report's
-    look (:mod:`simstudy.report.html`)."""
-    from .report import html as H
-
-    body = [H.markdown_to_html((out / "card.md").read_text().split("## Size")[0]
-                               .split("## Power")[0].split("## Replicability")[0])]
-    for p in paths:
-        # the calibration table is long (the figure shows it); empty frames are left out
-        if p.suffix == ".csv" and p.stem != "card_calibration" and len(pd.read_csv(p)):
-            body.append(H.csv_table_html(p, table_id=p.stem, caption=p.stem)[0])
-    for p in paths:
-        if p.suffix == ".png":
-            body.append(H.figure_html(p, f"card {c.name}"))
-    page = out / "card.html"
-    page.write_text(H._page(f"report card: {c.name}", "\n".join(body)))
-    _link_from_site(c, out)
-    return page
-
-
-def _link_from_site(c: Card, out: Path) -> None:
-    """When the card is written inside an HTML report (``report --all``: ``out/..`` holds
-    its ``index.html``), the index gets one link to the card (once; rewriting the index
-    with ``report --all`` drops it, as it rebuilds the page)."""
-    import html
-
-    index = out.parent / "index.html"
-    if not index.is_file():
-        return
-    text = index.read_text()
-    href = f"{out.name}/card.html"
-    if f'href="{html.escape(href)}"' in text or "</body>" not in text:
-        return
-    link = (f'<p class="card">Report card of a new test: <a href="{html.escape(href)}">'
-            f"{html.escape(c.name)}</a></p>")
-    # before the page's closing script (the last one, at the end of the body)
-    head, sep, tail = text.rpartition("<script>" if "<script>" in text else "</body>")
-    index.write_text(head + link + sep + tail)
+def _verdict(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame,
+             paired: pd.DataFrame, studies: pd.DataFrame) -> str:
+    """One sentence: the new test's pooled size against alpha, its power against the
+    baselines on the same trials (or why power is not judged)."""
+    parts = []
+    s = size[size["test"] == name] if len(size) else size
+    if len(s):
+        k, n = int(s["rejects"].sum()), int(s["runs"].sum())
+        lo, hi = wilson(k, n)
+        word = ("is liberal" if lo > alpha else "is conservative" if hi < alpha
+                else "holds its size")
+        base = paired[(paired["cell"] == POOLED) & (paired["measure"] == SIZE)]
+        base = base[base["study"] == "(all)"] if (base["study"] == "(all)").any() else base
+        vs = ""
+        if len(base):
+            r = base.sort_values("runs", ascending=False, kind="stable").iloc[0]
+            vs = (f", {r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] against "
+                  f"{r['baseline']} on the same trials")
+        parts.append(f"`{name}` {word} at alpha = {alpha}: size {k / n:.3f} "
+                     f"[{lo:.3f}, {hi:.3f}] over {len(s)} H0 cells ({n} trials){vs}")
+    h1 = power[(power["test"] == name) & (power["measure"] == POWER)] if len(power) else power
+    if len(h1):
+        k, n = int(h1["rejects"].sum()), int(h1["runs"].sum())
+        base = paired[(paired["cell"] == POOLED) & (paired["measure"] == POWER)]
+        base = base[base["study"] == "(all)"] if (base["study"] == "(all)").any() else base
+        vs = ""
+        if len(base):
+            r = base.sort_values("runs", ascending=False, kind="stable").iloc[0]
+            vs = (f", {r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] against "
+                  f"{r['baseline']}")
+        parts.append(f"power {k / n:.3f} over {len(h1)} H1 cells of known difference{vs}")
+    else:
+        parts.append("power not judged (no H1 cell of known difference read)")
+    unk = power[(power["test"] == name) & (power["measure"] == UNKNOWN)] if len(power) else power
+    if len(unk):
+        parts.append(f"{len(unk)} cells of unknown truth are reported apart")
+    skipped = studies[studies["status"] == "skipped"]["study"].tolist() if len(studies) else []
+    if skipped:
+        parts.append(f"skipped: {', '.join(skipped)}")
+    sentence = "; ".join(parts)
+    return (sentence[0].upper() + sentence[1:] if sentence[0] != "`" else sentence) + "."

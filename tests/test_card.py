@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from simstudy import runner as runner_mod
-from simstudy.card import _matched_alpha, _reject_rate, card, write_card
+from simstudy.card import _matched_alpha, _reject_rate, card
 from simstudy.catalog import get_study
+from simstudy.report.card import write_card
 from simstudy.cli import main
 from simstudy.errors import SimstudyError
 from simstudy.runner import run_study

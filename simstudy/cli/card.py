@@ -42,7 +42,8 @@ def add_card_parser(sub) -> None:
 
 def cmd_card(args: argparse.Namespace) -> None:
     from ..bench import load_function
-    from ..card import card, summary_screen, write_card
+    from ..card import card
+    from ..report.card import summary_screen, write_card
     from ..report import to_markdown
     from ..store import DEFAULT_STORE, Store
 
