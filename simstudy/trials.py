@@ -1,0 +1,1552 @@
+"""Shipped trials: a study's stored trials in a compact, verifiable form kept beside its figures.
+
+A result store (:mod:`simstudy.store`) keeps one SQLite row per trial with its fold error
+rates as JSON, its derived p-values and its timings: about 1 kB per trial.  The papers'
+scale (1.5 M trials over seven studies) does not fit a repository that way.  The shipped
+form keeps what determines every result and nothing that can be recomputed:
+
+* **fold errors as integer counts** of misclassified test instances (``uint8`` or
+  ``uint16``), since the runner computes a fold's error rate as ``count / n_test``; the
+  reader divides again and gets the stored float64 bit for bit (checked for every trial at
+  export; a cell whose rates are not such quotients would be kept as float64 instead);
+* **fold sizes** ``n_train``, ``n_test`` once per cell (per trial only where they vary);
+* **the run index** of every trial and, per cell, the root seed, source, learners and design:
+  with :func:`simstudy.study.trial_seed` that is everything needed to recompute a trial
+  (``trials verify`` does);
+* **per-instance 0/1 losses** where the store kept them, as packed bits *only at the test
+  positions*, instance-major (an instance's losses over all trials side by side, so an
+  instance no learner ever misclassifies compresses to nothing); the test-fold masks are not
+  shipped but recomputed from the trial seeds (a CRC-32 per trial checks them);
+* **which invocation computed each trial**, so a machine-dependent difference can be named
+  by the compile target and BLAS kernels that invocation recorded.
+
+Not shipped: the p-values, statistics and decisions (derived: the reader recomputes them
+from the fold errors with the statistics registry, and export checks they equal the store's
+bit for bit), per-trial timings and timestamps, the per-trial seed strings (derived from
+the root seed, cell and run; checked at export), the test masks (recomputed).
+
+Layout of ``figures/<study>/trials/``::
+
+    manifest.json     format, study, cells (one entry per cell and root seed), files with
+                      sha256, provenance (invocations: version, host, compile target, BLAS
+                      kernels, wall time; the export's commit and package versions),
+                      what is left out and why, the export's checks
+    errors-NN.npz     per cell: counts (K, R, F, T), runs, fold sizes, invocation index
+    losses-NN.npz     per cell that kept them: packed loss bits, mask CRCs
+
+Each ``.npz`` is a zip of ``.npy`` arrays compressed with LZMA (``numpy.load`` reads it);
+no file exceeds :data:`MAX_FILE_BYTES`.  :class:`ShippedTrials` reads a directory with the
+same columnar API as :class:`simstudy.store.Store` (``holdings``, ``fold_errors``,
+``pvalues``, ``choices``, ``losses``), so ``card`` and ``bench`` read either; every file's
+sha256 is checked when it is first read.
+
+Examples
+--------
+>>> import simstudy as ss, tempfile, os
+>>> d = tempfile.mkdtemp()
+>>> _ = ss.run("demo", runs=3, store=os.path.join(d, "s.sqlite"), filter="iris/nmc",
+...            progress=False)
+>>> summary = export(os.path.join(d, "s.sqlite"), "demo", os.path.join(d, "trials"))
+>>> with ShippedTrials(os.path.join(d, "trials")) as r:
+...     int(r.holdings()["trials"].sum())
+3
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import os
+import sys
+import time
+import zipfile
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .errors import SimstudyError
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "MAX_FILE_BYTES", "ExportSummary",
+           "ShippedTrials", "VerifyReport", "export", "open_path", "open_shipped",
+           "shipped_dirs", "verify"]
+
+FORMAT = "simstudy-shipped-trials"
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+#: no shipped file may be larger (the repository's limit per file)
+MAX_FILE_BYTES = 25_000_000
+#: environment variable naming further directories of shipped trials (``<dir>/<study>/``
+#: or ``<dir>/<study>/trials/``), searched before the checkout's ``figures/``
+ENV_DIRS = "SIMSTUDY_TRIALS"
+
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed: the same trials give the same bytes
+
+LEFT_OUT = [
+    {"what": "p-values, statistics and decisions (the store's results table)",
+     "why": "derived: recomputed from the fold errors by simstudy.stats.registry; export "
+            "checks the recomputed values equal the store's bit for bit (checks.pvalues)"},
+    {"what": "choice-method results (best learner, order)",
+     "why": "derived: recomputed from the fold errors at the recorded alpha "
+            "(checks.choices)"},
+    {"what": "per-trial seed strings (trials.trial_seed)",
+     "why": "derived from (root seed, cell id, run) by simstudy.study.trial_seed; checked "
+            "for every trial at export"},
+    {"what": "test-fold masks of the per-instance losses",
+     "why": "recomputed from the trial seeds by the design (as the runner does); a CRC-32 "
+            "per trial checks them when losses are read"},
+    {"what": "per-trial compute seconds and write timestamps",
+     "why": "timings, not results; each invocation's wall time and the summed worker "
+            "seconds per cell are in the provenance"},
+    {"what": "per-trial simstudy version, learner implementation and data hash",
+     "why": "constant within a cell; kept once per cell (the distinct values)"},
+]
+
+
+def _err(msg: str) -> SimstudyError:
+    return SimstudyError(msg)
+
+
+# =========================================================================================
+# export
+# =========================================================================================
+
+@dataclass
+class ExportSummary:
+    """What :func:`export` wrote: directory, trials, cells, bytes and time."""
+
+    out: Path
+    study: str
+    trials: int
+    cells: int
+    files: dict[str, int]
+    seconds: float
+    checks: dict = field(default_factory=dict)
+
+    @property
+    def bytes(self) -> int:
+        return int(sum(self.files.values()))
+
+    def line(self) -> str:
+        rate = self.trials / self.seconds if self.seconds > 0 else float("inf")
+        ok = self.checks.get("pvalues", {})
+        pv = (f"; p-values {ok.get('identical', 0):,}/{ok.get('compared', 0):,} identical "
+              "to the store's" if ok else "")
+        return (f"wrote {self.out}: {self.trials:,} trials of {self.study!r} in {self.cells} "
+                f"cells, {len(self.files)} files, {self.bytes:,} bytes, "
+                f"{self.seconds:.1f} s ({rate:,.0f} trials/s){pv}")
+
+
+def _npy(arr: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.ascontiguousarray(arr), allow_pickle=False)
+    return buf.getvalue()
+
+
+def _lzma_size(data: bytes) -> int:
+    """Compressed size of ``data`` as zipfile's LZMA member will be (same filter)."""
+    import lzma
+
+    return len(lzma.compress(data, format=lzma.FORMAT_RAW,
+                             filters=[{"id": lzma.FILTER_LZMA1}])) + 64
+
+
+class _PartWriter:
+    """Writes members into ``<stem>-NN.npz`` files of at most ``limit`` bytes each."""
+
+    def __init__(self, out: Path, stem: str, limit: int, tmp_tag: str) -> None:
+        self.out, self.stem, self.limit, self.tag = out, stem, limit, tmp_tag
+        self.index = -1
+        self.zf: zipfile.ZipFile | None = None
+        self.size = 0
+        self.written: list[tuple[str, Path]] = []  # (final name, temporary path)
+
+    def _open(self) -> None:
+        self.close()
+        self.index += 1
+        name = f"{self.stem}-{self.index:02d}.npz"
+        tmp = self.out / f".{name}.{self.tag}.tmp"
+        self.zf = zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_LZMA)
+        self.size = 22  # the end-of-central-directory record
+        self.written.append((name, tmp))
+
+    @property
+    def name(self) -> str:
+        return self.written[-1][0]
+
+    def add(self, members: dict[str, np.ndarray]) -> str:
+        """Write one cell's members (all into one file); returns that file's name."""
+        blobs = {k: _npy(v) for k, v in members.items()}
+        est = sum(_lzma_size(b) + 2 * len(k) + 110 for k, b in blobs.items())
+        if est > self.limit:
+            raise _err(f"one cell's data ({est:,} bytes compressed) exceeds the file limit "
+                       f"{self.limit:,}; raise --max-file-mb")
+        if self.zf is None or self.size + est > self.limit:
+            self._open()
+        for k, b in blobs.items():
+            zi = zipfile.ZipInfo(k + ".npy", date_time=_ZIP_DATE)
+            zi.compress_type = zipfile.ZIP_LZMA
+            zi.external_attr = 0o644 << 16
+            self.zf.writestr(zi, b)
+        self.size = self.zf.fp.tell() + 100 * len(self.zf.infolist())
+        return self.name
+
+    def close(self) -> None:
+        if self.zf is not None:
+            self.zf.close()
+            self.zf = None
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _uint(x: np.ndarray, what: str) -> np.ndarray:
+    """Smallest unsigned dtype holding the non-negative integers ``x``."""
+    top = int(x.max()) if x.size else 0
+    for dt in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dt).max:
+            return x.astype(dt)
+    raise _err(f"{what} up to {top} do not fit 32 bits")
+
+
+def _integral(x: np.ndarray, what: str, cell: str) -> np.ndarray:
+    k = np.rint(x)
+    if not (np.array_equal(k, x) and (k > 0).all()):
+        raise _err(f"cell {cell!r}: {what} are not positive integers; not a store this "
+                   "format can ship")
+    return k.astype(np.int64)
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return a.shape == b.shape and np.array_equal(a.view(np.uint64), b.view(np.uint64))
+
+
+def _source_key(cell: str, source: str, learners: str, design: str) -> str:
+    """The source part of a cell id when it differs from the source spec (user files)."""
+    tail = f"/{learners}/{design}"
+    prefix = cell[: -len(tail)] if cell.endswith(tail) else cell.split("/", 1)[0]
+    return "" if prefix == source else prefix
+
+
+def _invocations(store) -> tuple[list[dict], np.ndarray, np.ndarray]:
+    """The store's invocations (runs table) as provenance records, and their start / end
+    times (end: the next start, or +inf, when not recorded) for mapping trials to them."""
+    log = store.runs_log()
+    recs, starts, ends = [], [], []
+    for i, r in enumerate(log.itertuples(index=False)):
+        try:
+            args = json.loads(r.args) if isinstance(r.args, str) else {}
+        except ValueError:
+            args = {}
+        started = float(r.started) if r.started == r.started and r.started is not None else 0.0
+        fin = r.finished if r.finished is not None and r.finished == r.finished else None
+        recs.append({
+            "id": int(r.id), "study": r.study, "version": r.version, "host": r.host,
+            "started": _iso(started), "finished": _iso(fin) if fin is not None else None,
+            "wall_seconds": round(float(fin) - started, 1) if fin is not None else None,
+            "status": r.status, "trials_done": None if r.trials_done is None
+            else int(r.trials_done),
+            "compile_target": args.get("compile_target"), "blas": args.get("blas"),
+            "args": {k: v for k, v in args.items() if k not in ("compile_target", "blas")},
+        })
+        starts.append(started)
+        ends.append(float(fin) if fin is not None else math.inf)
+    return recs, np.asarray(starts, dtype=float), np.asarray(ends, dtype=float)
+
+
+def _iso(t: float | None) -> str | None:
+    if t is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(t)))
+
+
+def _which_invocation(created: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Index of the invocation that wrote each trial: the latest one started at or before
+    the trial's write time and not finished before it (else the latest started); -1 if none."""
+    out = np.full(created.shape, -1, dtype=np.int64)
+    if starts.size == 0:
+        return out
+    order = np.argsort(starts, kind="stable")
+    pos = np.searchsorted(starts[order], created + 1e-6, side="right") - 1
+    ok = pos >= 0
+    out[ok] = order[pos[ok]]
+    # overlapping invocations (rare): the latest started one still running at that time
+    late = np.flatnonzero(ok & (ends[np.maximum(out, 0)] < created - 1e-6))
+    for j in late:
+        cand = order[: pos[j] + 1]
+        live = cand[ends[cand] >= created[j] - 1e-6]
+        if live.size:
+            out[j] = int(live[-1])
+    return out
+
+
+def _git_commit() -> str | None:
+    """The commit of the checkout this package is imported from (+dirty), or None."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    if not (root / ".git").exists():
+        return None
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], text=True,
+                              capture_output=True, timeout=20).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                "--untracked-files=no"], text=True, capture_output=True,
+                               timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (head + ("+dirty" if dirty else "")) or None
+
+
+def _packages() -> dict[str, str | None]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out: dict[str, str | None] = {"python": sys.version.split()[0]}
+    for name in ("simstudy", "numpy", "scipy", "numba", "llvmlite", "scikit-learn", "pandas",
+                 "threadpoolctl"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndarray
+                    ) -> tuple[dict[str, np.ndarray], dict] | None:
+    """Per-instance losses of one cell as packed bits at the test positions, or None.
+
+    Instance layout (every trial tests each instance exactly once per replication, as
+    k-fold designs do): bits[i, k, t, r] = loss of instance i by learner k in replication r
+    of trial t; else positions layout: each trial's losses at its test positions in
+    (k, r, f, i) order.  Per trial a CRC-32 of its packed test mask.
+    """
+    from .core import unpack_losses
+
+    rows = store.con.execute(
+        "SELECT run, losses FROM trials WHERE cell=? AND seed=? ORDER BY run",
+        (cell["cell"], seed)).fetchall()
+    if not any(r[1] is not None for r in rows):
+        return None
+    have = np.array([r[1] is not None for r in rows])
+    if not np.array_equal(np.array([r[0] for r in rows], dtype=np.int64), runs):
+        raise _err(f"cell {cell['cell']!r}: the store changed while exporting")
+    Ls = [unpack_losses(r[1]) for r in rows if r[1] is not None]
+    shapes = {L.shape for L in Ls}
+    tests = [L[0] >= 0 for L in Ls]
+    crc = np.array([zlib.crc32(np.packbits(t.ravel()).tobytes()) for t in tests],
+                   dtype=np.uint32)
+    sizes = np.array([int(t.sum()) for t in tests])
+    if not np.array_equal(sizes, nte[have].reshape(len(Ls), -1).sum(1)):
+        raise _err(f"cell {cell['cell']!r}: per-instance losses disagree with the stored "
+                   "fold sizes")
+    instance = len(shapes) == 1 and all((t.sum(axis=1) == 1).all() for t in tests)
+    if instance:
+        L = np.stack(Ls)  # (T, K, R, F, n)
+        per = np.where(L >= 0, L, 0).max(axis=3).astype(bool)  # (T, K, R, n)
+        bits = np.packbits(per.transpose(3, 1, 0, 2).ravel())
+    else:
+        bits = np.packbits(np.concatenate([L[:, t].ravel() == 1 for L, t in
+                                           zip(Ls, tests, strict=True)]))
+    K, R, F, n = Ls[0].shape
+    members = {"lossbits": bits, "maskcrc": crc}
+    if not have.all():
+        members["haslosses"] = have
+    meta = {"layout": "instance" if instance else "positions", "trials": int(have.sum()),
+            "n": int(n) if len(shapes) == 1 else None}
+    return members, meta
+
+
+def _tests_in_store(store, cell: str, seed: int) -> tuple[list[str], float | None, list[str]]:
+    """Pairwise tests and choice methods the store holds results for, and their alpha."""
+    rows = store.con.execute(
+        "SELECT test, MIN(a), MAX(alpha) FROM results WHERE cell=? AND seed=? GROUP BY test "
+        "ORDER BY MIN(rowid)", (cell, seed)).fetchall()
+    pair = [r[0] for r in rows if r[1] is not None and r[1] >= 0]
+    choice = [r[0] for r in rows if r[1] is not None and r[1] < 0]
+    alphas = [r[2] for r in rows if r[2] is not None]
+    return pair, (float(max(alphas)) if alphas else None), choice
+
+
+def export(store: object, study: str, out: str | os.PathLike, *,
+           max_file_bytes: int = MAX_FILE_BYTES, check: bool = True,
+           progress: bool = False) -> ExportSummary:
+    """Write the trials of ``study`` held in ``store`` to the shipped form in ``out``.
+
+    Parameters
+    ----------
+    store : path or Store
+        A result store (``.sqlite`` or ``.sqlite.gz``) holding the study's trials (rows whose
+        ``study`` column is ``study``); every root seed it holds is exported.
+    study : str
+        The study name as the store records it.
+    out : path
+        Directory to write (created; files of an earlier export of the same study there are
+        replaced; a directory holding another study's shipped trials is refused).
+    max_file_bytes : int
+        Upper bound on every written file (default :data:`MAX_FILE_BYTES`).
+    check : bool
+        Read the written files back and compare every trial with the store (fold errors bit
+        for bit, sizes, runs, losses) and the recomputed p-values and choices with the
+        store's results (reported in ``manifest["checks"]``).  A difference in the trials is
+        an error; a p-value difference is reported (it means the statistics code changed).
+
+    Returns
+    -------
+    ExportSummary
+
+    Examples
+    --------
+    >>> import simstudy as ss, tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> _ = ss.run("demo", runs=2, store=os.path.join(d, "s.sqlite"), filter="wine/nmc",
+    ...            progress=False)
+    >>> export(os.path.join(d, "s.sqlite"), "demo", os.path.join(d, "t")).trials
+    2
+    """
+    from .store import Store, stats_version
+
+    t0 = time.perf_counter()
+    if not isinstance(study, str) or not study:
+        raise _err(f"study must be a study name, got {study!r}")
+    if int(max_file_bytes) < 100_000:
+        raise _err(f"max_file_bytes must be at least 100000, got {max_file_bytes!r}")
+    own = not hasattr(store, "con")
+    st = Store(store, readonly=True) if own else store
+    writers: list[_PartWriter] = []
+    try:
+        out = Path(out)
+        if out.exists() and not out.is_dir():
+            raise _err(f"--out {str(out)!r} is a file; give a directory")
+        old = _old_manifest(out, study)
+        groups = st.con.execute(
+            "SELECT cell, seed, COUNT(*), MIN(source), MIN(learners), MIN(design) FROM trials "
+            "WHERE study=? GROUP BY cell, seed ORDER BY MIN(rowid)", (study,)).fetchall()
+        if not groups:
+            held = [r[0] for r in st.con.execute(
+                "SELECT DISTINCT study FROM trials ORDER BY study").fetchall()]
+            raise _err(f"store {str(st.path)!r} holds no trials of study {study!r}; "
+                       f"studies it holds: {', '.join(map(str, held)) or 'none'}")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise _err(f"--out {str(out)!r} cannot be used as a directory: {e.strerror}") from None
+        invs, starts, ends = _invocations(st)
+        tag = f"{os.getpid()}"
+        errors_w = _PartWriter(out, "errors", int(max_file_bytes), tag)
+        losses_w = _PartWriter(out, "losses", int(max_file_bytes), tag)
+        writers += [errors_w, losses_w]
+        cells_meta: list[dict] = []
+        used_inv: set[int] = set()
+        total = sum(int(g[2]) for g in groups)
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=total, unit="trial", desc=f"export {study}", disable=not progress,
+                   dynamic_ncols=True)
+        try:
+            for gi, (cid, seed, _, source, learners, design) in enumerate(groups):
+                meta, em, lm = _export_cell(st, gi, cid, int(seed), source, learners, design,
+                                            starts, ends)
+                used_inv.update(int(i) for i in meta.pop("_inv"))
+                meta["file"] = errors_w.add({f"g{gi}_{k}": v for k, v in em.items()})
+                if lm is not None:
+                    members, lmeta = lm
+                    lmeta["file"] = losses_w.add({f"g{gi}_{k}": v for k, v in members.items()})
+                    meta["losses"] = lmeta
+                cells_meta.append(meta)
+                bar.update(meta["trials"])
+        finally:
+            bar.close()
+            errors_w.close()
+            losses_w.close()
+        written = errors_w.written + losses_w.written
+        files = {}
+        for name, tmp in written:
+            size = tmp.stat().st_size
+            if size > max_file_bytes:
+                raise _err(f"{name} would be {size:,} bytes, over the limit {max_file_bytes:,}")
+            files[name] = {"sha256": _sha256(tmp), "bytes": size,
+                           "kind": "errors" if name.startswith("errors") else "losses"}
+        manifest = _manifest(st, study, cells_meta, files, invs, sorted(used_inv))
+        # replace the earlier export: data files first, then the manifest that names them
+        for name, tmp in written:
+            os.replace(tmp, out / name)
+        stale = set((old or {}).get("files", {})) - set(files)
+        for name in stale:
+            (out / name).unlink(missing_ok=True)
+        manifest["checks"] = {"stats_version": stats_version()}
+        _write_manifest(out, manifest)
+        if check:
+            manifest["checks"].update(_check_export(st, out, progress))
+            _write_manifest(out, manifest)
+    except BaseException:
+        for wr in writers:  # temporaries only: files already renamed stay
+            wr.close()
+            for _, tmp in wr.written:
+                tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        if own:
+            st.close()
+    files_bytes = {k: v["bytes"] for k, v in manifest["files"].items()}
+    files_bytes[MANIFEST] = (out / MANIFEST).stat().st_size
+    return ExportSummary(out, study, int(manifest["trials"]), len(cells_meta), files_bytes,
+                         time.perf_counter() - t0, manifest.get("checks", {}))
+
+
+def _old_manifest(out: Path, study: str) -> dict | None:
+    p = out / MANIFEST
+    if not p.exists():
+        return None
+    try:
+        old = json.loads(p.read_text())
+    except (OSError, ValueError):
+        raise _err(f"{str(p)!r} exists and is not a shipped-trials manifest; not "
+                   "overwritten (give another --out)") from None
+    if old.get("format") != FORMAT:
+        raise _err(f"{str(p)!r} exists and is not a shipped-trials manifest; not overwritten")
+    if old.get("study") != study:
+        raise _err(f"{str(out)!r} holds the shipped trials of study {old.get('study')!r}, "
+                   f"not {study!r}; give another --out")
+    return old
+
+
+def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, design: str,
+                 starts: np.ndarray, ends: np.ndarray):
+    try:
+        from .seeding import cell_key, trial_seed
+    except ImportError:  # before the seeding module
+        from .study import cell_key, trial_seed
+
+    ct = st.fold_errors([cid], seed)[cid]
+    T, K, R, F = ct.errors.shape
+    rows = st.con.execute(
+        "SELECT run, trial_seed, created, seconds, version, impl, source_hash, source, "
+        "learners, design FROM trials WHERE cell=? AND seed=? ORDER BY run",
+        (cid, seed)).fetchall()
+    runs = np.array([r[0] for r in rows], dtype=np.int64)
+    if not np.array_equal(runs, ct.runs):
+        raise _err(f"cell {cid!r}: the store changed while exporting")
+    if len({(r[7], r[8], r[9]) for r in rows}) != 1:
+        raise _err(f"cell {cid!r} holds trials of different sources, learners or designs")
+    ntr = _integral(ct.n_train, "n_train", cid)
+    nte = _integral(ct.n_test, "n_test", cid)
+    counts = np.rint(ct.errors * nte[:, None]).astype(np.int64)
+    exact = _same_bits(counts / nte[:, None].astype(np.float64), ct.errors) and \
+        (counts >= 0).all()
+    members: dict[str, np.ndarray] = {"runs": runs.astype(np.int32 if runs.max() < 2**31
+                                                          else np.int64)}
+    if exact:
+        members["counts"] = _uint(np.ascontiguousarray(counts.transpose(1, 2, 3, 0)), "counts")
+    else:  # not quotients count / n_test: keep the rates themselves
+        members["errors"] = ct.errors
+    for name, x in (("ntrain", ntr), ("ntest", nte)):
+        const = (x == x[:1]).all()
+        members[name] = _uint(x[0] if const else np.ascontiguousarray(x.transpose(1, 2, 0)),
+                              name)
+    inv = _which_invocation(np.array([r[2] if r[2] is not None else 0.0 for r in rows]),
+                            starts, ends)
+    if (inv != inv[0]).any():
+        members["inv"] = _uint(inv + 1, "invocations")  # 0: not known
+    key = cell_key(cid)  # trial_seed(seed, cid, run), written out: one hash per cell
+    if rows and str(trial_seed(seed, cid, int(rows[0][0])).spawn_key) != f"({key}, {rows[0][0]})":
+        raise _err("simstudy.study.trial_seed changed its spawn key; export cannot check seeds")
+    derived = all(r[1] == f"SeedSequence({seed}, spawn_key=({key}, {r[0]}))" for r in rows)
+    if not derived:
+        raise _err(f"cell {cid!r}: the stored trial seeds are not those of "
+                   "simstudy.study.trial_seed(root seed, cell, run); this format cannot "
+                   "recompute them")
+    pair, alpha, choice = _tests_in_store(st, cid, seed)
+    seconds = [r[3] for r in rows if r[3] is not None]
+    meta = {
+        "index": gi, "cell": cid, "seed": seed, "source": source,
+        "source_key": _source_key(cid, source, learners, design),
+        "learners": learners.split("~"), "design": design, "K": K, "R": R, "F": F,
+        "trials": T, "runs": int(runs.max()) + 1,
+        "errors": "counts" if exact else "float64",
+        "n_train": "cell" if members["ntrain"].ndim == 2 else "trial",
+        "n_test": "cell" if members["ntest"].ndim == 2 else "trial",
+        "invocation": int(inv[0]) if "inv" not in members else None,
+        "tests": pair, "choices": choice, "alpha": alpha,
+        "versions": sorted({r[4] for r in rows if r[4] is not None}),
+        "impl": sorted({r[5] for r in rows if r[5] is not None}),
+        "source_hash": sorted({r[6] for r in rows if r[6] is not None}),
+        "worker_seconds": round(float(sum(seconds)), 1),
+        "_inv": sorted(set(inv[inv >= 0].tolist())),
+    }
+    lm = _losses_members(st, meta, seed, runs, nte)
+    return meta, members, lm
+
+
+def _manifest(st, study: str, cells: list[dict], files: dict, invs: list[dict],
+              used: list[int]) -> dict:
+    from .store import blas_kernels, compile_target
+
+    try:
+        from .catalog import get_study
+
+        decl = get_study(study)
+        description = decl.description
+        declared_runs = decl.runs
+    except Exception:  # noqa: BLE001 - a store's study need not be registered here
+        description, declared_runs = "", None
+    runs = [c["runs"] for c in cells]
+    trials = int(sum(c["trials"] for c in cells))
+    alphas = sorted({c["alpha"] for c in cells if c["alpha"] is not None})
+    return {
+        "format": FORMAT, "format_version": FORMAT_VERSION, "study": study,
+        "description": description,
+        "seeds": sorted({int(c["seed"]) for c in cells}),
+        "alpha": alphas[0] if len(alphas) == 1 else alphas or None,
+        "trials": trials, "cells": len(cells),
+        "runs_per_cell": {"min": min(runs), "max": max(runs), "declared": declared_runs},
+        "with_losses": int(sum(c["losses"]["trials"] for c in cells if c.get("losses"))),
+        "bytes": int(sum(f["bytes"] for f in files.values())),
+        "files": files,
+        "provenance": {
+            "source_store": Path(str(st.path)).name,
+            "note": "the store records simstudy's version, host, compile target and BLAS "
+                    "kernels per invocation (below), not a commit or the other packages' "
+                    "versions; 'export' gives those of the checkout that exported",
+            "invocations": [invs[i] for i in used] if used else [],
+            "wall_seconds": round(sum(invs[i]["wall_seconds"] or 0.0 for i in used), 1),
+            "worker_seconds": round(sum(c["worker_seconds"] for c in cells), 1),
+            "export": {"time": _iso(time.time()), "commit": _git_commit(),
+                       "packages": _packages(), "compile_target": compile_target(),
+                       "blas": blas_kernels()},
+        },
+        "invocation_ids": [invs[i]["id"] for i in range(len(invs))],
+        "left_out": LEFT_OUT,
+        "groups": cells,
+    }
+
+
+def _write_manifest(out: Path, manifest: dict) -> None:
+    tmp = out / f".{MANIFEST}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=False) + "\n")
+    os.replace(tmp, out / MANIFEST)
+
+
+def _check_export(st, out: Path, progress: bool) -> dict:
+    """Read the export back: every trial as the store has it; p-values and choices as the
+    store's results.  A trial difference raises; result differences are counted."""
+    from .store import unpack_losses  # noqa: F401 - store re-exports core's
+
+    reader = ShippedTrials(out)
+    pv_cmp = pv_same = ch_cmp = ch_same = 0
+    first_diff: list[str] = []
+    try:
+        for g in reader.manifest["groups"]:
+            cid, seed = g["cell"], int(g["seed"])
+            mine = reader.fold_errors([cid], seed)[cid]
+            theirs = st.fold_errors([cid], seed)[cid]
+            for f in ("runs", "n_train", "n_test", "has_losses"):
+                if not np.array_equal(getattr(mine, f), getattr(theirs, f)):
+                    raise _err(f"export check: cell {cid!r}: {f} differ after the round trip")
+            if not _same_bits(mine.errors, theirs.errors):
+                raise _err(f"export check: cell {cid!r}: fold errors differ after the round "
+                           "trip")
+            if g.get("losses"):
+                for i, (a, b) in enumerate(zip(reader.losses(cid, seed),
+                                               st.losses(cid, seed), strict=True)):
+                    if (a is None) != (b is None) or (a is not None and not np.array_equal(a, b)):
+                        raise _err(f"export check: cell {cid!r}, run {int(mine.runs[i])}: "
+                                   "per-instance losses differ after the round trip")
+            cell = reader.cell(cid, seed, tests=tuple(g["tests"]) + tuple(g["choices"]))
+            if g["tests"]:
+                pv = reader.pvalues([cell], seed)
+                ref = st.pvalues([cell], seed)
+                m = pv.merge(ref, on=["cell", "test", "a", "b", "run"], how="outer",
+                             suffixes=("", "_store"), indicator=True)
+                both = m["_merge"] == "both"
+                same = both & _eq(m["pvalue"], m["pvalue_store"]) & \
+                    _eq(m["statistic"], m["statistic_store"])
+                pv_cmp += len(m)
+                pv_same += int(same.sum())
+                for r in m[~same].head(3).itertuples(index=False):
+                    first_diff.append(f"{r.cell} {r.test} ({r.a},{r.b}) run {r.run}: "
+                                      f"{r.pvalue!r} vs store {r.pvalue_store!r}")
+            if g["choices"]:
+                ch = reader.choices([cell], seed)
+                ref = st.choices([cell], seed)
+                m = ch.merge(ref, on=["cell", "test", "run"], how="outer",
+                             suffixes=("", "_store"))
+                ch_cmp += len(m)
+                ch_same += int((m["best"] == m["best_store"]).sum())
+    finally:
+        reader.close()
+    return {"trials": "identical (fold errors bit for bit, sizes, runs, losses)",
+            "pvalues": {"compared": pv_cmp, "identical": pv_same, "differing": first_diff[:5]},
+            "choices": {"compared": ch_cmp, "identical": ch_same}}
+
+
+def _eq(a: pd.Series, b: pd.Series) -> pd.Series:
+    x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
+    return pd.Series((x.view(np.uint64) == y.view(np.uint64)) | (np.isnan(x) & np.isnan(y)),
+                     index=a.index)
+
+
+# =========================================================================================
+# batched p-values (bit-identical to the registry's per-trial functions; checked per cell)
+# =========================================================================================
+
+def _unit(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial ``d / max|d|`` (as ``pairwise._d_array``), flattened to (T, n); and max|d|
+    of the result (1 or 0)."""
+    x = d.reshape(d.shape[0], -1)
+    m = np.abs(x).max(axis=1)
+    x = np.where(m[:, None] > 0, x / np.where(m > 0, m, 1.0)[:, None], x)
+    return np.ascontiguousarray(x), np.abs(x).max(axis=1)
+
+
+def _degenerate(ss: np.ndarray, scale: np.ndarray, count: int) -> np.ndarray:
+    from .stats._common import REL_TOL
+
+    return ss <= count * (REL_TOL * scale) ** 2
+
+
+def _t_p(t: np.ndarray, df: float) -> np.ndarray:
+    from scipy import special
+
+    return np.minimum(1.0, 2.0 * special.stdtr(df, -np.abs(t)))
+
+
+def _paired(d: np.ndarray, factor: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    x, scale = _unit(d)
+    n = x.shape[1]
+    m = x.mean(axis=1)
+    ss = ((x - m[:, None]) ** 2).sum(axis=1)
+    bad = _degenerate(ss, scale, n)
+    c = 1.0 / n if factor is None else factor
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = m / np.sqrt(c * ss / (n - 1))
+    p = _t_p(t, float(n - 1))
+    return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
+
+
+def _s2(x: np.ndarray) -> np.ndarray:
+    a = x.reshape(-1, 5, 2)
+    diff = np.ascontiguousarray(a[:, :, 0] - a[:, :, 1])
+    return (diff * diff).sum(axis=1) / 2.0
+
+
+def _fast_t5x2(d, ntr, nte):
+    x, scale = _unit(d)
+    s2 = _s2(x)
+    bad = _degenerate(2.0 * s2, scale, 5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = x[:, 0] / np.sqrt(s2 / 5.0)
+    return np.where(bad, np.nan, t), np.where(bad, 1.0, _t_p(t, 5.0))
+
+
+def _fast_f(df_num: float):
+    def f(d, ntr, nte):
+        from scipy import special
+
+        x, scale = _unit(d)
+        s2 = _s2(x)
+        bad = _degenerate(2.0 * s2, scale, 5)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fv = 1.0 * (x * x).sum(axis=1) / (2.0 * s2)
+        return np.where(bad, np.nan, fv), np.where(bad, 1.0, special.fdtrc(df_num, 5.0, fv))
+    return f
+
+
+def _fast_tb3x2(one_sided: bool):
+    def f(d, ntr, nte):
+        from scipy import special
+
+        x, scale = _unit(d)
+        m = x.mean(axis=1)
+        ss = ((x - m[:, None]) ** 2).sum(axis=1)
+        bad = _degenerate(ss, scale, 6)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = m / np.sqrt(ss / 6.0)
+        p = special.stdtr(5.0, -np.abs(t)) if one_sided else _t_p(t, 5.0)
+        return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
+    return f
+
+
+def _mean_size(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x.reshape(x.shape[0], -1)).mean(axis=1)
+
+
+def _fast_corrected(d, ntr, nte):
+    n = d[0].size
+    factor = 1.0 / n + _mean_size(nte) / _mean_size(ntr)
+    return _paired(d, factor)
+
+
+_FAST = {
+    "t5x2cv": _fast_t5x2,
+    "F5x2cv": _fast_f(10.0),
+    "FB5x2cv": _fast_f(7.0),
+    "tB3x2cv": _fast_tb3x2(False),
+    "tB3x2cv[crit=one-sided]": _fast_tb3x2(True),
+    "cv-t": lambda d, ntr, nte: _paired(d[:, 0], None),
+    "resampled-t": lambda d, ntr, nte: _paired(d[:, :, 0], None),
+    "corrected-resampled-t": lambda d, ntr, nte: _fast_corrected(d[:, :, 0], ntr, nte),
+    "corrected-rxk-t": _fast_corrected,
+    "rxk-t": lambda d, ntr, nte: _paired(d, None),
+}
+
+
+def _per_trial(test, ct, a: int, b: int, idx: Iterable[int], losses=None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    from .core import FoldLosses
+
+    idx = list(idx)
+    stat, p = np.empty(len(idx)), np.empty(len(idx))
+    for j, i in enumerate(idx):
+        fl = FoldLosses(ct.errors[i], ct.n_train[i], ct.n_test[i],
+                        None if losses is None else losses[i])
+        r = test(fl, a, b)
+        stat[j], p[j] = float(r.statistic), float(r.pvalue)
+    return stat, p
+
+
+# =========================================================================================
+# the reader
+# =========================================================================================
+
+class ShippedTrials:
+    """The shipped trials of one study (a directory with ``manifest.json``), read with the
+    same columnar API as :class:`simstudy.store.Store`.
+
+    Parameters
+    ----------
+    path : path
+        The directory (``figures/<study>/trials``) or its ``manifest.json``.
+
+    Every data file's sha256 is checked against the manifest when it is first read; a
+    changed, damaged or missing file is one :class:`~simstudy.errors.SimstudyError`.
+
+    Examples
+    --------
+    >>> import simstudy as ss, tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> _ = ss.run("demo", runs=2, store=os.path.join(d, "s.sqlite"), filter="iris/nmc~1nn",
+    ...            progress=False)
+    >>> _ = export(os.path.join(d, "s.sqlite"), "demo", os.path.join(d, "t"))
+    >>> with ShippedTrials(os.path.join(d, "t")) as r:
+    ...     ct = r.fold_errors(["iris/nmc~1nn/5x2"], seed=r.manifest["seeds"][0])
+    ...     ct["iris/nmc~1nn/5x2"].errors.shape
+    (2, 2, 5, 2)
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        p = Path(path)
+        if p.name == MANIFEST and p.is_file():
+            p = p.parent
+        if not (p / MANIFEST).is_file():
+            raise _err(f"{str(p)!r} holds no shipped trials (no {MANIFEST}); export a "
+                       "store with: python -m simstudy trials export STORE --study NAME "
+                       f"--out {p}")
+        try:
+            m = json.loads((p / MANIFEST).read_text())
+        except (OSError, ValueError) as e:
+            raise _err(f"{str(p / MANIFEST)!r} is not a readable shipped-trials manifest "
+                       f"({e})") from None
+        if not isinstance(m, dict) or m.get("format") != FORMAT:
+            raise _err(f"{str(p / MANIFEST)!r} is not a shipped-trials manifest (format "
+                       f"{m.get('format') if isinstance(m, dict) else None!r}, expected "
+                       f"{FORMAT!r})")
+        if int(m.get("format_version", 0)) > FORMAT_VERSION:
+            raise _err(f"{str(p)!r} has shipped-trials format {m.get('format_version')}, "
+                       f"newer than this simstudy reads ({FORMAT_VERSION}); upgrade simstudy")
+        self.path = p
+        self.manifest = m
+        self.study: str = m["study"]
+        self._groups = {(g["cell"], int(g["seed"])): g for g in m["groups"]}
+        self._files: dict[str, object] = {}
+        self._cache: dict[tuple[str, int], object] = {}
+        self.notes: list[str] = []
+
+    # --- plumbing ---------------------------------------------------------------------
+    def describe(self) -> str:
+        """A short name for messages: ``shipped trials 'figures/type1/trials'``."""
+        return f"shipped trials {str(self.path)!r}"
+
+    def __repr__(self) -> str:
+        return (f"<ShippedTrials {self.study!r}: {self.manifest['trials']:,} trials, "
+                f"{self.manifest['cells']} cells at {str(self.path)!r}>")
+
+    def close(self) -> None:
+        self._files.clear()
+        self._cache.clear()
+
+    def __enter__(self) -> ShippedTrials:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _file(self, name: str):
+        """The npz ``name``, its sha256 checked against the manifest (once per reader)."""
+        f = self._files.get(name)
+        if f is not None:
+            return f
+        info = self.manifest["files"].get(name)
+        path = self.path / name
+        if info is None:
+            raise _err(f"{self.describe()}: the manifest lists no file {name!r}")
+        try:
+            data = path.read_bytes()
+        except OSError:
+            raise _err(f"{self.describe()}: {name} is missing; restore it from the "
+                       "repository or export the store again") from None
+        got = hashlib.sha256(data).hexdigest()
+        if got != info["sha256"]:
+            raise _err(f"{self.describe()}: {name} does not match the sha256 in {MANIFEST} "
+                       f"(expected {info['sha256'][:16]}..., found {got[:16]}...): the file "
+                       "was changed or damaged; restore it or export the store again")
+        f = np.load(io.BytesIO(data), allow_pickle=False)
+        self._files[name] = f
+        return f
+
+    def _group(self, cell: str, seed: int) -> dict | None:
+        return self._groups.get((cell, int(seed)))
+
+    def cell(self, cell: str, seed: int, tests: tuple[str, ...] = ()):
+        """A :class:`simstudy.study.Cell` for a shipped cell (to recompute its trials)."""
+        from .study import Cell
+
+        g = self._group(cell, seed)
+        if g is None:
+            raise _err(f"{self.describe()} holds no cell {cell!r} at seed {seed}")
+        return Cell(g["source"], tuple(g["learners"]), g["design"], tuple(tests),
+                    source_key=g.get("source_key") or "")
+
+    def _trials(self, g: dict):
+        from .store import CellTrials
+
+        key = (g["cell"], int(g["seed"]))
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        f = self._file(g["file"])
+        pre = f"g{g['index']}_"
+        T, K, R, F = g["trials"], g["K"], g["R"], g["F"]
+        runs = f[pre + "runs"].astype(np.int64)
+
+        def sizes(name: str) -> np.ndarray:
+            x = f[pre + name].astype(np.float64)
+            return np.broadcast_to(x, (T, R, F)).copy() if x.ndim == 2 else \
+                np.ascontiguousarray(x.transpose(2, 0, 1))
+
+        ntr, nte = sizes("ntrain"), sizes("ntest")
+        if g["errors"] == "counts":
+            c = f[pre + "counts"]
+            errors = c.transpose(3, 0, 1, 2).astype(np.float64) / nte[:, None]
+        else:
+            errors = f[pre + "errors"].astype(np.float64)
+        lm = g.get("losses")
+        if not lm:
+            has = np.zeros(T, dtype=bool)
+        elif lm["trials"] == T:
+            has = np.ones(T, dtype=bool)
+        else:
+            has = self._file(lm["file"])[pre + "haslosses"].astype(bool)
+        ct = CellTrials(g["cell"], int(g["seed"]), runs, errors, ntr, nte, has)
+        if ct.errors.shape != (T, K, R, F):
+            raise _err(f"{self.describe()}: cell {g['cell']!r} has errors of shape "
+                       f"{ct.errors.shape}, the manifest says {(T, K, R, F)}")
+        self._cache[key] = ct
+        return ct
+
+    @staticmethod
+    def _upto(ct, runs: int | None):
+        if runs is None or (ct.runs.size and ct.runs[-1] < runs):
+            return ct
+        from .store import CellTrials
+
+        k = int(np.searchsorted(ct.runs, int(runs), side="left"))
+        return CellTrials(ct.cell, ct.seed, ct.runs[:k], ct.errors[:k], ct.n_train[:k],
+                          ct.n_test[:k], ct.has_losses[:k])
+
+    # --- the reader API (as Store) ----------------------------------------------------
+    def holdings(self, cells: list[str] | None = None) -> pd.DataFrame:
+        """What is shipped per (cell, seed): trials and the largest run + 1 (no data read)."""
+        gs = self.manifest["groups"]
+        df = pd.DataFrame({"cell": [g["cell"] for g in gs],
+                           "seed": np.array([int(g["seed"]) for g in gs], dtype=np.int64),
+                           "trials": np.array([int(g["trials"]) for g in gs], dtype=np.int64),
+                           "runs": np.array([int(g["runs"]) for g in gs], dtype=np.int64)})
+        if cells is not None:
+            df = df[df["cell"].isin(list(cells))].reset_index(drop=True)
+        return df
+
+    def fold_errors(self, cells: Iterable[str], seed: int, runs: int | None = None) -> dict:
+        """Cell id -> :class:`simstudy.store.CellTrials` for every shipped cell asked for at
+        ``seed`` (runs < ``runs``); fold errors decoded from their counts (bit-identical to
+        the store's)."""
+        out = {}
+        for cid in dict.fromkeys(cells):
+            g = self._group(cid, seed)
+            if g is None:
+                continue
+            ct = self._upto(self._trials(g), runs)
+            if ct.T:
+                out[cid] = ct
+        return out
+
+    def pvalues(self, cells: Sequence, seed: int, runs: int | None = None) -> pd.DataFrame:
+        """p-values of the pairwise tests each cell asks for (``cell.tests``), recomputed
+        from the fold errors: columns cell, test, a, b, run, statistic, pvalue, ordered as
+        :meth:`simstudy.store.Store.pvalues`.
+
+        Tests with a batched form (the 5x2, 3x2, k-fold and resampled t and F tests) are
+        computed over all trials of a cell at once; a few trials of each cell (first, last,
+        undefined statistics) are also computed with the registry's own function and the
+        batch is used only when they agree bit for bit (else the cell goes trial by trial,
+        noted in :attr:`notes`).  Tests that need per-instance losses read them.
+        """
+        from .stats.registry import ChoiceMethod, get_test
+
+        cols = ["cell", "test", "a", "b", "run", "statistic", "pvalue"]
+        parts = []
+        for cell in cells:
+            g = self._group(cell.id, seed)
+            if g is None:
+                continue
+            ct = self._upto(self._trials(g), runs)
+            if not ct.T:
+                continue
+            K = ct.errors.shape[1]
+            losses = None
+            for name in cell.tests:
+                test = get_test(name)
+                if isinstance(test, ChoiceMethod):
+                    continue
+                idx = np.arange(ct.T)
+                if getattr(test, "needs_losses", False):
+                    if losses is None:
+                        losses = self.losses(cell.id, seed, runs)
+                    idx = np.flatnonzero([x is not None for x in losses])
+                    if not idx.size:
+                        continue
+                for a in range(K):
+                    for b in range(a + 1, K):
+                        stat, p = self._pair_pvalues(test, ct, a, b, idx, losses)
+                        parts.append(pd.DataFrame({
+                            "cell": cell.id, "test": name, "a": np.int64(a), "b": np.int64(b),
+                            "run": ct.runs[idx], "statistic": stat, "pvalue": p}))
+        if not parts:
+            return pd.DataFrame({c: pd.Series(dtype=t) for c, t in zip(
+                cols, [object, object, np.int64, np.int64, np.int64, np.float64, np.float64],
+                strict=True)})
+        df = pd.concat(parts, ignore_index=True)
+        for c in ("a", "b", "run"):
+            df[c] = df[c].astype(np.int64)
+        return df[cols]
+
+    def _pair_pvalues(self, test, ct, a: int, b: int, idx: np.ndarray, losses):
+        fast = _FAST.get(test.name)
+        if fast is None or losses is not None or idx.size < ct.T:
+            return _per_trial(test, ct, a, b, idx, losses)
+        d = ct.errors[:, a] - ct.errors[:, b]
+        try:
+            with np.errstate(all="ignore"):
+                stat, p = fast(d, ct.n_train, ct.n_test)
+        except Exception:  # noqa: BLE001 - a shape the batch does not know: per trial
+            return _per_trial(test, ct, a, b, idx)
+        probe = sorted({0, ct.T - 1, ct.T // 2, *np.flatnonzero(np.isnan(stat))[:3].tolist()})
+        ps, pp = _per_trial(test, ct, a, b, probe)
+        if _same_bits(np.nan_to_num(ps, nan=-7.0), np.nan_to_num(stat[probe], nan=-7.0)) and \
+                _same_bits(pp, p[probe]):
+            return stat, p
+        self.notes.append(f"{ct.cell}: {test.name} computed trial by trial (its batched "
+                          "form differs from the registry's function)")
+        return _per_trial(test, ct, a, b, idx)
+
+    def choices(self, cells: Sequence, seed: int, runs: int | None = None) -> pd.DataFrame:
+        """Choice-method results (``a = b = -1`` in a store) recomputed from the fold errors
+        at the alpha the store decided them at (the study's alpha if it held none): columns
+        cell, test, run, best (-1 = none), alpha.  One call per trial (about 3 ms for the
+        six methods of a multitest cell)."""
+        from .stats.registry import ChoiceMethod, get_test
+
+        parts = []
+        for cell in cells:
+            g = self._group(cell.id, seed)
+            if g is None:
+                continue
+            ct = self._upto(self._trials(g), runs)
+            alpha = g.get("alpha") or _alpha_of(self.manifest)
+            for name in cell.tests:
+                m = get_test(name)
+                if not isinstance(m, ChoiceMethod):
+                    continue
+                best = np.empty(ct.T, dtype=np.int64)
+                for i in range(ct.T):
+                    b, _ = m(ct.errors[i], alpha)
+                    best[i] = -1 if b is None else int(b)
+                parts.append(pd.DataFrame({"cell": cell.id, "test": name, "run": ct.runs,
+                                           "best": best, "alpha": np.float64(alpha)}))
+        if not parts:
+            return pd.DataFrame({"cell": pd.Series(dtype=object), "test": pd.Series(dtype=object),
+                                 "run": pd.Series(dtype=np.int64),
+                                 "best": pd.Series(dtype=np.int64),
+                                 "alpha": pd.Series(dtype=np.float64)})
+        return pd.concat(parts, ignore_index=True)
+
+    def losses(self, cell: str, seed: int, runs: int | None = None) -> list[np.ndarray | None]:
+        """Per-instance 0/1 losses of one cell's trials, aligned with :meth:`fold_errors`:
+        int8 (K, R, F, n), -1 off the fold's test positions, None where not kept.
+
+        The test positions are recomputed from each trial's seed by its design (as the
+        runner does, about 1 ms per trial) and checked against the CRC-32 shipped with the
+        bits; a mismatch (numpy drew other masks) is an error naming the cell and run."""
+        g = self._group(cell, seed)
+        if g is None:
+            return []
+        T = self._upto(self._trials(g), runs).T
+        if not g.get("losses"):
+            return [None] * T
+        got = self._decode_losses(g, range(T))
+        return [got.get(i) for i in range(T)]
+
+    def _decode_losses(self, g: dict, indices: Iterable[int]) -> dict[int, np.ndarray]:
+        """Losses of the trials at ``indices`` (positions in the cell's run order)."""
+        ct = self._trials(g)
+        f = self._file(g["losses"]["file"])
+        pre = f"g{g['index']}_"
+        lm = g["losses"]
+        K, R, F = g["K"], g["R"], g["F"]
+        has = ct.has_losses
+        rank = np.cumsum(has) - 1  # index among the trials that kept losses
+        crc = f[pre + "maskcrc"]
+        raw = np.unpackbits(f[pre + "lossbits"]).astype(bool)
+        TL = int(has.sum())
+        if lm["layout"] == "instance":
+            n = int(lm["n"])
+            bits = raw[: n * K * TL * R].reshape(n, K, TL, R)
+        else:  # bit offset of each trial: its test positions (sum of n_test) times K
+            npos = ct.n_test[has].reshape(TL, -1).sum(1).astype(np.int64) * K
+            offsets = np.concatenate([[0], np.cumsum(npos)])
+        masks = _MaskMaker(self.study, self.cell(g["cell"], g["seed"]), int(g["seed"]))
+        out: dict[int, np.ndarray] = {}
+        for i in indices:
+            if not has[i]:
+                continue
+            j = int(rank[i])
+            run = int(ct.runs[i])
+            test = masks.test(run)
+            if zlib.crc32(np.packbits(test.ravel()).tobytes()) != int(crc[j]):
+                raise _err(f"{self.describe()}: cell {g['cell']!r}, run {run}: the test "
+                           "positions recomputed from the trial's seed differ from the "
+                           "exported ones (another numpy draws other masks?); its losses "
+                           "cannot be placed")
+            L = np.full((K, R, F, test.shape[-1]), -1, dtype=np.int8)
+            if lm["layout"] == "instance":
+                v = bits[:, :, j, :].transpose(1, 2, 0).astype(np.int8)  # (K, R, n)
+                L[:] = np.where(test[None], v[:, :, None, :], np.int8(-1))
+            else:
+                at = int(offsets[j])
+                npos_k = int(test.sum())
+                for k in range(K):
+                    L[k][test] = raw[at + k * npos_k: at + (k + 1) * npos_k]
+            out[i] = L
+        return out
+
+
+class _MaskMaker:
+    """The test masks (R, F, n) of a cell's trials, recomputed as the runner draws them."""
+
+    def __init__(self, study: str, cell, seed: int) -> None:
+        from .runner import Chunk
+
+        self.chunk = Chunk(study, cell, (), seed, 0.05, True)
+
+    def test(self, run: int) -> np.ndarray:
+        from .runner import _design, _trial_block, _trial_data
+
+        d, tr, te = _trial_data(self.chunk, run)
+        R, F = _design(self.chunk.cell.design).shape
+        _, _, _, test = _trial_block(d, tr, te, R * F)
+        return test.reshape(R, F, -1)
+
+
+def _alpha_of(manifest: dict) -> float:
+    a = manifest.get("alpha")
+    if isinstance(a, (int, float)):
+        return float(a)
+    try:
+        from .catalog import get_study
+
+        return float(get_study(manifest["study"]).alpha)
+    except Exception:  # noqa: BLE001
+        return 0.05
+
+
+# =========================================================================================
+# finding shipped trials
+# =========================================================================================
+
+def _checkout_figures() -> Path | None:
+    """``figures/`` of the source checkout this package is imported from, if any."""
+    root = Path(__file__).resolve().parent.parent
+    fig = root / "figures"
+    return fig if fig.is_dir() and (root / "pyproject.toml").is_file() else None
+
+
+def shipped_dirs() -> dict[str, Path]:
+    """Study name -> directory of its shipped trials: those under ``$SIMSTUDY_TRIALS``
+    (``<dir>/<study>/trials`` or ``<dir>/<study>``; several directories separated by the
+    path separator, the first holding a study wins), then ``figures/<study>/trials`` of the
+    checkout this package runs from.  (The trials are not part of the wheel: about 60 MB.)"""
+    roots = [Path(p) for p in os.environ.get(ENV_DIRS, "").split(os.pathsep) if p]
+    fig = _checkout_figures()
+    if fig is not None:
+        roots.append(fig)
+    found: dict[str, Path] = {}
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for sub in sorted(root.iterdir()):
+            for d in (sub / "trials", sub):
+                m = d / MANIFEST
+                if m.is_file():
+                    try:
+                        study = json.loads(m.read_text()).get("study")
+                    except (OSError, ValueError):
+                        continue
+                    if study and study not in found:
+                        found[study] = d
+                    break
+    return found
+
+
+def open_shipped(studies: Sequence[str] | None = None) -> list[ShippedTrials]:
+    """Readers of the shipped trials of ``studies`` (all shipped studies when None), in the
+    order asked; a study with no shipped trials is left out (the caller says so).
+
+    >>> isinstance(open_shipped([]), list)
+    True
+    """
+    found = shipped_dirs()
+    names = list(found) if studies is None else [s for s in studies if s in found]
+    return [ShippedTrials(found[s]) for s in names]
+
+
+def open_path(x: object) -> ShippedTrials | None:
+    """A reader when ``x`` is a path to shipped trials (a directory with ``manifest.json``,
+    the manifest itself, or ``<dir>`` holding ``trials/manifest.json``), else None."""
+    if not isinstance(x, (str, os.PathLike)):
+        return None
+    p = Path(x)
+    for cand in (p, p / "trials"):
+        if cand.is_dir() and (cand / MANIFEST).is_file():
+            return ShippedTrials(cand)
+    if p.name == MANIFEST and p.is_file():
+        return ShippedTrials(p)
+    return None
+
+
+# =========================================================================================
+# verify
+# =========================================================================================
+
+@dataclass
+class VerifyReport:
+    """One row per recomputed trial (``rows``) and the per-study summary."""
+
+    rows: pd.DataFrame
+    here: dict
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        """True when every trial is bit-identical or its difference is attributed to a
+        recorded compile target or BLAS kernel that differs from this machine's."""
+        return bool(self.rows.empty or self.rows["status"].isin(
+            ["identical", "machine-dependent"]).all())
+
+    def summary(self) -> pd.DataFrame:
+        if self.rows.empty:
+            return pd.DataFrame(columns=["study", "trials", "identical", "machine-dependent",
+                                         "differs"])
+        t = self.rows.pivot_table(index="study", columns="status", values="run",
+                                  aggfunc="count", fill_value=0, sort=False)
+        for c in ("identical", "machine-dependent", "differs"):
+            if c not in t:
+                t[c] = 0
+        t["trials"] = t[["identical", "machine-dependent", "differs"]].sum(axis=1)
+        return t.reset_index()[["study", "trials", "identical", "machine-dependent",
+                                "differs"]]
+
+
+def _sample(reader: ShippedTrials, fraction: float, seed: int) -> list[tuple[dict, int]]:
+    """A seeded random sample of ``ceil(fraction * trials)`` trials of one study (at least
+    one), as (cell entry, index within the cell)."""
+    gs = reader.manifest["groups"]
+    sizes = np.array([g["trials"] for g in gs], dtype=np.int64)
+    total = int(sizes.sum())
+    k = min(total, max(1, math.ceil(fraction * total)))
+    key = int.from_bytes(hashlib.sha256(reader.study.encode()).digest()[:4], "big")
+    rng = np.random.default_rng([int(seed), key])
+    pick = np.sort(rng.choice(total, size=k, replace=False))
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    gi = np.searchsorted(starts, pick, side="right") - 1
+    return [(gs[int(g)], int(p - starts[g])) for g, p in zip(gi, pick, strict=True)]
+
+
+def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int = 0, *,
+           progress: bool = False) -> VerifyReport:
+    """Recompute a seeded random sample of shipped trials from their seeds and compare.
+
+    Each sampled trial goes through the runner's own path (:func:`simstudy.runner.
+    compute_chunk`: source draw, design masks, every learner's fit and prediction); its
+    fold errors, fold sizes and (where shipped) per-instance losses are compared bit for bit
+    with the shipped ones.  A difference is ``machine-dependent`` when the invocation that
+    computed the trial recorded another numba compile target or other BLAS kernels than
+    this machine has (named in ``detail``), else ``differs``.
+
+    Parameters
+    ----------
+    readers : ShippedTrials objects (:func:`open_shipped`)
+    fraction : float in (0, 1]: share of each study's trials to recompute (at least one)
+    seed : int: seed of the sample
+    """
+    from .runner import Chunk, compute_chunk
+    from .store import blas_kernels, compile_target
+
+    if not (isinstance(fraction, (int, float)) and 0 < fraction <= 1):
+        raise _err(f"sample must be a fraction in (0, 1], got {fraction!r}")
+    t0 = time.perf_counter()
+    here = {"compile_target": compile_target(), "blas": blas_kernels()}
+    plan = []
+    for r in readers:
+        by: dict[tuple[str, int], list[int]] = {}
+        groups: dict[tuple[str, int], dict] = {}
+        for g, i in _sample(r, float(fraction), int(seed)):
+            key = (g["cell"], int(g["seed"]))
+            by.setdefault(key, []).append(i)
+            groups[key] = g
+        plan += [(r, groups[k], v) for k, v in by.items()]
+    total = sum(len(v) for _, _, v in plan)
+    from tqdm.auto import tqdm
+
+    rows = []
+    with tqdm(total=total, unit="trial", desc="verify", disable=not progress,
+              dynamic_ncols=True) as bar:
+        for r, g, idx in plan:
+            ct = r._trials(g)
+            cell = r.cell(g["cell"], g["seed"])
+            keep = bool(g.get("losses"))
+            losses = r._decode_losses(g, idx) if keep else {}
+            inv = _trial_invocations(r, g, ct)
+            runs = [int(ct.runs[i]) for i in idx]
+            for i, rec in zip(idx, _recompute(compute_chunk, Chunk, r.study, cell,
+                                              int(g["seed"]), runs, keep), strict=True):
+                fl = rec.losses
+                same = (_same_bits(fl.errors, ct.errors[i])
+                        and np.array_equal(fl.n_train, ct.n_train[i])
+                        and np.array_equal(fl.n_test, ct.n_test[i]))
+                what = "fold errors"
+                if same and i in losses:
+                    same = fl.losses is not None and np.array_equal(fl.losses, losses[i])
+                    what = "per-instance losses"
+                status, detail = "identical", ""
+                if not same:
+                    status, detail = _attribute(r, inv[i], here, what)
+                rows.append({"study": r.study, "cell": g["cell"], "seed": int(g["seed"]),
+                             "run": int(ct.runs[i]), "status": status, "detail": detail})
+                bar.update(1)
+    return VerifyReport(pd.DataFrame(rows, columns=["study", "cell", "seed", "run", "status",
+                                                    "detail"]),
+                        here, time.perf_counter() - t0)
+
+
+def _recompute(compute_chunk, Chunk, study: str, cell, seed: int, runs: list[int],
+               keep: bool) -> list:
+    """The records of ``runs``, computed in the canonical blocks of 50 runs a study uses."""
+    out = {}
+    blocks: dict[int, list[int]] = {}
+    for run in runs:
+        blocks.setdefault(run // 50, []).append(run)
+    for block in blocks.values():
+        for rec in compute_chunk(Chunk(study, cell, tuple(sorted(block)), seed, 0.05, keep)):
+            out[rec.run] = rec
+    return [out[run] for run in runs]
+
+
+def _trial_invocations(r: ShippedTrials, g: dict, ct) -> np.ndarray:
+    """Per trial of a cell, the index into the manifest's invocations (-1: not known)."""
+    invs = r.manifest["provenance"]["invocations"]
+    ids = r.manifest.get("invocation_ids", [])
+    pos = {inv["id"]: j for j, inv in enumerate(invs)}
+
+    def at(store_index: int) -> int:
+        if store_index < 0 or store_index >= len(ids):
+            return -1
+        return pos.get(ids[store_index], -1)
+
+    if g.get("invocation") is not None:
+        return np.full(ct.T, at(int(g["invocation"])), dtype=np.int64)
+    raw = r._file(g["file"])[f"g{g['index']}_inv"].astype(np.int64) - 1
+    return np.array([at(int(x)) for x in raw], dtype=np.int64)
+
+
+def _attribute(r: ShippedTrials, inv: int, here: dict, what: str) -> tuple[str, str]:
+    invs = r.manifest["provenance"]["invocations"]
+    if inv < 0:
+        return "differs", (f"{what} differ; the store did not record which invocation "
+                           "computed the trial")
+    rec = invs[inv]
+    diffs = []
+    for key, label in (("compile_target", "compile target"), ("blas", "BLAS kernels")):
+        was = rec.get(key)
+        if was is not None and was != here[key]:
+            diffs.append(f"{label} {was!r} (here {here[key]!r})")
+    if diffs:
+        return "machine-dependent", (f"{what} differ; computed by invocation {rec['id']} on "
+                                     f"{rec.get('host')!r} with " + " and ".join(diffs))
+    missing = [k for k in ("compile_target", "blas") if rec.get(k) is None]
+    why = (f"invocation {rec['id']} recorded no {' or '.join(missing)}" if missing else
+           f"invocation {rec['id']} recorded this machine's compile target and BLAS kernels")
+    return "differs", f"{what} differ; {why}"
+
+
+# =========================================================================================
+# command line: python -m simstudy trials export|verify|info
+# =========================================================================================
+
+def add_trials_parser(sub) -> None:
+    """The ``trials`` subcommand and its three actions (imports nothing heavy)."""
+    t = sub.add_parser("trials", help="shipped trials: export a store, verify, describe",
+                       description="The shipped trials: a study's stored trials in the "
+                                   "compact form kept in the repository (figures/STUDY/"
+                                   "trials), read by card and bench when no store is given.")
+    ts = t.add_subparsers(dest="trials_command", metavar="ACTION")
+    ex = ts.add_parser("export", help="write a store's trials of one study in the shipped form")
+    ex.add_argument("store", help="result store (.sqlite or .sqlite.gz)")
+    ex.add_argument("--study", required=True, help="the study to export (as the store names it)")
+    ex.add_argument("--out", help="directory to write (default figures/STUDY/trials)")
+    ex.add_argument("--max-file-mb", default="25", help="largest file in MB (25)")
+    ex.add_argument("--no-check", action="store_true",
+                    help="skip reading the export back and comparing it with the store")
+    ex.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ve = ts.add_parser("verify", help="recompute a random sample of shipped trials from their "
+                                      "seeds and compare bit for bit")
+    ve.add_argument("--study", help="comma-separated studies (default: every shipped study)")
+    ve.add_argument("--dir", action="append", help="a shipped-trials directory (repeatable)")
+    ve.add_argument("--sample", default="0.001", help="fraction of each study's trials (0.001)")
+    ve.add_argument("--seed", default="0", help="seed of the sample (0)")
+    ve.add_argument("--out", help="also write one row per trial to this CSV file")
+    ve.add_argument("--no-progress", action="store_true", help="no progress bar")
+    inf = ts.add_parser("info", help="what is shipped: trials, cells, bytes, provenance")
+    inf.add_argument("--study", help="comma-separated studies (default: every shipped study)")
+    inf.add_argument("--dir", action="append", help="a shipped-trials directory (repeatable)")
+
+
+def _number(name: str, text: str, kind: type, ok, want: str):
+    try:
+        v = kind(text)
+    except (TypeError, ValueError):
+        v = None
+    if v is None or (isinstance(v, float) and not math.isfinite(v)) or not ok(v):
+        raise _err(f"{name} must be {want}, got {text!r}")
+    return v
+
+
+def _readers(args) -> list[ShippedTrials]:
+    if args.dir:
+        readers = []
+        for d in args.dir:
+            r = open_path(d)
+            if r is None:
+                raise _err(f"--dir {d!r} holds no shipped trials (no {MANIFEST})")
+            readers.append(r)
+        return readers
+    found = shipped_dirs()
+    if args.study:
+        names = [s.strip() for s in args.study.split(",") if s.strip()]
+        missing = [s for s in names if s not in found]
+        if missing:
+            raise _err(f"no shipped trials of study {missing[0]!r}; shipped: "
+                       f"{', '.join(found) or 'none'}")
+        return [ShippedTrials(found[s]) for s in names]
+    if not found:
+        raise _err("no shipped trials found (figures/STUDY/trials of this checkout, or "
+                   f"${ENV_DIRS}); export one: python -m simstudy trials export STORE "
+                   "--study NAME")
+    return [ShippedTrials(d) for d in found.values()]
+
+
+def cmd_trials(args) -> int:
+    """Run ``python -m simstudy trials ACTION``; returns the exit status."""
+    action = getattr(args, "trials_command", None)
+    if action is None:
+        raise _err("trials needs an action; valid choices: export, info, verify")
+    if action == "export":
+        mb = _number("--max-file-mb", args.max_file_mb, float, lambda v: v >= 0.1,
+                     "a number of megabytes >= 0.1")
+        out = Path(args.out) if args.out else Path("figures") / args.study / "trials"
+        s = export(args.store, args.study, out, max_file_bytes=int(mb * 1_000_000),
+                   check=not args.no_check, progress=not args.no_progress)
+        print(s.line())
+        bad = s.checks.get("pvalues", {})
+        if bad and bad.get("identical") != bad.get("compared"):
+            print(f"simstudy: note: {bad['compared'] - bad['identical']:,} recomputed "
+                  "p-values differ from the store's (the statistics code changed since the "
+                  f"run?), e.g. {bad['differing'][:1]}", file=sys.stderr)
+        return 0
+    if action == "verify":
+        frac = _number("--sample", args.sample, float, lambda v: 0 < v <= 1,
+                       "a fraction in (0, 1]")
+        seed = _number("--seed", args.seed, int, lambda v: 0 <= v < 2**63,
+                       "an integer in [0, 2**63 - 1]")
+        readers = _readers(args)
+        rep = verify(readers, frac, seed, progress=not args.no_progress)
+        print(f"recomputed {len(rep.rows):,} trials in {rep.seconds:.1f} s on compile target "
+              f"{rep.here['compile_target']!r}, BLAS {rep.here['blas']!r}")
+        from .report import to_markdown
+
+        print(to_markdown(rep.summary()))
+        for r in rep.rows[rep.rows["status"] != "identical"].itertuples(index=False):
+            print(f"  {r.status}: {r.study} {r.cell} seed {r.seed} run {r.run}: {r.detail}")
+        if args.out:
+            rep.rows.to_csv(args.out, index=False)
+            print(f"wrote {args.out}")
+        print("verify: " + ("passed" if rep.ok else "FAILED: differences not attributable to "
+                            "a recorded compile target or BLAS kernel"))
+        return 0 if rep.ok else 1
+    for r in _readers(args):
+        print(info_text(r))
+    return 0
+
+
+def info_text(r: ShippedTrials) -> str:
+    """A few lines describing one study's shipped trials (``trials info``)."""
+    m = r.manifest
+    prov = m["provenance"]
+    rp = m["runs_per_cell"]
+    runs = str(rp["min"]) if rp["min"] == rp["max"] else f"{rp['min']}-{rp['max']}"
+    lines = [f"{m['study']}: {m['trials']:,} trials, {m['cells']} cells x seeds "
+             f"{m['seeds']}, {runs} runs per cell, {m['bytes']:,} bytes in "
+             f"{len(m['files'])} files ({r.path})"]
+    if m.get("with_losses"):
+        lines.append(f"  per-instance losses: {m['with_losses']:,} trials")
+    for inv in prov["invocations"]:
+        lines.append(f"  invocation {inv['id']}: simstudy {inv['version']} on {inv['host']!r}, "
+                     f"{inv['started']}, {inv['wall_seconds']} s, compile target "
+                     f"{inv['compile_target']!r}, BLAS {inv['blas']!r}")
+    ex = prov["export"]
+    lines.append(f"  exported {ex['time']} from {prov['source_store']!r} at commit "
+                 f"{ex['commit']}")
+    pv = m.get("checks", {}).get("pvalues")
+    if pv:
+        lines.append(f"  export check: p-values {pv['identical']:,}/{pv['compared']:,} "
+                     "identical to the store's")
+    return "\n".join(lines)
