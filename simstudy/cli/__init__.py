@@ -15,7 +15,8 @@ from pathlib import Path
 from ..errors import SimstudyError, guarded
 from ..params import ALPHA, POSITIVE_INT, SEED, ArgumentParser, arg_type
 
-COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card")
+COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card",
+            "trials")
 
 
 def _out_dir(out: Path) -> Path:
@@ -98,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .card import add_card_parser
 
     add_card_parser(sub)
+    from ..trials import add_trials_parser
+
+    add_trials_parser(sub)
     pf = sub.add_parser("perf", help="benchmark fast learner paths against scikit-learn")
     pf.add_argument("rest", nargs=argparse.REMAINDER)
     return p
@@ -338,6 +342,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help()
             return 0
+        if args.command == "trials":
+            from ..trials import cmd_trials
+
+            return cmd_trials(args)
         {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
          "bench": _cmd_bench, "migrate": _cmd_migrate, "snapshot": _cmd_snapshot,
          "card": _cmd_card}[args.command](args)
