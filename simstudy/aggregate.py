@@ -210,6 +210,32 @@ class StudyResult:
         return pd.DataFrame(rows, columns=["cell", "learner", "error_mean", "error_sd"])
 
 
+def pair_name(learners, a: int, b: int) -> str:
+    """``nb~j48``; positions added when a spec repeats (``lp#1~lp#2``, ``lp#1~nmc#3``).
+
+    >>> pair_name(("lp", "lp", "nmc"), 0, 2)
+    'lp#1~nmc#3'
+    """
+    if len(set(learners)) == len(learners):
+        return f"{learners[a]}~{learners[b]}"
+    return f"{learners[a]}#{a + 1}~{learners[b]}#{b + 1}"
+
+
+def named_pairs(result: StudyResult) -> pd.DataFrame:
+    """The result's table with a ``pair`` column after ``test`` when a cell compares more
+    than two learners (its rows differ only by ``a``, ``b`` otherwise); the table as it is
+    when every cell has two."""
+    table = result.table
+    learners = {c.id: c.learners for c in result.study.cells}
+    if table.empty or all(len(learners.get(c, ())) <= 2 for c in table["cell"].unique()):
+        return table
+    pairs = [pair_name(learners[c], int(a), int(b)) if len(learners.get(c, ())) > 2 else ""
+             for c, a, b in zip(table["cell"], table["a"], table["b"], strict=True)]
+    out = table.copy()
+    out.insert(list(out.columns).index("test") + 1, "pair", pairs)
+    return out
+
+
 def asked_results(study: Study, results: pd.DataFrame) -> pd.DataFrame:
     """The rows of the tests each cell asks for, in the study's cell and test order."""
     if results.empty:

@@ -27,55 +27,14 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from .aggregate import pair_name
 from .errors import SimstudyError
-from .store import CellTrials, run_hint
+from .store import CellTrials
 from .study import Study
-from .usertest import UserTest, load_function, open_readers
+from .usertest import UserTest, load_function, locate, no_trials, open_readers
 
 NONE = "not_found"
 ALL = "(all cells)"
-
-
-def pair_name(learners, a: int, b: int) -> str:
-    """``nb~j48``; positions added when a spec repeats (``lp#1~lp#2``, ``lp#1~nmc#3``)."""
-    if len(set(learners)) == len(learners):
-        return f"{learners[a]}~{learners[b]}"
-    return f"{learners[a]}#{a + 1}~{learners[b]}#{b + 1}"
-
-
-def locate(st: Study | str, readers: list, runs: int | None, seed: int | None,
-           alpha: float | None):
-    """``(study, reader)``: the study scoped to the first reader holding any of its cells,
-    or ``(study, None)`` when none does.  A name is scoped to the stored seed and runs; a
-    Study is read as given unless ``runs`` or ``seed`` is asked for."""
-    from .scope import stored_scope
-
-    if isinstance(st, str):
-        from .catalog import get_study
-
-        study = get_study(st, alpha=alpha)
-    elif isinstance(st, Study):
-        study = st if alpha is None else st.replace(alpha=float(alpha))
-    else:
-        raise SimstudyError(f"a study must be a registered name, a study file's path or a "
-                            f"Study, got {st!r:.80}")
-    ids = [c.id for c in study.cells]
-    for r in readers:
-        if r.holdings(ids)["cell"].isin(ids).any():
-            if isinstance(st, str) or runs is not None or seed is not None:
-                study = stored_scope(study, r, runs, seed)
-            return study, r
-    return study, None
-
-
-def no_trials(st: Study | str, study: Study, readers: list) -> str:
-    """Why a study cannot be read, with the command that computes it."""
-    asked = st if isinstance(st, str) else study.name
-    where = ", ".join(r.describe() for r in readers)
-    path = next((getattr(r, "path", None) for r in readers
-                 if getattr(r, "path", None) is not None and hasattr(r, "con")), None)
-    return (f"no trials of study {asked!r} in {where}; compute them: "
-            f"{run_hint(asked, path)}")
 
 
 def _open(fn, study, store, runs, seed, alpha, name, kind):

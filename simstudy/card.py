@@ -48,13 +48,18 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .aggregate import newcombe_unpaired, runs_to_resolve, runs_to_resolve_unpaired, \
-    tango_paired, wilson
-from .bench import locate, no_trials, pair_name
+from .aggregate import (
+    newcombe_unpaired,
+    pair_name,
+    runs_to_resolve,
+    runs_to_resolve_unpaired,
+    tango_paired,
+    wilson,
+)
 from .errors import SimstudyError
 from .study import Study
 from .truth import truth, truth_text
-from .usertest import UserTest, open_readers
+from .usertest import UserTest, locate, no_trials, open_readers
 
 #: default alpha grid of the calibration curves
 ALPHA_GRID: tuple[float, ...] = tuple(sorted({*np.round(np.linspace(0.005, 0.2, 40), 4),
@@ -307,7 +312,7 @@ _POWER_COLS = _SIZE_COLS + ["measure", "true_diff", "z", "x_kind", "x"]
 _REP_COLS = ["study", "design", "pair", "test", "new", "units", "repetitions", "consistent",
              "consistent_pct", "almost_consistent_pct", "R", "mean_reject"]
 _TRUTH_OF = {SIZE: "H0", POWER: "H1", UNKNOWN: "unknown"}
-_STUDY_COLS = ["study", "status", "cells", "cells_read", "trials", "runs", "reason"]
+_STUDY_COLS = ["study", "status", "cells", "cells_read", "trials", "runs", "read_from", "reason"]
 
 
 def _frame(rows: list[dict], cols: list[str]) -> pd.DataFrame:
@@ -342,7 +347,8 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
     name = test.name
     label = st if isinstance(st, str) else study.name
     row = {"study": label, "status": "skipped", "cells": len(study.cells), "cells_read": 0,
-           "trials": 0, "runs": "", "reason": ""}
+           "trials": 0, "runs": "", "read_from": "" if reader is None else reader.describe(),
+           "reason": ""}
     acc.studies.append(row)
     if reader is None:
         row["reason"] = no_trials(st, study, readers)

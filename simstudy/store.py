@@ -301,8 +301,10 @@ def run_hint(study: str, path: str | os.PathLike | None) -> str:
     target = "simstudy-store.sqlite" if path is None else str(path)
     extra = ""
     if target.endswith(".gz"):
-        target = target[:-3] if target[:-3].endswith(".sqlite") else target[:-3] + ".sqlite"
-        extra = f" ({str(path)!r} is a read-only snapshot; then read both stores)"
+        gz = target
+        target = gz[:-3] if gz[:-3].endswith(".sqlite") else gz[:-3] + ".sqlite"
+        extra = (f" (a .gz snapshot is read-only: run into {target}, then read it too, or "
+                 f"snapshot it: python -m simstudy snapshot --store {target} {gz})")
     return f"python -m simstudy run {study} --store {target}{extra}"
 
 
@@ -331,8 +333,8 @@ class Store:
                 f"{self.path.with_suffix('')}")
         if readonly and not self.path.exists():
             raise SimstudyError(
-                f"store {str(self.path)!r} does not exist; run a study first "
-                f"(python -m simstudy run STUDY --store {self.path})")
+                f"store {str(self.path)!r} does not exist; run a study first: "
+                f"{run_hint('STUDY', self.path)}")
         if not readonly and not self.path.parent.exists():
             raise SimstudyError(f"store directory {str(self.path.parent)!r} does not exist")
         if readonly and self.path.stat().st_size == 0:

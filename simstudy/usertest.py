@@ -43,11 +43,15 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import SimstudyError
 from .spec import parse_spec
+
+if TYPE_CHECKING:
+    from .study import Study
 
 KINDS = ("pairwise", "choice")
 SIGNATURES = {"pairwise": "f(d, *, n_train, n_test)", "choice": "g(errors, *, alpha)"}
@@ -424,11 +428,12 @@ def _confidence(fn: Callable) -> float:
 
 def open_readers(store: object, studies: Sequence[str] = ()) -> tuple[list, list]:
     """Readers of stored trials for ``store``: a path or an open store, a list of them, or
-    None for the shipped trials (:mod:`simstudy.trials`).  Returns (readers, the ones
-    opened here, which the caller closes)."""
+    None for the defaults -- the store ``simstudy-store.sqlite`` of the current directory
+    when there is one (where ``run`` writes by default), then the shipped trials
+    (:mod:`simstudy.trials`); each study is read from the first reader that holds it.
+    Returns (readers, the ones opened here, which the caller closes)."""
     if store is None:
-        opened = _shipped(studies)
-        return opened, opened
+        return default_readers(studies)
     items = [store] if isinstance(store, (str, os.PathLike)) or hasattr(store, "fold_errors") \
         else list(store)  # type: ignore[call-overload]
     if not items:
@@ -451,22 +456,36 @@ def open_readers(store: object, studies: Sequence[str] = ()) -> tuple[list, list
     return readers, opened
 
 
-def _shipped(studies: Sequence[str]) -> list:
-    """The shipped trials holding ``studies`` (``simstudy.trials.open_shipped``)."""
+def default_readers(studies: Sequence[str] = ()) -> tuple[list, list]:
+    """The readers used when no store is given (see :func:`open_readers`)."""
+    from .store import DEFAULT_STORE, Store
+
+    readers = []
+    if Path(DEFAULT_STORE).is_file():
+        readers.append(Store(DEFAULT_STORE, readonly=True))
+    try:
+        readers += shipped_readers(studies)
+    except BaseException:
+        for r in readers:
+            r.close()
+        raise
+    if not readers:
+        raise SimstudyError(
+            f"no store given, no {DEFAULT_STORE} here, and this simstudy ships no trials"
+            + (f" of {', '.join(studies)}" if studies else "")
+            + "; give a store (--store FILE), or compute one: python -m simstudy run STUDY")
+    return readers, list(readers)
+
+
+def shipped_readers(studies: Sequence[str] = ()) -> list:
+    """The shipped trials holding ``studies`` (all when empty): readers from
+    ``simstudy.trials.open_shipped``; none when this simstudy ships no trials."""
     try:
         from . import trials
     except ImportError:
-        trials = None
+        return []
     opener = getattr(trials, "open_shipped", None)
-    if opener is None:
-        raise SimstudyError("no store given and this simstudy ships no trials; give a store "
-                            "(--store FILE), or compute one: python -m simstudy run STUDY "
-                            "--store FILE")
-    readers = list(opener(list(studies) or None))
-    if not readers:
-        raise SimstudyError(f"no shipped trials hold {', '.join(studies) or 'any study'}; "
-                            "give a store (--store FILE)")
-    return readers
+    return [] if opener is None else list(opener(list(studies) or None))
 
 
 def _shipped_path(x: object):
@@ -477,3 +496,41 @@ def _shipped_path(x: object):
         return None
     opener = getattr(trials, "open_path", None)
     return None if opener is None else opener(x)
+
+
+def locate(st: Study | str, readers: list, runs: int | None, seed: int | None,
+           alpha: float | None):
+    """``(study, reader)``: the study scoped to the first reader holding any of its cells,
+    or ``(study, None)`` when none does.  A name is scoped to the stored seed and runs; a
+    Study is read as given unless ``runs`` or ``seed`` is asked for."""
+    from .scope import stored_scope
+    from .study import Study
+
+    if isinstance(st, str):
+        from .catalog import get_study
+
+        study = get_study(st, alpha=alpha)
+    elif isinstance(st, Study):
+        study = st if alpha is None else st.replace(alpha=float(alpha))
+    else:
+        raise SimstudyError(f"a study must be a registered name, a study file's path or a "
+                            f"Study, got {st!r:.80}")
+    ids = [c.id for c in study.cells]
+    for r in readers:
+        if r.holdings(ids)["cell"].isin(ids).any():
+            if isinstance(st, str) or runs is not None or seed is not None:
+                study = stored_scope(study, r, runs, seed)
+            return study, r
+    return study, None
+
+
+def no_trials(st: Study | str, study: Study, readers: list) -> str:
+    """Why a study cannot be read, with the command that computes it."""
+    from .store import run_hint
+
+    asked = st if isinstance(st, str) else study.name
+    where = ", ".join(r.describe() for r in readers)
+    path = next((getattr(r, "path", None) for r in readers
+                 if getattr(r, "path", None) is not None and hasattr(r, "con")), None)
+    return (f"no trials of study {asked!r} in {where}; compute them: "
+            f"{run_hint(asked, path)}")

@@ -70,8 +70,9 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
                   "al. 2024). The corrected t's interval (Nadeau & Bengio 2003) is computed "
                   "from the same fold errors.", "",
                   to_markdown(_intervals_screen(c.intervals)), ""]
+    most = _most_runs(c)
     if len(c.size):
-        lines += ["## Size (H0 cells)", "", to_markdown(_wide(c.size, c.name)), ""]
+        lines += ["## Size (H0 cells)", "", to_markdown(_wide(c.size, c.name, most=most)), ""]
     if len(c.power):
         h1 = c.power[c.power["measure"] == POWER]
         unk = c.power[c.power["measure"] == UNKNOWN]
@@ -79,13 +80,14 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
             lines += ["## Power (H1 cells of known difference)", "",
                       "x: |true difference of error rates| where known (truth column), else "
                       "|z| = |ē_a − ē_b| / s_b from the stored errors (Alpaydın 1999, Fig. 2).",
-                      "", to_markdown(_wide(h1, c.name, extra=["x_kind", "x"])), ""]
+                      "", to_markdown(_wide(h1, c.name, extra=["x_kind", "x"], most=most)), ""]
         if len(unk):
             lines += ["## Reject rate, truth unknown (not power)", "",
                       "Which learner is better is not known in these cells; |z| = "
                       "|ē_a − ē_b| / s_b from the stored errors (Alpaydın 1999, Fig. 2) says "
                       "how far apart they are (|z| near 0: effectively a null cell).", "",
-                      to_markdown(_wide(unk, c.name, extra=["x"]).rename(columns={"x": "|z|"})),
+                      to_markdown(_wide(unk, c.name, extra=["x"], most=most)
+                                  .rename(columns={"x": "|z|"})),
                       ""]
     if len(c.replicability):
         lines += ["## Replicability", "",
@@ -138,9 +140,11 @@ def _intervals_screen(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _wide(df: pd.DataFrame, name: str, extra: Sequence[str] = ()) -> pd.DataFrame:
-    """One row per cell (and pair): each test's reject proportion [Wilson interval]; a
-    ``runs`` column, flagged ``(mixed)`` when the study's cells hold different run counts."""
+def _wide(df: pd.DataFrame, name: str, extra: Sequence[str] = (),
+          most: dict | None = None) -> pd.DataFrame:
+    """One row per cell (and pair): each test's reject proportion [Wilson interval]; the
+    new test's ``runs``, flagged ``(mixed)`` when below the most runs of the study's cells
+    (``most``: study -> runs, over every frame of the card)."""
     idx = ["study", "cell", "pair", "truth", *extra]
     rows: dict[tuple, dict] = {}
     for r in df.itertuples(index=False):
@@ -151,15 +155,20 @@ def _wide(df: pd.DataFrame, name: str, extra: Sequence[str] = ()) -> pd.DataFram
             d["runs"] = int(r.runs)
     tests = list(dict.fromkeys([name, *df["test"]]))
     w = pd.DataFrame(list(rows.values())).reindex(columns=[*idx, "runs", *tests])
-    for study, g in w.groupby("study", sort=False):
-        vals = g["runs"].dropna()
-        if vals.nunique() > 1:
-            most = vals.max()
-            w.loc[g.index, "runs"] = [f"{int(v)} (mixed)" if v != most else str(int(v))
-                                      for v in g["runs"].fillna(most)]
+    if most:
+        w["runs"] = [("" if pd.isna(v) else f"{int(v)} (mixed)" if v < most.get(s, v)
+                      else str(int(v))) for s, v in zip(w["study"], w["runs"], strict=True)]
     if (w["pair"] == "").all():
         w = w.drop(columns=["pair"])
     return w
+
+
+def _most_runs(c: Card) -> dict:
+    """study -> the most runs of its cells, when its cells hold different run counts."""
+    both = pd.concat([c.size[["study", "runs"]], c.power[["study", "runs"]]])
+    g = both.groupby("study")["runs"]
+    lo, hi = g.min(), g.max()
+    return {s: int(hi[s]) for s in hi.index if lo[s] != hi[s]}
 
 
 def _figures(c: Card, out: Path) -> list[Path]:
