@@ -21,7 +21,8 @@ import numpy as np
 from .core import Dataset, FoldLosses
 from .errors import SimstudyError
 from .store import ResultRow, Store, TrialRecord
-from .study import DESIGN, MODEL, SOURCE, Cell, Study, trial_seed
+from .seeding import design_seed, model_seed, source_seed, trial_seed
+from .study import Cell, Study
 
 BACKENDS = ("serial", "joblib", "dask")
 
@@ -136,26 +137,13 @@ def validate(study: Study) -> None:
 
 # --- one chunk -----------------------------------------------------------------------------
 
-def source_seed(root: int, cell: Cell, run: int) -> np.random.SeedSequence:
-    """The seed of a trial's data draw.
-
-    Normally the cell's own (each trial a fresh sample).  A source with ``runs_per_draw = k``
-    shares draws across cells: runs ``k*i .. k*i+k-1`` of *every* cell with that source spec
-    see draw ``i``, seeded by (source spec, i) -- Bouckaert & Frank's Table 5 feeds the same
-    training sets to every design and test.
-    """
-    k = getattr(_source(cell.source), "runs_per_draw", None)
-    if k:
-        return trial_seed(root, "draw:" + cell.source, run // int(k), SOURCE)
-    return trial_seed(root, cell.id, run, SOURCE)
-
-
 def _trial_data(chunk: Chunk, run: int) -> tuple[Dataset, np.ndarray, np.ndarray]:
     cid = chunk.cell.id
-    data = _source(chunk.cell.source).sample(
-        np.random.default_rng(source_seed(chunk.seed, chunk.cell, run)))
+    src = _source(chunk.cell.source)
+    data = src.sample(np.random.default_rng(source_seed(
+        chunk.seed, cid, chunk.cell.source, run, getattr(src, "runs_per_draw", None))))
     des = _design(chunk.cell.design)
-    train = des.masks(data.y, np.random.default_rng(trial_seed(chunk.seed, cid, run, DESIGN)))
+    train = des.masks(data.y, np.random.default_rng(design_seed(chunk.seed, cid, run)))
     test = des.test_masks(train)
     return data, train, test
 
@@ -227,7 +215,7 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
         raise SimstudyError(
             f"design {des.name!r} produced an empty train or test fold on {cell.source!r}")
     for k, ln in enumerate(cell.learners):
-        seeds = [trial_seed(chunk.seed, cid, run, MODEL, k, m)
+        seeds = [model_seed(chunk.seed, cid, run, k, m)
                  for run in chunk.runs for m in range(R * F)]
         learner = _learner(ln).prepare(trials[0][0])  # data-set facts, e.g. nominal groups
         if shared or getattr(learner, "stack_trials", False):

@@ -2,44 +2,24 @@
 
 A :class:`Study` is a list of :class:`Cell` (one point of the grid: source x learners x
 design x tests) with a number of runs, a root seed and an alpha.  A *trial* is ``(cell,
-run)``.  Its randomness comes only from
-
-    np.random.SeedSequence(root_seed, spawn_key=(cell_key(cell.id), run, purpose, ...))
-
-so a trial's numbers do not depend on the order trials run in, on the number of workers or
-on which other cells are in the study.  ``cell.id`` (``iris/mlp-10~mlp-10/5x2``) is the
+run)``; its randomness comes only from the root seed, the cell's id and the run
+(:mod:`simstudy.seeding`).  ``cell.id`` (``iris/mlp-10~mlp-10/5x2``) is the
 store key; it names exactly what determines the trial's data and models (tests and alpha
 are evaluated on stored fold losses, so they are not part of it).
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from .errors import SimstudyError
 from .params import ALPHA, POSITIVE_INT, SEED, check
-
-
-def cell_key(cell_id: str) -> int:
-    """Stable 63-bit integer of a cell id (sha256), used in the trial's spawn key."""
-    return int.from_bytes(hashlib.sha256(cell_id.encode("utf-8")).digest()[:8], "big") >> 1
-
-
-def trial_seed(root_seed: int, cell_id: str, run: int, *purpose: int) -> np.random.SeedSequence:
-    """The SeedSequence of one trial (or of one purpose inside it: source, design, model)."""
-    return np.random.SeedSequence(root_seed, spawn_key=(cell_key(cell_id), int(run), *purpose))
-
-
-# purposes inside a trial, part of the spawn key (fixed forever: changing them changes results)
-SOURCE, DESIGN, MODEL = 0, 1, 2
 
 
 @dataclass(frozen=True)

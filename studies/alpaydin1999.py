@@ -51,21 +51,11 @@ from simstudy.report.compare import band, in_band, savefig, wide_by_test
 from simstudy.report.style import figure_style, runs_caption, runs_range
 from simstudy.study import Cell, Study
 
+from .paper_calibration import DATASETS, VOWEL  # Tables 2-3's data sets, beside the calibration
+
 REF = Path(__file__).parent / "reference"
 TESTS = ("t5x2cv", "F5x2cv")
 
-# UCI vowel with the 10 features the literature uses (not the train/test, speaker, sex columns)
-VOWEL = "vowel[drop=Train_or_Test;Speaker_Number;Sex]"
-
-# paper name -> (our source, hidden units of Tables 2-3); None = not available
-DATASETS: dict[str, tuple[str | None, tuple[int, ...]]] = {
-    "IRIS": ("iris", (3, 10, 20)),
-    "WINE": ("wine", (3, 10, 20)),
-    "GLASS": ("glass", (5, 10, 20)),
-    "VOWEL": (VOWEL, (5, 10, 20)),
-    "ODR": ("optdigits", (10, 20)),
-    "THYROID": (None, (10,)),
-}
 NUMERATOR_SETS = {"GLASS": "glass", "WINE": "wine", "IRIS": "iris", "THYROID": None,
                   "VOWEL": VOWEL, "ODR": "optdigits", "DIGIT": None, "PEN": "pendigits"}
 NUMERATOR_HIDDEN = 20

@@ -27,7 +27,7 @@ uncorrected 10×10 cv t (``rxk-t``, §4.3's most consistent but invalid test).
 Shared training sets.  The cells are source × design; every cell of a source has
 ``sets × 10`` runs, and run ``r`` of every cell sees training set ``r // 10`` of its source:
 the source sets ``runs_per_draw = 10``, so the runner seeds its sample by (source, set index)
-rather than by cell (:func:`simstudy.sources.ban.draw_seed`), while partitions and models
+rather than by cell (:func:`simstudy.seeding.draw_seed`), while partitions and models
 stay seeded by (cell, run).  ``meta["runs_per_set"] = 10`` lets ``--sets N`` ask for N sets.
 
 The accuracy row.  The paper trains naive Bayes and C4.5 on each training set and measures
@@ -65,10 +65,11 @@ import pandas as pd
 from simstudy.designs import get_design
 from simstudy.errors import SimstudyError
 from simstudy.report import write_table
+from simstudy.seeding import MODEL, draw_seed, trial_seed
 from simstudy.sources import get_source
-from simstudy.sources.ban import BanSource, draw_seed
+from simstudy.sources.ban import BanSource
 from simstudy.stats import consistency_from_counts
-from simstudy.study import MODEL, Cell, Study, trial_seed
+from simstudy.study import Cell, Study
 
 REF = Path(__file__).parent / "reference"
 SEED = 2004
@@ -220,7 +221,7 @@ def exact_accuracies(source: str, learners: Sequence[str], root_seed: int, sets:
                      block: int = 50) -> np.ndarray:
     """``(len(learners), sets)`` exact accuracies of each learner trained on each of the
     first ``sets`` training sets of ``source`` -- the very sets the study's cells use
-    (:func:`simstudy.sources.ban.draw_seed`).
+    (:func:`simstudy.seeding.draw_seed`).
 
     A model is trained on its 300 cases and predicts the 512 attribute patterns; its
     accuracy is sum_x P(x, class = pred(x)) under the source's joint.  ``block`` training

@@ -53,6 +53,20 @@ ETA, INIT = 0.02, 0.01
 SEED = 18
 
 
+# UCI vowel with the 10 features the literature uses (not the train/test, speaker, sex columns)
+VOWEL = "vowel[drop=Train_or_Test;Speaker_Number;Sex]"
+
+#: Alpaydın (1999) Tables 2-3: paper name -> (our source, hidden units); None = not available
+DATASETS: dict[str, tuple[str | None, tuple[int, ...]]] = {
+    "IRIS": ("iris", (3, 10, 20)),
+    "WINE": ("wine", (3, 10, 20)),
+    "GLASS": ("glass", (5, 10, 20)),
+    "VOWEL": (VOWEL, (5, 10, 20)),
+    "ODR": ("optdigits", (10, 20)),
+    "THYROID": (None, (10,)),
+}
+
+
 def online_spec(base: str, epochs: int) -> str:
     """Canonical spec of ``lp`` / ``mlp-<h>`` under online backprop with ``epochs`` epochs."""
     act = "" if base == "lp" else "activation=logistic,"
@@ -117,8 +131,6 @@ def calibrate_alpaydin(runs: dict[str, int] | int = 10, grid: tuple[int, ...] = 
     """
     from simstudy.learners import get_learner
     from simstudy.sources import get_source
-
-    from .alpaydin1999 import DATASETS
 
     t2 = read_error_table()
     rows = []

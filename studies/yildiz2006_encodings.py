@@ -35,9 +35,9 @@ from simstudy.designs import get_design
 from simstudy.errors import SimstudyError
 from simstudy.learners import get_learner
 from simstudy.report.tables import to_markdown
+from simstudy.seeding import MODEL, trial_seed
 from simstudy.sources import get_source
 from simstudy.sources.bundled import DATA_DIR
-from simstudy.study import MODEL, trial_seed
 
 from . import yildiz2006 as Y
 

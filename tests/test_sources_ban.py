@@ -17,10 +17,10 @@ import pytest
 from scipy import stats as sps
 
 from simstudy.errors import SimstudyError
+from simstudy.seeding import SOURCE, cell_key, draw_seed, source_seed
 from simstudy.sources import ban as B
 from simstudy.sources import get_source, list_sources
 from simstudy.sources.encode import encode
-from simstudy.study import SOURCE, trial_seed
 
 SPECS = [f"ban[src={k}]" for k in range(1, 5)]
 
@@ -245,20 +245,19 @@ def test_bad_specs_raise_with_the_value_and_choices(spec, msg):
         get_source(spec)
 
 
-def test_draw_seed_is_the_runner_contract():
-    """Training set i of a source: trial_seed(root, "draw:" + source, i, SOURCE)."""
-    s = B.draw_seed(3, "ban[src=2]", 7)
-    assert s.spawn_key == trial_seed(3, "draw:ban[src=2]", 7, SOURCE).spawn_key
-    assert s.entropy == 3
-    # the runner seeds every cell's run 70..79 with it, whatever the cell
-    from simstudy.runner import source_seed
-    from simstudy.study import Cell
-
-    for design, run in (("5x2cv", 70), ("10x10cv", 79)):
-        cell = Cell("ban[src=2]", ("nb", "nb"), design, ())
-        assert source_seed(3, cell, run).spawn_key == s.spawn_key
-    assert source_seed(3, Cell("ban[src=2]", ("nb", "nb"), "5x2cv", ()), 80).spawn_key \
+def test_shared_draw_seed():
+    """Training set i of a source: SeedSequence(root, (key of "draw:" + source, i, SOURCE)),
+    the sample of runs 10 i .. 10 i + 9 of every cell with that source."""
+    s = draw_seed(3, "ban[src=2]", 7)
+    assert s.entropy == 3 and s.spawn_key == (cell_key("draw:ban[src=2]"), 7, SOURCE)
+    reps = get_source("ban[src=2]").runs_per_draw
+    for cell, run in (("ban[src=2]/nb~nb/5x2cv", 70), ("ban[src=2]/nb~nb/10x10cv", 79)):
+        assert source_seed(3, cell, "ban[src=2]", run, reps).spawn_key == s.spawn_key
+    assert source_seed(3, "ban[src=2]/nb~nb/5x2cv", "ban[src=2]", 80, reps).spawn_key \
         != s.spawn_key
+    # without shared draws a trial's sample is its cell's own
+    assert source_seed(3, "iris/nmc~nmc/5x2cv", "iris", 70).spawn_key == (
+        cell_key("iris/nmc~nmc/5x2cv"), 70, SOURCE)
 
 
 # --- exact accuracy -------------------------------------------------------------------------

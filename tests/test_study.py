@@ -6,8 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simstudy.errors import SimstudyError
+from simstudy.seeding import cell_key, trial_seed
 from simstudy.spec import format_spec, parse_spec
-from simstudy.study import Cell, Study, cell_key, cells, trial_seed
+from simstudy.study import Cell, Study, cells
 
 
 def test_cell_id_is_canonical():

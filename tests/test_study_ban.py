@@ -18,10 +18,9 @@ from simstudy.cli import main
 from simstudy.designs import get_design
 from simstudy.learners import get_learner
 from simstudy.runner import validate
+from simstudy.seeding import DESIGN, MODEL, draw_seed, trial_seed
 from simstudy.sources import get_source
-from simstudy.sources.ban import draw_seed
 from simstudy.store import Store
-from simstudy.study import DESIGN, MODEL, trial_seed
 
 
 def test_grid_is_4_sources_x_the_papers_designs():

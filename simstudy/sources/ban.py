@@ -37,7 +37,8 @@ A cell's trial is normally seeded by (cell, run), which would give every cell an
 its own sample.  So the source sets ``runs_per_draw = reps``: the runner then seeds the
 sample of run ``r`` by ``(source spec, draw index r // reps)`` -- not by the cell -- while
 partitions and models stay seeded by (cell, run).  Runs ``10 i .. 10 i + 9`` of every cell
-of a source are the 10 repetitions on training set ``i``, and :func:`draw_seed` gives that
+of a source are the 10 repetitions on training set ``i``, and
+:func:`simstudy.seeding.draw_seed` gives that
 same seed to anyone else who needs training set ``i`` (the exact accuracy row).  This keeps
 the data shared by construction (one seed per set, whatever cells exist) without storing
 1000 data sets or declaring 1000 fixed sources per design.
@@ -66,7 +67,6 @@ __all__ = [
     "NAMES",
     "load_networks",
     "make_ban",
-    "draw_seed",
     "exact_accuracy",
 ]
 
@@ -218,7 +218,7 @@ class BanSource(Source):
     """Training sets of ``n`` cases from one of the four networks (fresh per draw).
 
     ``runs_per_draw = reps``: runs ``reps*i .. reps*i+reps-1`` of every cell of this source
-    share training set ``i`` (seeded by :func:`draw_seed`); see the module docstring.
+    share training set ``i`` (seeded by :func:`simstudy.seeding.draw_seed`); see the module docstring.
     """
 
     fixed = False
@@ -307,15 +307,6 @@ def _encode_codes(codes: np.ndarray, name: str) -> Dataset:
     df["class"] = codes[:, 0].astype(str)
     return encode(df, name, nominal=ATTRIBUTES, domains={a: ("0", "1") for a in ATTRIBUTES},
                   drop_constant=False, meta={"source": "ban"})
-
-
-def draw_seed(root_seed: int, source: str, draw: int) -> np.random.SeedSequence:
-    """The seed of training set ``draw`` of ``source`` (a cell's source spec) under
-    ``root_seed``: the runner's seed for the samples of runs ``reps*draw ..`` of every cell
-    with that source (the shared-draw contract, ``Source.runs_per_draw``)."""
-    from ..study import SOURCE, trial_seed
-
-    return trial_seed(root_seed, "draw:" + source, int(draw), SOURCE)
 
 
 def _int(key: str, v: str, lo: int) -> int:

@@ -19,15 +19,11 @@ the softmax ``exp`` are vectorisable polynomial/rational forms accurate to a few
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numba import njit
 
 from ..base import frozen
-
-if TYPE_CHECKING:
-    from .net import _SoftmaxNet
+from .layout import Net, penalty_mask
 
 # ---------------------------------------------------------------------------------------
 # numba L-BFGS kernels: one model at a time, the whole batch in one compiled call.
@@ -133,7 +129,7 @@ def _exp_nonpos(z, kb):  # pragma: no cover - compiled
 def _logits(W, Xt, H, Z, d, h, C, logistic, K, fast):  # pragma: no cover - compiled
     """Forward pass, transposed: ``H`` (h, r) hidden outputs, ``Z`` (C, r) logits.
 
-    ``W`` holds the flat parameters in the layout of :meth:`_SoftmaxNet._views`.
+    ``W`` holds the flat parameters in the layout of :mod:`.layout`.
     """
     r = Xt.shape[1]
     if h == 0:
@@ -476,7 +472,7 @@ def _fit_predict_lbfgs(
 
 
 def fit_predict(
-    net: _SoftmaxNet,
+    net: Net,
     X: np.ndarray,
     y: np.ndarray,
     train: np.ndarray,
@@ -489,7 +485,7 @@ def fit_predict(
     """Train every model and predict its test rows in one compiled call.
 
     Returns ``(pred, params, iterations)``: ``(B, n)`` predictions (-1 off test), the
-    trained parameters ``(B, P)`` in the network's dtype (layout: ``net._views``) and the
+    trained parameters ``(B, P)`` in the network's dtype (layout: :mod:`.layout`) and the
     iterations each model ran.
     """
     d = X.shape[1]
@@ -499,7 +495,7 @@ def fit_predict(
     gtol = net.opts["gtol"]
     gtol = float(gtol) if gtol is not None else (1e-6 if linear else 1e-4)  # type: ignore[arg-type]
     theta = np.ascontiguousarray(thetas, dtype=np.float64)
-    pen = (net._penalty_mask(d, C)[0] > 0).astype(np.float64)
+    pen = (penalty_mask(net.hidden, d, C, net.dtype)[0] > 0).astype(np.float64)
     fast = net.dtype == np.float32  # the rational tanh is accurate to float32 only
     pred, iters = _fit_predict_lbfgs(
         frozen(X),

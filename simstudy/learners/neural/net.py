@@ -21,6 +21,7 @@ from ...errors import SimstudyError, unknown
 from ..base import Learner
 from ..preprocess import model_stats
 from . import lbfgs, rprop
+from .layout import n_params
 
 ACTIVATIONS = ("tanh", "logistic")
 SOLVERS = ("lbfgs", "rprop")
@@ -166,7 +167,7 @@ class _SoftmaxNet(Learner):
         pred, params, epochs = solver.fit_predict(
             self, X, y, train, test, mean, scale, thetas, n_classes
         )
-        self.params_ = params  # (B, P) trained parameters (diagnostic; layout: _views)
+        self.params_ = params  # (B, P) trained parameters (diagnostic; see .layout)
         self.n_epochs_ = epochs  # iterations / epochs each model ran (diagnostic)
         return pred
 
@@ -178,13 +179,9 @@ class _SoftmaxNet(Learner):
         return self.fit_predict(X, y, train, ~train, seeds)
 
     # ------------------------------------------------------------------ internals
-    def _n_params(self, d: int, C: int) -> int:
-        h = self.hidden
-        return (d + 1) * C if h == 0 else (d + 1) * h + (h + 1) * C
-
     def _init_params(self, d: int, C: int, seeds: Sequence[np.random.SeedSequence]) -> np.ndarray:
         """Glorot-uniform weights and biases as scikit-learn's MLP (``_init_coef``)."""
-        P = self._n_params(d, C)
+        P = n_params(self.hidden, d, C)
         theta = np.zeros((len(seeds), P), dtype=self.dtype)
         h = self.hidden
         if h == 0:
@@ -198,20 +195,6 @@ class _SoftmaxNet(Learner):
             w2 = rng.uniform(-b2, b2, size=(h + 1, C))
             theta[b] = np.concatenate([w1.ravel(), w2.ravel()])
         return theta
-
-    def _views(self, theta: np.ndarray, d: int, C: int) -> list[np.ndarray]:
-        A, h = theta.shape[0], self.hidden
-        if h == 0:
-            return [theta.reshape(A, d + 1, C)]
-        k = (d + 1) * h
-        return [theta[:, :k].reshape(A, d + 1, h), theta[:, k:].reshape(A, h + 1, C)]
-
-    def _penalty_mask(self, d: int, C: int) -> np.ndarray:
-        """1 for weights, 0 for biases (the last row of each layer's matrix)."""
-        m = np.ones((1, self._n_params(d, C)), dtype=self.dtype)
-        for v in self._views(m, d, C):
-            v[:, -1, :] = 0.0
-        return m
 
 
 class LinearPerceptron(_SoftmaxNet):

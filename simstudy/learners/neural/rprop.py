@@ -5,28 +5,24 @@ purely elementwise, stopped when ``J`` fell by less than ``tol · check · J`` o
 epochs.  The batch is one stacked network (a leading model axis, one small gemm per model
 per ``np.matmul``); models are grouped by training-set size so that no model's arrays carry
 padding that depends on its batch-mates, so a model's result does not depend on them.  The
-caller (:class:`~simstudy.learners.neural.net._SoftmaxNet`) runs BLAS single-threaded
+caller (:mod:`simstudy.learners.neural.net`) runs BLAS single-threaded
 (``blas_threads``): parallelism belongs to the runner, and threaded tiny gemms stall on a
 busy machine.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..preprocess import apply_one
-
-if TYPE_CHECKING:
-    from .net import _SoftmaxNet
+from .layout import Net, n_params, penalty_mask, views
 
 _ETA_PLUS, _ETA_MINUS = 1.2, 0.5
 _STEP0, _STEP_MIN, _STEP_MAX = 0.05, 1e-7, 5.0
 
 
 def fit_predict(
-    net: _SoftmaxNet,
+    net: Net,
     X: np.ndarray,
     y: np.ndarray,
     train: np.ndarray,
@@ -39,7 +35,7 @@ def fit_predict(
     """Train every model (``thetas`` updated in place) and predict its test rows.
 
     Returns ``(pred, params, epochs)``: ``(B, n)`` predictions (-1 off test), the trained
-    parameters ``(B, P)`` (layout: ``net._views``) and the epochs each model trained.
+    parameters ``(B, P)`` (layout: :mod:`.layout`) and the epochs each model trained.
     """
     B = train.shape[0]
     pred = np.full((B, X.shape[0]), -1, dtype=np.int64)
@@ -58,14 +54,14 @@ def fit_predict(
     return pred, thetas, epochs
 
 
-def _chunks(net: _SoftmaxNet, idx: np.ndarray, rows: int, d: int, C: int) -> list[np.ndarray]:
+def _chunks(net: Net, idx: np.ndarray, rows: int, d: int, C: int) -> list[np.ndarray]:
     width = (d + 1) + 3 * (net.hidden + 1) + 4 * C  # floats per row per model, roughly
-    per_model = max(1, rows * width * net.dtype.itemsize + 6 * net._n_params(d, C) * 8)
+    per_model = max(1, rows * width * net.dtype.itemsize + 6 * n_params(net.hidden, d, C) * 8)
     size = max(1, int(net.opts["max_bytes"]) // per_model)  # type: ignore[arg-type]
     return [idx[i : i + size] for i in range(0, len(idx), size)]
 
 
-def _augment(net: _SoftmaxNet, Xs: np.ndarray) -> np.ndarray:
+def _augment(net: Net, Xs: np.ndarray) -> np.ndarray:
     """Append the bias input 1 and cast: ``(A, r, d)`` → ``(A, r, d+1)``."""
     A, r, d = Xs.shape
     out = np.ones((A, r, d + 1), dtype=net.dtype)
@@ -73,7 +69,7 @@ def _augment(net: _SoftmaxNet, Xs: np.ndarray) -> np.ndarray:
     return out
 
 
-def _act(net: _SoftmaxNet, Z: np.ndarray) -> np.ndarray:
+def _act(net: Net, Z: np.ndarray) -> np.ndarray:
     if net.opts["activation"] == "tanh":
         return np.tanh(Z, out=Z)
     # logistic via tanh: exact identity, avoids overflow in exp
@@ -85,10 +81,10 @@ def _act(net: _SoftmaxNet, Z: np.ndarray) -> np.ndarray:
 
 
 def forward(
-    net: _SoftmaxNet, Xa: np.ndarray, theta: np.ndarray, d: int, C: int
+    net: Net, Xa: np.ndarray, theta: np.ndarray, d: int, C: int
 ) -> list[np.ndarray]:
     """Layer outputs; the last is the logits ``(A, r, C)``; hidden ones carry a 1 column."""
-    W = net._views(theta, d, C)
+    W = views(theta, net.hidden, d, C)
     if net.hidden == 0:
         return [np.matmul(Xa, W[0])]
     A, r = Xa.shape[:2]
@@ -98,7 +94,7 @@ def forward(
 
 
 def _train(
-    net: _SoftmaxNet,
+    net: Net,
     X: np.ndarray,
     y: np.ndarray,
     train: np.ndarray,
@@ -118,12 +114,12 @@ def _train(
     yr = y[rows]
     Y = np.zeros((len(models), rows.shape[1], C), dtype=net.dtype)
     np.put_along_axis(Y, yr[:, :, None], 1.0, axis=2)
-    pen = net._penalty_mask(d, C) * net.dtype.type(net.alpha)
+    pen = penalty_mask(net.hidden, d, C, net.dtype) * net.dtype.type(net.alpha)
     return _rprop(net, Xa, Y, yr, theta, pen, d, C)
 
 
 def _rprop(
-    net: _SoftmaxNet,
+    net: Net,
     Xa: np.ndarray,
     Y: np.ndarray,
     yr: np.ndarray,
@@ -181,7 +177,7 @@ def _rprop(
 
 
 def _grad(
-    net: _SoftmaxNet,
+    net: Net,
     Xa: np.ndarray,
     Y: np.ndarray,
     yr: np.ndarray,
@@ -207,13 +203,13 @@ def _grad(
     E -= Y  # dJ/dlogits
     D = E
     G = np.empty_like(theta)
-    GV = net._views(G, d, C)
+    GV = views(G, net.hidden, d, C)
     if net.hidden == 0:
         np.matmul(Xa.transpose(0, 2, 1), D, out=GV[0])
     else:
         Ha = outs[0]
         np.matmul(Ha.transpose(0, 2, 1), D, out=GV[1])
-        W2 = net._views(theta, d, C)[1]
+        W2 = views(theta, net.hidden, d, C)[1]
         H = Ha[:, :, : net.hidden]
         Dh = np.matmul(D, W2[:, : net.hidden, :].transpose(0, 2, 1))
         if net.opts["activation"] == "tanh":
