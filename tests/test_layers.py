@@ -1,0 +1,108 @@
+"""The static import graph of ``simstudy/`` and ``studies/``: no cycle, and the CLI on top.
+
+Nodes are modules (``studies/x.py`` is ``simstudy.studies.x``, as installed).  An edge is
+any ``import`` statement in the module's source: at module level, inside functions, under
+``if TYPE_CHECKING`` -- a cycle through a function-level import is still a cycle of the
+design.  A package's ``__init__`` is the node of the names taken from the package itself
+(``from simstudy.sources import get_source``); importing a submodule
+(``from simstudy.sources.ban import BanSource``, ``from . import lbfgs``) is an edge to that
+submodule only, not to its parent package, although Python runs the parent's ``__init__``
+first: a package whose ``__init__`` gathers its children would otherwise be in a cycle with
+every child that imports a sibling.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TREES = ((ROOT / "simstudy", "simstudy"), (ROOT / "studies", "simstudy.studies"))
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    out = {}
+    for base, prefix in TREES:
+        for p in base.rglob("*.py"):
+            parts = list(p.relative_to(base).with_suffix("").parts)
+            is_pkg = parts[-1] == "__init__"
+            out[".".join([prefix, *(parts[:-1] if is_pkg else parts)])] = (p, is_pkg)
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules of the two trees it imports."""
+    mods = _modules()
+    graph = {}
+    for name, (path, is_pkg) in mods.items():
+        here = name if is_pkg else name.rpartition(".")[0]
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    pkg = here.rsplit(".", node.level - 1)[0]
+                    base = f"{pkg}.{base}" if base else pkg
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
+                           for a in node.names]
+            else:
+                continue
+            for t in targets:
+                while t and t not in mods:  # a name inside a module: the module
+                    t = t.rpartition(".")[0]
+                if t and t != name:
+                    edges.add(t)
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while (w := stack.pop()) != v:
+                comp.append(w)
+            if comp:
+                out.append(sorted([v, *comp]))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_graph_sees_every_kind_of_import():
+    g = import_graph()
+    assert "simstudy.cli" in g["simstudy.__main__"]  # module level, relative
+    assert "simstudy.cli.card" in g["simstudy.cli"]  # function level, a submodule
+    assert "simstudy.studies.paper_calibration" in g["simstudy.studies.alpaydin1999"]
+    assert "simstudy.learners.neural.layout" in g["simstudy.learners.neural.rprop"]
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_cycle():
+    assert cycles(import_graph()) == []
+
+
+def test_nothing_below_the_cli_imports_it():
+    outside = sorted(m for m, edges in import_graph().items()
+                     if any(t == "simstudy.cli" or t.startswith("simstudy.cli.") for t in edges)
+                     and m != "simstudy.cli" and not m.startswith("simstudy.cli.")
+                     and m != "simstudy.__main__")
+    assert outside == []
