@@ -506,6 +506,8 @@ def _paired_frame(rows: list[dict], resolve: float) -> pd.DataFrame:
     for keys, label in groups:
         for k, g in df.groupby(keys, sort=False):
             k = dict(zip(keys, k, strict=True))
+            if label is not None and g["study"].nunique() < 2:
+                continue  # the one study's pooled row says it already
             pooled.append({"study": k.get("study", label), "cell": POOLED, "pair": "",
                            "truth": _TRUTH_OF[k["measure"]],
                            "measure": k["measure"], "baseline": k["baseline"],

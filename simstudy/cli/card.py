@@ -31,7 +31,8 @@ def add_card_parser(sub) -> None:
                    help=f"comma-separated registered studies (default {DEFAULT_STUDIES})")
     c.add_argument("--store", action="append", default=None,
                    help=f"store file (repeat, or separate with commas, for several; each study "
-                        f"is read from the first that holds it; default {DEFAULT_STORE})")
+                        f"is read from the first that holds it; default: {DEFAULT_STORE} when "
+                        "it exists here, then the shipped trials)")
     c.add_argument("--out", type=Path, help="output directory (default out/card-FUNCTION)")
     c.add_argument("--alpha", type=arg_type("alpha", ALPHA), default=0.05, help="significance level (0.05)")
     c.add_argument("--name", help="the new test's name in the card (default: FUNCTION)")
@@ -41,14 +42,10 @@ def add_card_parser(sub) -> None:
 
 
 def cmd_card(args: argparse.Namespace) -> None:
-    from ..bench import load_function
     from ..card import card
-    from ..report.card import summary_screen, write_card
     from ..report import to_markdown
-    from ..store import DEFAULT_STORE, Store
+    from ..report.card import summary_screen, write_card
 
-    fn = load_function(args.test)
-    name = args.name or args.test.rsplit(":", 1)[1]
     studies = [s.strip() for s in args.studies.split(",") if s.strip()]
     if not studies:
         raise SimstudyError(f"--studies {args.studies!r} names no study")
@@ -56,18 +53,19 @@ def cmd_card(args: argparse.Namespace) -> None:
 
     for s in studies:
         get_study(s)  # an unknown name: one line naming it and the valid choices
-    paths = [p for arg in (args.store or [DEFAULT_STORE]) for p in arg.split(",") if p]
-    stores = [Store(p, readonly=True) for p in paths]
-    try:
-        c = card(fn, studies, stores, name=name, alpha=args.alpha, runs=args.runs,
-                 seed=args.seed)
-        out = args.out or Path("out") / f"card-{name}"
-        written = write_card(c, out, figures=not args.no_figures)
-    finally:
-        for s in stores:
-            s.close()
-    print(f"report card of {name!r} at alpha={c.alpha}: {c.trials} stored trials, no learner "
+    # no --store: ./simstudy-store.sqlite when there is one, then the shipped trials
+    store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
+    c = card(args.test, studies, store, name=args.name, alpha=args.alpha, runs=args.runs,
+             seed=args.seed)
+    out = args.out or Path("out") / f"card-{c.name}"
+    written = write_card(c, out, figures=not args.no_figures)
+    print(c.verdict)
+    print(f"report card of {c.name!r} at alpha={c.alpha}: {c.trials} stored trials, no learner "
           f"fitted, {c.seconds['total']:.1f} s")
+    for r in c.studies.itertuples(index=False):
+        where = f" from {r.read_from}" if r.read_from else ""
+        why = f": {r.reason}" if r.reason else ""
+        print(f"  {r.study}: {r.status}{where}{why}")
     print(to_markdown(summary_screen(c)), end="")
     for n in c.notes:
         print(f"note: {n}", file=sys.stderr)
