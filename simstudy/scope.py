@@ -9,18 +9,19 @@ from __future__ import annotations
 import sys
 
 from .errors import SimstudyError
-from .store import Store
+from .store import Store, run_hint
 from .study import Study
 
 
 def stored_scope(study: Study, store: Store, runs: int | None, seed: int | None, *,
-                 prefer_study_seed: bool = False) -> Study:
+                 prefer_study_seed: bool = False, asked: str | None = None) -> Study:
     """The study restricted to what the store holds: its seed and its number of runs.
 
     With no ``seed``: the one seed the store holds for the study's cells (several: an error
     listing them, or with ``prefer_study_seed`` the study's own seed when it is one of them).
     With no ``runs``: the most runs stored for any cell.  Asking for more runs than stored
-    reports what there is, with one line on stderr.
+    reports what there is, with one line on stderr.  ``asked``: the study as the user named
+    it (a study file's path), for the hint that computes it.
 
     Examples
     --------
@@ -35,9 +36,10 @@ def stored_scope(study: Study, store: Store, runs: int | None, seed: int | None,
     seeds = sorted(int(x) for x in held["seed"].unique())
     if seed is None:
         if not seeds:
+            # the hint names the study as the user asked for it (a study file's path)
             raise SimstudyError(f"store {str(store.path)!r} holds no trials of study "
-                                f"{study.name!r}; run it first: python -m simstudy run "
-                                f"{study.name} --store {store.path}")
+                                f"{study.name!r}; run it first: "
+                                f"{run_hint(asked or study.name, store.path)}")
         if len(seeds) > 1 and prefer_study_seed and study.seed in seeds:
             seeds = [study.seed]
         if len(seeds) > 1:

@@ -90,7 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="MODULE:FUNCTION: f(d, *, n_train, n_test) for pairwise studies, "
                         "g(errors, *, alpha) -> best index or None for K-learner studies")
     b.add_argument("--study", required=True)
-    b.add_argument("--store", default=DEFAULT_STORE)
+    b.add_argument("--store", default=None,
+                   help=f"store file (default: {DEFAULT_STORE} when it exists here, then the "
+                        "shipped trials)")
     b.add_argument("--runs", type=arg_type("runs", POSITIVE_INT))
     b.add_argument("--seed", type=arg_type("seed", SEED))
     b.add_argument("--alpha", type=arg_type("alpha", ALPHA))
@@ -144,10 +146,13 @@ def _study(args) -> object:
     return study.select(args.filter)
 
 
-def _print_table(table, fmt: str) -> None:
+def _print_table(result, fmt: str) -> None:
+    from ..aggregate import named_pairs
     from ..report import to_latex, to_markdown
 
-    cols = ["cell", "test", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
+    table = named_pairs(result)  # a 3-learner cell's rows name their pair
+    cols = ["cell", "test", *(["pair"] if "pair" in table.columns else []), "rejects", "runs",
+            "proportion", "ci_low", "ci_high", "mcse"]
     t = table[cols + [c for c in ("truth",) if c in table.columns]]
     if fmt == "csv":
         t.to_csv(sys.stdout, index=False)
@@ -195,7 +200,7 @@ def _cmd_run(args) -> None:
 
         paths = _render(study, result, out)
         paths.append(write_study_page(study, result, store, out, paths))
-    _print_table(result.table, "md")
+    _print_table(result, "md")
     print(f"{study.name}: {s.trials_computed} trials computed, {s.trials_done_before} already "
           f"stored, {s.trials_total} in all; {s.results_recomputed} test results computed "
           f"from stored losses (no refit); {time.time() - t0:.1f} s; store {s.store}")
@@ -212,7 +217,7 @@ def _cmd_report(args) -> None:
         return _cmd_report_all(args)
     study = _study(args)
     with Store(args.store, readonly=True) as store:
-        study = stored_scope(study, store, args.runs, args.seed)
+        study = stored_scope(study, store, args.runs, args.seed, asked=args.study)
         result = collect(study, store, confidence=args.confidence)
         if result.table.empty and result.trials.empty:
             raise SimstudyError(f"store {args.store!r} holds no trials of study {study.name!r} "
@@ -224,7 +229,7 @@ def _cmd_report(args) -> None:
                                         _out_dir(args.out or Path("out") / study.name)):
                 print(f"wrote {pth}")
             return None
-        _print_table(result.table, args.format)
+        _print_table(result, args.format)
         if args.out:
             for pth in _render(study, result, args.out):
                 print(f"wrote {pth}", file=sys.stderr)
@@ -259,32 +264,26 @@ def _cmd_report_all(args) -> None:
 
 
 def _cmd_bench(args) -> None:
-    from ..bench import bench, load_function
+    from ..bench import bench, bench_choice
     from ..catalog import get_study
     from ..report import to_markdown
-    from ..scope import stored_scope
-    from ..store import Store
-
-    fn = load_function(args.test)
-    study = get_study(args.study, alpha=args.alpha)
-    name = args.name or args.test.rsplit(":", 1)[1]
     from ..stats.registry import is_choice
 
-    with Store(args.store, readonly=True) as store:
-        study = stored_scope(study, store, args.runs, args.seed)
-        if any(is_choice(t) for c in study.cells for t in c.tests):
-            # a K-learner study: fn(errors (K, R, F), *, alpha) -> index of the best or None
-            from ..bench_choice import bench_choice
-
-            table = bench_choice(fn, study, store, name=name)
-            print(f"how often each method picks each learner (%), alpha={study.alpha} "
-                  f"({name} beside the stored methods, from stored fold errors):")
-            print(to_markdown(table), end="")
-            return
-        table = bench(fn, study, store, name=name)
-    print(f"reject proportions at alpha={study.alpha} "
-          f"({name} beside the baselines, from stored fold losses):")
+    study = get_study(args.study, alpha=args.alpha)
+    # no --store: ./simstudy-store.sqlite when there is one, then the shipped trials
+    kw = dict(name=args.name, runs=args.runs, seed=args.seed, alpha=args.alpha)
+    if any(is_choice(t) for c in study.cells for t in c.tests):
+        # a K-learner study: fn(errors (K, R, F), *, alpha) -> index of the best or None
+        table = bench_choice(args.test, args.study, args.store, **kw)
+        print(f"how often each method picks each learner (%), alpha={study.alpha} "
+              f"(the new method beside the stored ones, from stored fold errors):")
+    else:
+        table = bench(args.test, args.study, args.store, **kw)
+        print(f"reject proportions at alpha={study.alpha} "
+              f"(the new test beside the baselines, from stored fold losses):")
     print(to_markdown(table), end="")
+    for n in table.attrs.get("notes", []):
+        print(f"note: {n}", file=sys.stderr)
 
 
 def _cmd_migrate(args) -> None:
