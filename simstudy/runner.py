@@ -117,10 +117,13 @@ def validate(study: Study) -> None:
     """Resolve every name and check every cell can run, before anything is written.
 
     Unknown names, tests that do not fit a design and data sets too small for a design all
-    raise :class:`SimstudyError` here, so a bad grid never leaves a half-written store.
+    raise :class:`SimstudyError` here, so a bad grid never leaves a half-written store.  A
+    study validated once (``study.is_valid``) is not checked again.
     """
     from .stats.registry import check_tests_fit
 
+    if study.is_valid:
+        return
     for cell in study.cells:
         src, des = _source(cell.source), _design(cell.design)
         for ln in cell.learners:
@@ -133,6 +136,7 @@ def validate(study: Study) -> None:
         data = src.sample(np.random.default_rng(0))
         train = des.masks(data.y, np.random.default_rng(0))
         check_folds(cell.id, data.y, train, des.test_masks(train))
+    study.is_valid = True
 
 
 # --- one chunk -----------------------------------------------------------------------------
@@ -357,11 +361,22 @@ def _needs_losses(cell: Cell) -> bool:
     return any(getattr(t, "needs_losses", False) for t in _tests(cell.tests))
 
 
-def plan(study: Study, store: Store) -> tuple[list[Chunk], int, int]:
-    """The chunks still to compute, and the counts of total / already stored trials."""
+def stored_runs(study: Study, store: Store) -> dict[str, set[int]]:
+    """Cell id -> the runs the store holds at the study's seed (for a cell whose tests need
+    per-instance losses, only trials that kept them): read once per run, used by
+    :func:`plan` and :func:`plan_results`."""
+    return {c.id: store.done_runs(c.id, study.seed, with_losses=_needs_losses(c))
+            for c in study.cells}
+
+
+def plan(study: Study, store: Store,
+         stored: dict[str, set[int]] | None = None) -> tuple[list[Chunk], int, int]:
+    """The chunks still to compute, and the counts of total / already stored trials
+    (``stored``: :func:`stored_runs`, read here if not given)."""
+    stored = stored_runs(study, store) if stored is None else stored
     chunks, total, done_n = [], 0, 0
     for cell in study.cells:
-        done = store.done_runs(cell.id, study.seed, with_losses=_needs_losses(cell))
+        done = stored[cell.id]
         wanted = range(study.runs)
         total += study.runs
         done_n += sum(1 for r in wanted if r in done)
@@ -372,20 +387,22 @@ def plan(study: Study, store: Store) -> tuple[list[Chunk], int, int]:
     return chunks, total, done_n
 
 
-def plan_results(study: Study, store: Store) -> list[tuple[Cell, list[int], tuple[str, ...]]]:
+def plan_results(study: Study, store: Store, stored: dict[str, set[int]] | None = None
+                 ) -> list[tuple[Cell, list[int], tuple[str, ...]]]:
     """Stored trials whose test results are missing or were computed by other stats code.
 
     Completeness is tracked per (cell, run, test, pair): adding a test to a study, or
     changing the statistics code, leaves such gaps, filled from the stored fold losses.
+    ``stored``: :func:`stored_runs`, read here if not given.
     """
     from .stats.registry import is_choice
     from .store import stats_version
 
+    stored = stored_runs(study, store) if stored is None else stored
     version = stats_version()
     todo = []
     for cell in study.cells:
-        done = store.done_runs(cell.id, study.seed, with_losses=_needs_losses(cell))
-        runs = {r for r in done if r < study.runs}
+        runs = {r for r in stored[cell.id] if r < study.runs}
         if not runs:
             continue
         K = len(cell.learners)
@@ -506,8 +523,9 @@ def run_study(
     study = study.keyed()
     validate(study)
     check_source_content(study, store)
-    chunks, total, done_before = plan(study, store)
-    todo = plan_results(study, store)
+    stored = stored_runs(study, store)  # read once, planned once
+    chunks, total, done_before = plan(study, store, stored)
+    todo = plan_results(study, store, stored)
     t0 = time.perf_counter()
     run_id = store.start_run(study.name, args or {})
     computed = recomputed = 0

@@ -78,6 +78,10 @@ class Study:
     description: str = ""
     render: Callable[..., list[Path]] | None = None
     meta: dict = field(default_factory=dict)
+    # facts about the cells, established once per run (see replace): keyed by their sources'
+    # content (keyed), every name resolved and every cell checked runnable (runner.validate)
+    is_keyed: bool = field(default=False, init=False, repr=False, compare=False)
+    is_valid: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.runs = check("runs", self.runs, POSITIVE_INT)
@@ -118,25 +122,37 @@ class Study:
                 f"--filter {pattern!r} matches no cell of study {self.name!r}; cells: "
                 + ", ".join(c.id for c in self.cells)
             )
-        return self.replace(cells=keep)
+        out = self.replace(cells=keep)
+        out.is_keyed, out.is_valid = self.is_keyed, self.is_valid  # a subset stays so
+        return out
 
     def replace(self, **changes: Any) -> Study:
+        """A copy with ``changes``; what was established about the cells (keyed, valid)
+        carries over unless the cells change."""
         import dataclasses
 
-        return dataclasses.replace(self, **changes)
+        out = dataclasses.replace(self, **changes)
+        if "cells" not in changes:
+            out.is_keyed, out.is_valid = self.is_keyed, self.is_valid
+        return out
 
     def keyed(self) -> Study:
         """A copy whose cells carry their sources' content keys (see :attr:`Cell.source_key`).
 
         Resolves every source (unknown names raise :class:`SimstudyError`); sources whose
-        name already determines their content keep their spec as the key.
+        name already determines their content keep their spec as the key.  A keyed study
+        is returned as it is.
         """
         import dataclasses
 
         from .sources import get_source
 
+        if self.is_keyed:
+            return self
         out = []
         for c in self.cells:
             key = getattr(get_source(c.source), "key", None) or ""
             out.append(dataclasses.replace(c, source_key="" if key == c.source else key))
-        return self.replace(cells=out)
+        keyed = self.replace(cells=out)
+        keyed.is_keyed = True
+        return keyed
