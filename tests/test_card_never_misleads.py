@@ -222,6 +222,12 @@ def test_hints_name_commands_that_work(tmp_path):
     c = card(t5x2, [A.replace(cells=[UNK], runs=2), str(f)], tmp_path / "s.sqlite")
     reason = c.studies.set_index("study").loc[str(f), "reason"]
     assert f"python -m simstudy run {f} --store" in reason
+    # report's scoping says the same
+    from simstudy.scope import stored_scope
+
+    with Store(tmp_path / "s.sqlite", readonly=True) as s, pytest.raises(SimstudyError) as e:
+        stored_scope(get_study(str(f)), s, None, None, asked=str(f))
+    assert f"python -m simstudy run {f} --store" in str(e.value)
 
 
 # --- paired differences -------------------------------------------------------------------
