@@ -17,6 +17,7 @@ from scipy.stats import norm
 
 from simstudy.errors import SimstudyError
 from simstudy.learners import get_learner, list_learners
+from simstudy.learners.base import frozen
 from simstudy.learners.weka._nominal import attributes, layout, to_codes
 from simstudy.learners.weka._wmath import normal_probability
 from simstudy.learners.weka.arff import sha256, to_arff
@@ -169,7 +170,7 @@ def test_ib1_random_ties_are_wekas_loop_over_a_shuffled_training_fold(name: str)
         k = shuffled.size
         tr2 = np.zeros((1, data.n), dtype=bool)
         tr2[0, :k] = True
-        pred = ordered.fit_predict(data.X[rows], data.y[rows], tr2, ~tr2)[0, k:]
+        pred = ordered.fit_predict(frozen(data.X[rows]), frozen(data.y[rows]), tr2, ~tr2)[0, k:]
         np.testing.assert_array_equal(ours[b, te[b]], pred)
         changed += int(np.sum(pred != ordered.fit_predict(data.X, data.y, tr[b:b + 1],
                                                           te[b:b + 1])[0, te[b]]))
@@ -192,6 +193,53 @@ def test_ib1_ties_follow_the_models_seed() -> None:
                                                  [np.random.SeedSequence(0)])[0])
     with pytest.raises(SimstudyError, match="one seed per model"):
         lr.fit_predict(data.X, data.y, tr, ~tr, seeds[:2])
+
+
+CV = mf.load_cv_fixtures()
+
+
+def test_weka_cv_fixtures_cover_every_fixture_set() -> None:
+    assert [fx["dataset"] for fx in CV] == IDS
+    assert all(len(fx["runs"]) >= 2 and fx["k"] == 10 for fx in CV)
+
+
+@pytest.mark.parametrize("fx", CV, ids=[fx["dataset"] for fx in CV])
+def test_learners_on_wekas_cv_folds_predict_what_weka_predicted(fx: dict) -> None:
+    # Weka's Experimenter folds (re-derived in Python, checked by digest), each model fed
+    # its training rows in Weka's shuffled order and its test rows in Weka's order
+    data = mf.fixture_dataset(fx)
+    assert sha256(to_arff(data)) == fx["sha256_arff"]
+    learners = {key: get_learner(spec).prepare(data) for key, spec in fx["spec"].items()}
+    bad = []
+    for run in fx["runs"]:
+        folds = mf.weka_cv_folds(data.y, fx["k"], run["seed"])
+        assert mf.cv_orders_digest(folds) == run["sha256_orders"]
+        for f, ((tr, te), weka) in enumerate(zip(folds, run["pred"], strict=True)):
+            rows = np.array(tr + te)
+            m = np.zeros((1, data.n), dtype=bool)
+            m[0, : len(tr)] = True
+            for key, lr in learners.items():
+                ours = lr.fit_predict(frozen(data.X[rows]), frozen(data.y[rows]), m, ~m)[0, len(tr):]
+                bad += [(run["seed"], f, key, int(i)) for i in np.flatnonzero(ours != weka[key])]
+    assert bad == [], f"(seed, fold, learner, test position): {bad}"
+
+
+@pytest.mark.parametrize("name", ["crx", "glass", "soybean", "horse-colic"])
+def test_wnb_and_j48_predictions_do_not_depend_on_the_training_rows_order(name: str) -> None:
+    # Weka shuffles each training fold; NaiveBayes' sums then run in another order (the
+    # posteriors move in the last bits), J48 counts -- neither prediction changes
+    data = mf.dataset(name)
+    rng = np.random.default_rng(8)
+    for key in ("wnb", "j48"):
+        lr = get_learner(key).prepare(data)
+        for _ in range(3):
+            tr = np.sort(rng.permutation(data.n)[: int(0.9 * data.n)])
+            te = np.setdiff1d(np.arange(data.n), tr)
+            m = np.zeros((1, data.n), dtype=bool)
+            m[0, : tr.size] = True
+            preds = [lr.fit_predict(frozen(data.X[r]), frozen(data.y[r]), m, ~m)[0, tr.size:]
+                     for r in (np.r_[tr, te], np.r_[rng.permutation(tr), te])]
+            np.testing.assert_array_equal(*preds)
 
 
 def test_ib1_ties_option() -> None:

@@ -16,6 +16,14 @@ files only; :func:`load_fixtures` and :func:`fixture_dataset` are its entry poin
 from a fixed seed (a naive-Bayes structure plus a chain among attributes, the shape of
 Bouckaert & Frank's Table 5 data); its rows are stored in the fixture itself.
 
+Weka's own cross-validation (``fixtures_cv/<set>.json``): for each set and each of
+``CV_SEEDS``, 10-fold cv as Weka's Experimenter runs it (``WekaCV.java``: randomize with
+``new Random(seed)``, stratify, ``trainCV(k, f, random)`` -- which shuffles each training
+fold -- and ``testCV``), the three learners' predictions per fold in Weka's test order, and a
+digest of the folds' row orders.  :func:`weka_cv_folds` re-derives those orders in Python
+(``java.util.Random`` and Weka's ``randomize``/``stratify``/``trainCV``); the suite checks the
+digest and that our learners, fed the rows in Weka's order, predict what Weka predicted.
+
 Also written: ``normal_probability.json`` (Weka's normal CDF, exact bits), ``weka_sort.json``
 (Weka's quicksort, whose order NaiveBayes sums in) and ``fixtures_edge/edge.json`` (40 small
 random tables with ties, missing values, constant columns, large offsets and tiny spreads,
@@ -357,6 +365,134 @@ def make_sort(jar: str, version: str) -> dict[str, Any]:
             "index": [[int(t) for t in ln.split()] for ln in lines]}
 
 
+# --- Weka's own cross-validation (the Experimenter's CrossValidationResultProducer) -------
+FIXTURES_CV = HERE / "fixtures_cv"
+CV_JAVA = HERE / "WekaCV.java"
+CV_SEEDS = (1, 2)
+CV_FOLDS = 10
+
+
+class JavaRandom:
+    """``java.util.Random``'s 48-bit linear congruential generator, as far as Weka's
+    ``Instances.randomize`` uses it (``nextInt(bound)``)."""
+
+    MULT, ADD, MASK = 0x5DEECE66D, 0xB, (1 << 48) - 1
+
+    def __init__(self, seed: int) -> None:
+        self.state = (seed ^ self.MULT) & self.MASK
+
+    def _next(self, bits: int) -> int:
+        self.state = (self.state * self.MULT + self.ADD) & self.MASK
+        return self.state >> (48 - bits)
+
+    def next_int(self, bound: int) -> int:
+        if bound & -bound == bound:  # a power of two: the high bits
+            return (bound * self._next(31)) >> 31
+        while True:  # rejection of the last partial block (Java's int overflow test)
+            bits = self._next(31)
+            val = bits % bound
+            if bits - val + bound - 1 < 1 << 31:
+                return val
+
+
+def weka_randomize(a: list[int], rnd: JavaRandom) -> None:
+    """``Instances.randomize``: ``for j = n-1 .. 1: swap(j, nextInt(j + 1))``, in place."""
+    for j in range(len(a) - 1, 0, -1):
+        i = rnd.next_int(j + 1)
+        a[j], a[i] = a[i], a[j]
+
+
+def weka_stratify(a: list[int], y: np.ndarray, k: int) -> list[int]:
+    """``Instances.stratify(k)``: group by class in order of first appearance (Weka's swap
+    loop, literally), then ``stratStep``: every k-th instance from offsets 0, 1, ..."""
+    a = list(a)
+    index = 1
+    while index < len(a):
+        c = y[a[index - 1]]
+        for j in range(index, len(a)):
+            if y[a[j]] == c:
+                a[index], a[j] = a[j], a[index]
+                index += 1
+        index += 1
+    return [r for start in range(k) for r in a[start::k]]
+
+
+def weka_cv_folds(y: np.ndarray, k: int, seed: int) -> list[tuple[list[int], list[int]]]:
+    """Rows of each fold of Weka's Experimenter cross-validation with run seed ``seed``:
+    (training rows in the order the classifier sees them, test rows in classification
+    order)."""
+    n = len(y)
+    rnd = JavaRandom(seed)
+    a = list(range(n))
+    weka_randomize(a, rnd)
+    a = weka_stratify(a, y, k)
+    folds = []
+    for f in range(k):  # Instances.trainCV / testCV: contiguous blocks, the first n % k larger
+        size = n // k + (f < n % k)
+        first = f * (n // k) + min(f, n % k)
+        train = a[:first] + a[first + size:]
+        weka_randomize(train, rnd)  # trainCV(k, f, random)
+        folds.append((train, a[first:first + size]))
+    return folds
+
+
+def cv_orders_digest(folds: list[tuple[list[int], list[int]]]) -> str:
+    """sha256 of a run's fold orders, one line per fold: training rows | test rows."""
+    import hashlib
+
+    text = "\n".join(" ".join(map(str, tr)) + " | " + " ".join(map(str, te)) for tr, te in folds)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def run_weka_cv(jar: str, arff: Path, k: int, seeds: str, mode: str,
+                learners: str = "wnb,j48,ib1", timeout: float = 3600) -> list[list[str]]:
+    """One JVM running ``WekaCV.java``: its output lines, split into fields."""
+    cmd = ["java", "-cp", jar, str(CV_JAVA), str(arff), str(k), seeds, mode, learners]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if res.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{res.stderr}")
+    return [ln.split() for ln in res.stdout.splitlines() if ln.strip()]
+
+
+def make_cv(name: str, jar: str, version: str) -> dict[str, Any]:
+    """Weka's Experimenter cross-validation of set ``name``: predictions and order digests."""
+    from simstudy.learners.weka.arff import sha256, to_arff
+
+    data = dataset(name)
+    text = to_arff(data)
+    fx: dict[str, Any] = {
+        "dataset": name, "weka_version": version, "n": data.n, "k": CV_FOLDS,
+        "sha256_arff": sha256(text), "spec": SPEC,
+        "learners": {k: {"weka_class": c, "options": " ".join(o)} for k, (c, o) in LEARNERS.items()},
+        "runs": [],
+    }
+    if name == "binary9":
+        X, y = binary9_rows()
+        fx["rows"] = {"X": ["".join(str(v) for v in r) for r in X], "y": "".join(str(v) for v in y)}
+    with tempfile.TemporaryDirectory() as tmp:
+        arff = Path(tmp) / "data.arff"
+        arff.write_text(text, encoding="utf-8")
+        lines = run_weka_cv(jar, arff, CV_FOLDS, ",".join(map(str, CV_SEEDS)), "trace")
+    for seed in CV_SEEDS:
+        folds: list[tuple[list[int], list[int]]] = []
+        preds: list[dict[str, list[int]]] = []
+        for f in range(CV_FOLDS):
+            at = [ln for ln in lines if ln[1] == str(seed) and ln[2] == str(f)]
+            tr = [int(v) for ln in at if ln[0] == "T" for v in ln[3:]]
+            te = [int(v) for ln in at if ln[0] == "E" for v in ln[3:]]
+            folds.append((tr, te))
+            preds.append({ln[3]: [int(v) for v in ln[4:]] for ln in at if ln[0] == "P"})
+        if weka_cv_folds(data.y, CV_FOLDS, seed) != folds:
+            raise RuntimeError(f"{name}, seed {seed}: weka_cv_folds differs from Weka's folds")
+        fx["runs"].append({"seed": seed, "sha256_orders": cv_orders_digest(folds), "pred": preds})
+    return fx
+
+
+def load_cv_fixtures(directory: Path = FIXTURES_CV) -> list[dict[str, Any]]:
+    """All Weka cross-validation fixtures, parsed, sorted by data set name."""
+    return [json.loads(p.read_text()) for p in sorted(directory.glob("*.json"))]
+
+
 def _dump(fx: dict[str, Any]) -> str:
     # one split list per line: small diffs, readable files
     text = json.dumps(fx, indent=1, sort_keys=True)
@@ -388,6 +524,11 @@ def main(argv: list[str] | None = None) -> int:
         fx = make(name, args.weka, version)
         (FIXTURES / f"{name}.json").write_text(_dump(fx))
         print(f"{name}: {len(fx['splits'])} splits, n={fx['n']}, Weka {version}")
+    FIXTURES_CV.mkdir(parents=True, exist_ok=True)
+    for name in args.sets:
+        fx = make_cv(name, args.weka, version)
+        (FIXTURES_CV / f"{name}.json").write_text(_dump(fx))
+        print(f"fixtures_cv/{name}.json: Weka's {CV_FOLDS}-fold cv, seeds {CV_SEEDS}")
     return 0
 
 
