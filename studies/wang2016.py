@@ -42,12 +42,24 @@ import pandas as pd
 
 from simstudy.report import write_table
 from simstudy.report.compare import in_band, savefig
+from simstudy.report.prose import (
+    BAND_CAPTION,
+    Claim,
+    Section,
+    band_checks,
+    band_flags,
+    claims_markdown,
+    read_table,
+    strict_half,
+    write_page,
+)
 from simstudy.report.style import figure_style, runs_caption, runs_range
 from simstudy.study import Cell, Study
 
 REF = Path(__file__).parent / "reference"
 SEED = 2016
 RUNS = 5000
+ALPHA = 0.05  # the studies' alpha (Study's default)
 
 # each test on its own design (the paper's §3 and Table 3 footnote)
 TEST_DESIGN: tuple[tuple[str, str], ...] = (
@@ -299,57 +311,66 @@ def count_lowest(w: pd.DataFrame, test: str) -> int:
     others = [t for t in TESTS if t != test]
     return int(((w[test] < w[others[0]]) & (w[test] < w[others[1]])).sum())
 
-Claim = tuple[str, "bool | None", str]
-
 def _same_side(ours: int, paper_says: int, total: int) -> bool:
     """A 'k of n' claim is reproduced when ours is on the same side of n/2 as the paper's k."""
     return (ours > total / 2) == (paper_says > total / 2)
 
+
 def gaussian_claims(t3: pd.DataFrame) -> list[Claim]:
-    """§3.1's claims, checked on ours; the paper's own table counted the same way beside."""
+    """§3.1's claims, by a stated rule on ours and on the paper's own Table 3."""
     ok = t3[t3["status"] == "ok"]
     claims: list[Claim] = []
     for comp in SIM_COMPARISONS:
         wo = wide(ok[ok["comparison"] == comp], ["case"], "ours")
         wp = wide(t3[t3["comparison"] == comp], ["case"], "paper")
         n = len(wo)
+        text = (f"{comp}: FB5x2cv rejects less than (or as often as) F5x2cv on the poor "
+                "partition in most of the 8 cases")
+        rule = "FB5x2cv ≤ F5x2cv (at 3 dp) in more than half of the cases run"
         if n == 0:
-            claims.append((f"{comp}: FB5x2cv rejects less than F5x2cv (poor partition) in most "
-                           "of the 8 cases", None, "no complete case run"))
+            claims.append(Claim(text, rule, "no complete case run", None, table="Table 3"))
             continue
         le, lt = count_lower(wo, "FB5x2cv", "F5x2cv", False), count_lower(wo, "FB5x2cv", "F5x2cv")
         ple, plt = (count_lower(wp, "FB5x2cv", "F5x2cv", False),
                     count_lower(wp, "FB5x2cv", "F5x2cv"))
-        claims.append((f"{comp}: FB5x2cv rejects less than (or as often as) F5x2cv on the poor "
-                       "partition in most of the 8 cases", le > n / 2,
-                       f"ours ≤ in {le}/{n} cases (strictly < in {lt}); paper's table ≤ in "
-                       f"{ple}/8 (strictly < in {plt})"))
+        claims.append(Claim(text, rule, f"≤ in {le}/{n} cases (strictly < in {lt})", le > n / 2,
+                            f"≤ in {ple}/{len(wp)} (strictly < in {plt})", ple > len(wp) / 2,
+                            table="Table 3"))
     wo = wide(ok, ["comparison", "case"], "ours")
     wp = wide(t3, ["comparison", "case"], "paper")
+    text = "the blocked 3×2 cv t test lies between F5x2cv and FB5x2cv in most cases"
+    rule = "tB3x2cv between F5x2cv and FB5x2cv (inclusive, at 3 dp) in more than half of the cases"
     if len(wo):
         b, pb = count_between(wo), count_between(wp)
         per = ", ".join(f"{c} {count_between(wo.loc[[c]])}/{len(wo.loc[[c]])}"
                         for c in SIM_COMPARISONS if c in wo.index.get_level_values(0))
-        claims.append(("the blocked 3×2 cv t test lies between F5x2cv and FB5x2cv in most cases",
-                       b > len(wo) / 2,
-                       f"ours {b}/{len(wo)} ({per}); paper's table {pb}/32"))
+        claims.append(Claim(text, rule, f"{b}/{len(wo)} ({per})", b > len(wo) / 2,
+                            f"{pb}/{len(wp)}", pb > len(wp) / 2, table="Table 3"))
     else:
-        claims.append(("the blocked 3×2 cv t test lies between F5x2cv and FB5x2cv in most cases",
-                       None, "no complete case run"))
+        claims.append(Claim(text, rule, "no complete case run", None, table="Table 3"))
     c3 = ok[(ok["case"] == 3) & (ok["comparison"] == "RT vs LS")].set_index("test")
+    p3 = t3[(t3["case"] == 3) & (t3["comparison"] == "RT vs LS")].set_index("test")["paper"]
     if {"F5x2cv", "FB5x2cv"} <= set(c3.index):
         f, fb = c3.loc["F5x2cv", "ours"], c3.loc["FB5x2cv", "ours"]
-        claims.append(("case (3), RT vs LS: F5x2cv rejects more than 0.05 (paper 0.070), "
-                       "FB5x2cv less (paper 0.033)", bool(f > 0.05 and fb < 0.05),
-                       f"ours F5x2cv {f:.3f} "
-                       f"[{c3.loc['F5x2cv', 'ci95_low']:.3f}, {c3.loc['F5x2cv', 'ci95_high']:.3f}], "
-                       f"FB5x2cv {fb:.3f} "
-                       f"[{c3.loc['FB5x2cv', 'ci95_low']:.3f}, {c3.loc['FB5x2cv', 'ci95_high']:.3f}]; "
-                       f"mean errors RT {c3['err_a'].mean():.3f}, LS {c3['err_b'].mean():.3f}"))
+        claims.append(Claim(
+            "case (3), RT vs LS: F5x2cv rejects more often than alpha, FB5x2cv less",
+            "F5x2cv > 0.05 and FB5x2cv < 0.05 (the reject proportions)",
+            f"F5x2cv {f:.3f} [{c3.loc['F5x2cv', 'ci95_low']:.3f}, "
+            f"{c3.loc['F5x2cv', 'ci95_high']:.3f}], FB5x2cv {fb:.3f} "
+            f"[{c3.loc['FB5x2cv', 'ci95_low']:.3f}, {c3.loc['FB5x2cv', 'ci95_high']:.3f}] (95 % "
+            f"Wilson); mean errors RT {c3['err_a'].mean():.3f}, LS {c3['err_b'].mean():.3f}",
+            bool(f > 0.05 and fb < 0.05),
+            f"F5x2cv {p3['F5x2cv']:.3f}, FB5x2cv {p3['FB5x2cv']:.3f}",
+            bool(p3["F5x2cv"] > 0.05 and p3["FB5x2cv"] < 0.05), table="Table 3"))
     return claims
 
+
+SAME_SIDE = "our count on the same side of n/2 as the paper's k (n: the cases run)"
+
+
 def real_claims(t4: pd.DataFrame, t5: pd.DataFrame) -> list[Claim]:
-    """§3.2's claims (text after Table 5), on ours; the paper's table counted the same way."""
+    """§3.2's claims (text after Table 5), by a stated rule on ours and on the paper's own
+    Tables 4–5 (the text's count k against the table's count, the same way)."""
     claims: list[Claim] = []
 
     def both(t: pd.DataFrame, index: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -357,6 +378,8 @@ def real_claims(t4: pd.DataFrame, t5: pd.DataFrame) -> list[Claim]:
 
     o4, p4 = both(t4, ["block", "dataset", "hidden"])
     n4 = len(o4)
+    text = ("Table 4: 'in 23 of 30 cases' FB5x2cv has lower type I and 'type II' numbers than "
+            "F5x2cv")
     if n4:
         le, lt = count_lower(o4, "FB5x2cv", "F5x2cv", False), count_lower(o4, "FB5x2cv", "F5x2cv")
         ple, plt = count_lower(p4, "FB5x2cv", "F5x2cv", False), count_lower(p4, "FB5x2cv", "F5x2cv")
@@ -365,48 +388,55 @@ def real_claims(t4: pd.DataFrame, t5: pd.DataFrame) -> list[Claim]:
             if block in o4.index.get_level_values(0):
                 ob = o4.loc[[block]]
                 parts.append(f"{block}: {count_lower(ob, 'FB5x2cv', 'F5x2cv', False)}/{len(ob)}")
-        claims.append(("Table 4: 'in 23 of 30 cases' FB5x2cv has lower type I and 'type II' "
-                       "numbers than F5x2cv (the paper's count holds only with ties counted)",
-                       _same_side(le, 23, 30) if n4 == 30 else le > n4 / 2,
-                       f"ours ≤ in {le}/{n4} ({'; '.join(parts)}), strictly < in {lt}; paper's "
-                       f"table ≤ in {ple}/30, strictly < in {plt}.  In the right half our "
-                       "numbers are reject probabilities: if LP and MLP really differ, a lower "
-                       "number there is lower power, not a lower error"))
+        claims.append(Claim(
+            text, "FB5x2cv ≤ F5x2cv (at 3 dp, ties counted, as the paper's 23 needs); "
+            + SAME_SIDE, f"≤ in {le}/{n4} ({'; '.join(parts)}), strictly < in {lt}",
+            _same_side(le, 23, 30) if n4 == 30 else le > n4 / 2,
+            f"≤ in {ple}/30, strictly < in {plt}", _same_side(ple, 23, 30), table="Table 4",
+            note="In the right half our numbers are reject probabilities: if LP and MLP really "
+                 "differ, a lower number there is lower power, not a lower error."))
     else:
-        claims.append(("Table 4: 'in 23 of 30 cases' FB5x2cv lower than F5x2cv", None,
-                       "no complete Table 4 row run"))
-    for block, text, said in ((TYPE1, "type I error", 10), (TYPE2, "'type II' (LP vs MLP reject)",
-                                                             4)):
+        claims.append(Claim(text, SAME_SIDE, "no complete Table 4 row run", None,
+                            table="Table 4"))
+    for block, what, said in ((TYPE1, "type I error", 10),
+                              (TYPE2, "'type II' (LP vs MLP reject)", 4)):
         ob = o4.loc[[block]] if n4 and block in o4.index.get_level_values(0) else o4.iloc[:0]
         pb = p4.loc[[block]]
         if len(ob):
             k, pk = count_lower(ob, "tB3x2cv", "FB5x2cv"), count_lower(pb, "tB3x2cv", "FB5x2cv")
-            claims.append((f"Table 4: tB3x2cv has lower {text} than FB5x2cv in {said} of 15 cases",
-                           _same_side(k, said, 15) if len(ob) == 15 else None,
-                           f"ours {k}/{len(ob)}; paper's table {pk}/15"
-                           + (" (the text says 10)" if said == 10 else "")))
+            claims.append(Claim(
+                f"Table 4: tB3x2cv has lower {what} than FB5x2cv in {said} of 15 cases",
+                "tB3x2cv < FB5x2cv (at 3 dp); " + SAME_SIDE, f"{k}/{len(ob)}",
+                _same_side(k, said, 15) if len(ob) == 15 else None, f"{pk}/15",
+                _same_side(pk, said, 15), table="Table 4"))
     o5, p5 = both(t5, ["comparison", "dataset"])
     if len(o5):
         k, pk = count_lower(o5, "FB5x2cv", "F5x2cv"), count_lower(p5, "FB5x2cv", "F5x2cv")
-        claims.append(("Table 5: FB5x2cv rejects less than F5x2cv in 15 of 18 cases",
-                       _same_side(k, 15, 18) if len(o5) == 18 else k > len(o5) / 2,
-                       f"ours {k}/{len(o5)} (≤ in {count_lower(o5, 'FB5x2cv', 'F5x2cv', False)}); "
-                       f"paper's table {pk}/18"))
+        claims.append(Claim(
+            "Table 5: FB5x2cv rejects less than F5x2cv in 15 of 18 cases",
+            "FB5x2cv < F5x2cv (at 3 dp); " + SAME_SIDE,
+            f"{k}/{len(o5)} (≤ in {count_lower(o5, 'FB5x2cv', 'F5x2cv', False)})",
+            _same_side(k, 15, 18) if len(o5) == 18 else k > len(o5) / 2, f"{pk}/18",
+            _same_side(pk, 15, 18), table="Table 5"))
         svm = [c for c in ("SVM vs RF", "SVM vs LDA") if c in o5.index.get_level_values(0)]
         if svm:
             os_, ps = o5.loc[svm], p5.loc[["SVM vs RF", "SVM vs LDA"]]
             k, pk = count_lower(os_, "FB5x2cv", "tB3x2cv"), count_lower(ps, "FB5x2cv", "tB3x2cv")
-            claims.append(("Table 5, SVM vs RF and SVM vs LDA: FB5x2cv rejects less than "
-                           "tB3x2cv in 9 of 12 cases",
-                           _same_side(k, 9, 12) if len(os_) == 12 else k > len(os_) / 2,
-                           f"ours {k}/{len(os_)}; paper's table {pk}/12"))
+            claims.append(Claim(
+                "Table 5, SVM vs RF and SVM vs LDA: FB5x2cv rejects less than tB3x2cv in 9 of "
+                "12 cases", "FB5x2cv < tB3x2cv (at 3 dp); " + SAME_SIDE, f"{k}/{len(os_)}",
+                _same_side(k, 9, 12) if len(os_) == 12 else k > len(os_) / 2, f"{pk}/12",
+                _same_side(pk, 9, 12), table="Table 5"))
         if "LDA vs RF" in o5.index.get_level_values(0):
             ol, pl = o5.loc[["LDA vs RF"]], p5.loc[["LDA vs RF"]]
             k, pk = count_lowest(ol, "tB3x2cv"), count_lowest(pl, "tB3x2cv")
-            claims.append(("Table 5, LDA vs RF: tB3x2cv rejects least of the three tests in 5 "
-                           "of 6 cases", _same_side(k, 5, 6) if len(ol) == 6 else k > len(ol) / 2,
-                           f"ours {k}/{len(ol)}; paper's table {pk}/6"))
+            claims.append(Claim(
+                "Table 5, LDA vs RF: tB3x2cv rejects least of the three tests in 5 of 6 cases",
+                "tB3x2cv strictly below both others (at 3 dp); " + SAME_SIDE, f"{k}/{len(ol)}",
+                _same_side(k, 5, 6) if len(ol) == 6 else k > len(ol) / 2, f"{pk}/6",
+                _same_side(pk, 5, 6), table="Table 5"))
     return claims
+
 
 # --- rendering -----------------------------------------------------------------------------
 
@@ -443,16 +473,23 @@ def _scatter(panels: list[tuple[str, pd.DataFrame, str]], out: Path, stem: str,
     runs = pd.concat([df.loc[df["status"] == "ok", "runs"] for _, df, _ in panels])
     return savefig(fig, out, stem, runs=runs_caption(runs_range(runs) or "0", RUNS))
 
+def _group_count(ok: pd.DataFrame, mask) -> str:
+    s, h, n = band_checks(ok.loc[mask, "paper"], ok.loc[mask, "ours"], ok.loc[mask, "runs"])
+    return f"{s}/{n}" + ("" if s == h else f" ({h} half-digit)")
+
+
 def _band_summary(t: pd.DataFrame, by: str, ids: list[str]) -> list[str]:
+    """In-band counts of one table (strict and half-digit), by group and test, and the
+    largest gaps outside the band (strict)."""
     ok = t[t["status"] == "ok"]
-    inside = ok["paper_in_99"].fillna(False).astype(bool)
-    lines = [f"Paper's value inside our 99 % Wilson band: {int(inside.sum())}/{len(ok)} cells run "
+    s, h, n = band_checks(ok["paper"], ok["ours"], ok["runs"])
+    lines = [f"Paper's value inside our 99 % Wilson band, cells run: {strict_half(s, h, n)} "
              f"({len(t)} in the paper's table)."]
     for key in (by, "test"):
-        parts = [f"{k} {int(inside[ok[key] == k].sum())}/{int((ok[key] == k).sum())}"
-                 for k in dict.fromkeys(ok[key])]
+        parts = [f"{k} {_group_count(ok, ok[key] == k)}" for k in dict.fromkeys(ok[key])]
         lines.append(f"- by {key}: " + ", ".join(parts))
-    out = ok[~inside]
+    strict = band_flags(ok["paper"], ok["ours"], ok["runs"], slack=0.0)
+    out = ok[[f is False for f in strict]]
     if len(out):
         worst = out.assign(gap=(out["ours"] - out["paper"]).abs()).nlargest(5, "gap")
         lines.append("- largest gaps outside the band: " + "; ".join(
@@ -460,12 +497,6 @@ def _band_summary(t: pd.DataFrame, by: str, ids: list[str]) -> list[str]:
             f"{r['ours']:.3f}, paper {r['paper']:.3f}" for _, r in worst.iterrows()))
     return lines
 
-def _claims_md(claims: list[Claim]) -> list[str]:
-    lines = []
-    for text, held, detail in claims:
-        verdict = "not checked" if held is None else ("reproduced" if held else "NOT reproduced")
-        lines.append(f"- **{verdict}**: {text} — {detail}")
-    return lines
 
 def _runs_span(*tables: pd.DataFrame) -> str:
     """Runs per cell over the tables' cells that ran: "5000", or "1000 to 5000" when they
@@ -476,7 +507,68 @@ def _runs_span(*tables: pd.DataFrame) -> str:
 
 def _runs_line(t: pd.DataFrame) -> str:
     span = _runs_span(t)
-    return f"Runs per cell: {span} (the paper: 5000)." if span else "Runs per cell: none run."
+    return f"Runs per cell: {span} (the paper: {RUNS})." if span else "Runs per cell: none run."
+
+
+BAND_NOTE = "In band: " + BAND_CAPTION + "."
+DESIGNS_NOTE = ("Each test on its own design: F5x2cv on the poor 5×2 partition, tB3x2cv on "
+                "blocked 3×2 cv, FB5x2cv on balanced 5×2 cv.")
+
+
+def page_gaussian(out: Path) -> list[Section]:
+    """figures/gaussian/RESULTS.md from ``table3.csv``."""
+    t3 = read_table(out, "table3")
+    summary = ["# gaussian: Wang, Li & Li (2016) Table 3", "",
+               f"{DESIGNS_NOTE}  Numbers are P(reject H0) at alpha {ALPHA}.", "",
+               _runs_line(t3), *_band_summary(t3, "comparison", ["comparison", "case"]), "",
+               BAND_NOTE]
+    return [("summary", "\n".join(summary)),
+            ("claims", "## The paper's claims (counts compare numbers at 3 dp, as printed)\n\n"
+             + claims_markdown(gaussian_claims(t3))),
+            ("files", "Tables: `table3.md` (long: 96 rows with CI, band check, mean test-fold "
+                      "errors err_a / err_b of the two learners), `table3_paper_layout.md`; "
+                      "figure: `figure_table3.png`.")]
+
+
+def _type2_reading(t4: pd.DataFrame) -> str:
+    """How many right-half paper values fit 1 − ours (the paper's 'type II' label taken literally)."""
+    ok = t4[(t4["status"] == "ok") & (t4["block"] == TYPE2)]
+    if ok.empty:
+        return "- right half read as type II error (1 − P(reject)): no cell run."
+    lit = band_checks(1.0 - ok["paper"], ok["ours"], ok["runs"])
+    asis = band_checks(ok["paper"], ok["ours"], ok["runs"])
+    return (f"- right half with the paper's label taken literally (paper = 1 − P(reject)): "
+            f"paper inside our 99 % band: {strict_half(*lit)} (as reject probabilities: "
+            f"{strict_half(*asis)}).")
+
+
+T4_RIGHT_HALF = (
+    "**Table 4's right half.** The paper calls it 'probabilities of type II error', but it is "
+    "Alpaydın's LP vs MLP experiment, whose numbers are reject probabilities.  Ours are reject "
+    "probabilities; they are compared with the paper's numbers as printed (if the paper's "
+    "numbers were type II errors, 1 − ours would be the thing to compare).")
+
+
+def page_real(out: Path) -> list[Section]:
+    """figures/wang-real/RESULTS.md from ``table4.csv`` and ``table5.csv``."""
+    t4, t5 = read_table(out, "table4"), read_table(out, "table5")
+    summary = ["# wang-real: Wang, Li & Li (2016) Tables 4 and 5", "",
+               f"{DESIGNS_NOTE}  All numbers are P(reject H0) at alpha {ALPHA}.", "",
+               T4_RIGHT_HALF, "", BAND_NOTE]
+    tab4 = ["## Table 4", "", _runs_line(t4),
+            *_band_summary(t4, "block", ["block", "dataset", "hidden"]), _type2_reading(t4)]
+    tab5 = ["## Table 5", "", _runs_line(t5),
+            *_band_summary(t5, "comparison", ["comparison", "dataset"])]
+    return [("summary", "\n".join(summary)), ("table4", "\n".join(tab4)),
+            ("table5", "\n".join(tab5)),
+            ("claims", "## The paper's claims (counts compare numbers at 3 dp, as printed)\n\n"
+             "A 'k of n' claim counts as reproduced when our count is on the same side of n/2 "
+             "as the paper's k; the paper's own tables are counted the same way.\n\n"
+             + claims_markdown(real_claims(t4, t5))),
+            ("files", "Tables: `table4.md`, `table5.md` (long, with CI, band check and mean "
+                      "test-fold errors err_a / err_b), `table4_paper_layout.md`, "
+                      "`table5_paper_layout.md`; figure: `figure_tables45.png`.")]
+
 
 def render_gaussian(result, out: Path) -> list[Path]:
     """Table 3 (long and paper layout), the ours-vs-paper figure and RESULTS.md."""
@@ -491,32 +583,7 @@ def render_gaussian(result, out: Path) -> list[Path]:
     panels = [(test, t3[t3["test"] == test], "comparison") for test in TESTS]
     paths += _scatter(panels, out, "figure_table3",
                       "Wang et al. 2016 Table 3: ours vs paper (95 % CI)")
-    lines = ["# gaussian: Wang, Li & Li (2016) Table 3", "",
-             "Each test on its own design: F5x2cv on the poor 5×2 partition, tB3x2cv on blocked "
-             "3×2 cv, FB5x2cv on balanced 5×2 cv.  Numbers are P(reject H0) at alpha "
-             f"{result.study.alpha}.", "",
-             _runs_line(t3), *_band_summary(t3, "comparison", ["comparison", "case"]), "",
-             "## The paper's claims (counts compare numbers at 3 dp, as printed)", "",
-             *_claims_md(gaussian_claims(t3)), "",
-             "Tables: `table3.md` (long: 96 rows with CI, band check, mean test-fold errors "
-             "err_a / err_b of the two learners), `table3_paper_layout.md`; figure: "
-             "`figure_table3.png`."]
-    p = out / "RESULTS.md"
-    p.write_text("\n".join(lines) + "\n")
-    return paths + [p]
-
-def _type2_reading(t4: pd.DataFrame) -> str:
-    """How many right-half paper values fit 1 − ours (the paper's 'type II' label taken literally)."""
-    ok = t4[(t4["status"] == "ok") & (t4["block"] == TYPE2)]
-    if ok.empty:
-        return "- right half read as type II error (1 − P(reject)): no cell run."
-    fits = [in_band(1.0 - r["paper"], round(r["ours"] * r["runs"]), int(r["runs"]))
-            for _, r in ok.iterrows()]
-    return (f"- right half with the paper's label taken literally (paper = 1 − P(reject)): "
-            f"paper inside our 99 % band in {sum(bool(f) for f in fits)}/{len(ok)} cells "
-            f"(as reject probabilities: {int(ok['paper_in_99'].fillna(False).astype(bool).sum())}"
-            f"/{len(ok)}).")
-
+    return paths + [write_page(out, page_gaussian(out))]
 
 def render_real(result, out: Path) -> list[Path]:
     """Tables 4 and 5 (long and paper layout), the ours-vs-paper figure and RESULTS.md."""
@@ -535,28 +602,7 @@ def render_real(result, out: Path) -> list[Path]:
     paths += write_table(lay5, out, "table5_paper_layout", caption="Table 5 as printed: ours (paper)")
     paths += _scatter([("Table 4", t4, "block"), ("Table 5", t5, "comparison")], out,
                       "figure_tables45", "Wang et al. 2016 Tables 4-5: ours vs paper (95 % CI)")
-    lines = ["# wang-real: Wang, Li & Li (2016) Tables 4 and 5", "",
-             "Each test on its own design: F5x2cv on the poor 5×2 partition, tB3x2cv on blocked "
-             "3×2 cv, FB5x2cv on balanced 5×2 cv.  All numbers are P(reject H0) at alpha "
-             f"{result.study.alpha}.", "",
-             "**Table 4's right half.** The paper calls it 'probabilities of type II error', but "
-             "it is Alpaydın's LP vs MLP experiment, whose numbers are reject probabilities.  "
-             "Ours are reject probabilities; they are compared with the paper's numbers as "
-             "printed (if the paper's numbers were type II errors, 1 − ours would be the thing "
-             "to compare).", "",
-             "## Table 4", "", _runs_line(t4), *_band_summary(t4, "block", ["block", "dataset", "hidden"]),
-             _type2_reading(t4), "",
-             "## Table 5", "", _runs_line(t5), *_band_summary(t5, "comparison", ["comparison", "dataset"]), "",
-             "## The paper's claims (counts compare numbers at 3 dp, as printed)", "",
-             "A 'k of n' claim counts as reproduced when our count is on the same side of n/2 "
-             "as the paper's k.", "",
-             *_claims_md(real_claims(t4, t5)), "",
-             "Tables: `table4.md`, `table5.md` (long, with CI, band check and mean test-fold "
-             "errors err_a / err_b), `table4_paper_layout.md`, `table5_paper_layout.md`; "
-             "figure: `figure_tables45.png`."]
-    p = out / "RESULTS.md"
-    p.write_text("\n".join(lines) + "\n")
-    return paths + [p]
+    return paths + [write_page(out, page_real(out))]
 
 # --- the studies ---------------------------------------------------------------------------
 
@@ -702,19 +748,12 @@ def _slug(name: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in name.lower()).strip("_").replace("__", "_")
 
 
-def _band_count(t: pd.DataFrame) -> tuple[int, int]:
-    ok = t[t["status"] == "ok"]
-    return int(ok["paper_in_99"].fillna(False).astype(bool).sum()), len(ok)
-
-
 def _by_test(t: pd.DataFrame) -> str:
     ok = t[t["status"] == "ok"]
-    inside = ok["paper_in_99"].fillna(False).astype(bool)
-    return ", ".join(f"{k} {int(inside[ok['test'] == k].sum())}/{int((ok['test'] == k).sum())}"
-                     for k in TESTS)
+    return ", ".join(f"{k} {_group_count(ok, ok['test'] == k)}" for k in TESTS)
 
 
-def _rho_line(t: pd.DataFrame, by: str) -> str:
+def _rho_line(t: pd.DataFrame) -> str:
     ok = t[t["status"] == "ok"]
     if ok.empty or "rho1" not in ok:
         return "ρ̂1, ρ̂2: no cell run."
@@ -724,65 +763,124 @@ def _rho_line(t: pd.DataFrame, by: str) -> str:
         + " (the paper's analysis assumes 0 ≤ ρ1 ≤ ρ2 < 0.5; per-cell values in the tables)")
 
 
-def _scenario_md(title: str, scenarios, blocks, claims_fn, notes: list[str]) -> list[str]:
+def _between(tabs: dict[str, pd.DataFrame]) -> str:
+    parts = []
+    for name, t in tabs.items():
+        if name == "Table 4":
+            parts.append(t.assign(key=t["block"] + t["dataset"] + t["hidden"].astype(str)))
+        elif name == "Table 5":
+            parts.append(t.assign(key=t["comparison"] + t["dataset"]))
+        else:
+            parts.append(t.assign(key=t["comparison"] + t["case"].astype(str)))
+    both = pd.concat(parts)
+    wo = wide(both[both["status"] == "ok"], ["key"], "ours")
+    return f"{count_between(wo)}/{len(wo)}" if len(wo) else "-"
+
+
+def _scenario_sections(title: str, scenarios, blocks: list[tuple[str, dict]], claims_fn,
+                       notes: list[str]) -> list[Section]:
+    names = list(blocks[0][1])
     lines = [f"# {title}", "", *notes, "",
              "In-band counts depend on the runs (fewer runs, wider 99 % bands, more cells in "
              "band): compare scenarios with each other, and with the default study's "
              "tables, only at the same runs per cell.", "",
              "| scenario | hypothesis about the paper? | runs per cell | " + " | ".join(
-                 f"{b} in 99 % band" for b in blocks[0][1]) + " | tB3x2cv between F5x2cv and FB5x2cv |",
-             "|---|---|---|" + "---|" * len(blocks[0][1]) + "---|"]
+                 f"{b} in 99 % band: strict | half-digit" for b in names)
+             + " | tB3x2cv between F5x2cv and FB5x2cv |",
+             "|---|---|---|" + "---|---|" * len(names) + "---|"]
     detail = []
-    for (name, _, _, hyp), (_, tabs, between) in zip(scenarios, blocks, strict=True):
+    for (name, _, _, hyp), (_, tabs) in zip(scenarios, blocks, strict=True):
         cells = []
-        for _, t in tabs.items():
-            k, n = _band_count(t)
-            cells.append(f"{k}/{n}")
+        for t in tabs.values():
+            ok = t[t["status"] == "ok"]
+            s, h, n = band_checks(ok["paper"], ok["ours"], ok["runs"])
+            cells += [f"{s}/{n}", f"{h}/{n}"]
         lines.append(f"| {name} | {'yes' if hyp else 'no'} | {_runs_span(*tabs.values()) or '-'} | "
-                     + " | ".join(cells) + f" | {between} |")
+                     + " | ".join(cells) + f" | {_between(tabs)} |")
         detail += [f"## {name}", ""]
-        for b, t in tabs.items():
-            detail += [f"- {b}: by test {_by_test(t)}; {_rho_line(t, b)}"]
-        detail += ["", *_claims_md(claims_fn(tabs)), ""]
-    return lines + ["", *detail]
+        detail += [f"- {b}: by test {_by_test(t)}; {_rho_line(t)}" for b, t in tabs.items()]
+        detail += ["", claims_markdown(claims_fn(tabs)), ""]
+    lines += ["", BAND_NOTE]
+    return [("summary", "\n".join(lines)), ("scenarios", "\n".join(detail).rstrip("\n"))]
+
+
+GAUSS_NOTES = [
+    "Scenarios.  'default' is the `gaussian` study's cells; 'R defaults' replaces RT by rpart's "
+    "pruned tree (rt[cp=0.01,minsplit=20]: the group's R code grows rpart trees; fixed a "
+    "priori; SVM: e1071's radial default equals ours, γ = 1/p on scaled inputs); AB = majority "
+    "class replaces AdaBoost by a training-fold majority-class learner (`max`) in the SVM vs "
+    "AB and AB vs RF rows -- a HYPOTHESIS about what the paper's AB did, not AdaBoost; AB = "
+    "old-default gbm is R's gbm with its old defaults (100 stumps, shrinkage 0.001, bag "
+    "fraction 0.5, n.minobsinnode 10; our batched gbm, simstudy.learners.gbm), again a "
+    "hypothesis, not AdaBoost; the one-sided scenarios judge tB3x2cv's |t| against "
+    "t_{0.95}(5) = 2.015 (another hypothesis).  The hypotheses were found by looking at the "
+    "paper's reject tables, so agreement under them is not independent evidence.  The paper "
+    "gives no error rates, so no scenario is calibrated."]
+REAL_NOTES = [
+    "Scenarios.  'default' is the `wang-real` study's cells.  'R defaults' trains LP and MLP "
+    "as R's nnet(size = h, maxit = 200) on unscaled inputs (BFGS, U(-0.7, 0.7) initial "
+    "weights, no decay): the group's public R code calls it so, fixed before looking at any "
+    "reject proportion (Table 5's SVM/RF/LDA stay ours: e1071's radial SVM equals ours up to "
+    "the sd's ddof).  Hypotheses found by looking at the paper's reject tables: e1071's "
+    "sigmoid-kernel SVM (svm[kernel=sigmoid]) and the one-sided tB3x2cv; agreement under them "
+    "is not independent evidence.  Wang et al. print no error rates: nothing is calibrated.",
+    "", T4_NOTE]
+
+
+def page_gaussian_paper(out: Path) -> list[Section]:
+    """figures/gaussian-paper/RESULTS.md from ``table3_<scenario>.csv``."""
+    blocks = [(name, {"Table 3": read_table(out, f"table3_{_slug(name)}")})
+              for name, *_ in GAUSS_SCENARIOS]
+    return _scenario_sections("gaussian-paper: Wang, Li & Li (2016) Table 3 under scenarios",
+                              GAUSS_SCENARIOS, blocks,
+                              lambda tabs: gaussian_claims(tabs["Table 3"]), GAUSS_NOTES)
+
+
+def page_real_paper(out: Path) -> list[Section]:
+    """figures/wang-real-paper/RESULTS.md from ``table4_<scenario>.csv``, ``table5_<...>.csv``."""
+    blocks = [(name, {"Table 4": read_table(out, f"table4_{_slug(name)}"),
+                      "Table 5": read_table(out, f"table5_{_slug(name)}")})
+              for name, *_ in REAL_SCENARIOS]
+    return _scenario_sections("wang-real-paper: Wang, Li & Li (2016) Tables 4-5 under scenarios",
+                              REAL_SCENARIOS, blocks,
+                              lambda tabs: real_claims(tabs["Table 4"], tabs["Table 5"]),
+                              REAL_NOTES)
+
+
+def page_ab_weka_defaults(out: Path, intro: str | None = None) -> list[Section]:
+    """figures/wang-ab-weka-defaults/RESULTS.md (examples/wang_ab_weka_defaults.py) from
+    ``table3_ab_rows.csv``; ``intro`` (the example's description) None keeps the committed."""
+    t3 = read_table(out, "table3_ab_rows")
+    ok = t3[t3["status"] == "ok"]
+    s, h, n = band_checks(ok["paper"], ok["ours"], ok["runs"])
+    ab = [r.err_b if r.comparison == "SVM vs AB" else r.err_a for r in ok.itertuples()]
+    other = [r.err_a if r.comparison == "SVM vs AB" else r.err_b for r in ok.itertuples()]
+    lines = [_runs_line(t3), "",
+             f"Paper's value inside our 99 % Wilson band: {s}/{n} cells strict, {h}/{n} "
+             "half-digit.", BAND_NOTE]
+    if len(ok):
+        gap = max(abs(a - b) for a, b in zip(ab, other, strict=True))
+        lines += [f"Our reject proportions {ok['ours'].min():.3f}–{ok['ours'].max():.3f}; the "
+                  f"paper's {ok['paper'].min():.3f}–{ok['paper'].max():.3f}.",
+                  f"Mean test-fold errors: AB {min(ab):.3f}–{max(ab):.3f}, at most {gap:.3f} "
+                  "from SVM's or RF's."]
+    return [("title", "# Wang et al. (2016) Table 3's AB rows, AB = RWeka AdaBoostM1 defaults"),
+            ("intro", intro), ("counts", "\n".join(lines))]
 
 
 def render_gaussian_paper(result, out: Path) -> list[Path]:
     """gaussian-paper: Table 3 under the default and the hypothesis scenarios, side by side."""
     paths: list[Path] = []
-    blocks = []
     for name, choose, crit, _ in GAUSS_SCENARIOS:
         t3 = table3(result, scenario_rows(result, choose, crit))
         paths += write_table(t3, out, f"table3_{_slug(name)}",
                              caption=f"Wang et al. 2016 Table 3 under scenario: {name}")
-        ok = t3[t3["status"] == "ok"]
-        wo = wide(ok, ["comparison", "case"], "ours")
-        between = f"{count_between(wo)}/{len(wo)}" if len(wo) else "-"
-        blocks.append((name, {"Table 3": t3}, between))
-    notes = ["Scenarios (issue 18).  'default' is the `gaussian` study's cells; 'R defaults' "
-             "replaces RT by rpart's pruned tree (rt[cp=0.01,minsplit=20]: the group's R code "
-             "grows rpart trees; fixed a priori; SVM: e1071's radial default equals ours, "
-             "γ = 1/p on scaled inputs); AB = majority "
-             "class replaces AdaBoost by a training-fold majority-class learner (`max`) in the "
-             "SVM vs AB and AB vs RF rows -- a HYPOTHESIS about what the paper's AB did, not "
-             "AdaBoost; AB = old-default gbm is R's gbm with its old defaults (100 stumps, shrinkage "
-             "0.001, bag fraction 0.5, n.minobsinnode 10; our batched gbm, simstudy.learners.gbm), "
-             "again a hypothesis, not AdaBoost; the one-sided scenarios judge tB3x2cv's |t| against t_{0.95}(5) = 2.015 "
-             "(another hypothesis).  The hypotheses were found by looking at the paper's reject "
-             "tables, so agreement under them is not independent evidence.  The paper gives "
-             "no error rates, so no scenario is calibrated."]
-    md = _scenario_md("gaussian-paper: Wang, Li & Li (2016) Table 3 under scenarios",
-                      GAUSS_SCENARIOS, blocks, lambda tabs: gaussian_claims(tabs["Table 3"]),
-                      notes)
-    p = out / "RESULTS.md"
-    p.write_text("\n".join(md) + "\n")
-    return paths + [p]
+    return paths + [write_page(out, page_gaussian_paper(out))]
 
 
 def render_real_paper(result, out: Path) -> list[Path]:
     """wang-real-paper: Tables 4-5 under the default, R-default and hypothesis scenarios."""
     paths: list[Path] = []
-    blocks = []
     for name, choose, crit, _ in REAL_SCENARIOS:
         rows = scenario_rows(result, choose, crit)
         t4, t5 = table4(result, rows), table5(result, rows)
@@ -790,26 +888,7 @@ def render_real_paper(result, out: Path) -> list[Path]:
                              caption=f"Wang et al. 2016 Table 4 under scenario: {name}. " + T4_NOTE)
         paths += write_table(t5, out, f"table5_{_slug(name)}",
                              caption=f"Wang et al. 2016 Table 5 under scenario: {name}")
-        both = pd.concat([t4.assign(key=t4["block"] + t4["dataset"] + t4["hidden"].astype(str)),
-                          t5.assign(key=t5["comparison"] + t5["dataset"])])
-        wo = wide(both[both["status"] == "ok"], ["key"], "ours")
-        between = f"{count_between(wo)}/{len(wo)}" if len(wo) else "-"
-        blocks.append((name, {"Table 4": t4, "Table 5": t5}, between))
-    notes = ["Scenarios (issue 18).  'default' is the `wang-real` study's cells.  'R defaults' "
-             "trains LP and MLP as R's nnet(size = h, maxit = 200) on unscaled inputs (BFGS, "
-             "U(-0.7, 0.7) initial weights, no decay): the group's public R code calls it so, "
-             "fixed before looking at any reject proportion (Table 5's SVM/RF/LDA stay ours: "
-             "e1071's radial SVM equals ours up to the sd's ddof).  Hypotheses found by "
-             "looking at the paper's reject tables: e1071's sigmoid-kernel SVM (svm[kernel="
-             "sigmoid]) and the one-sided tB3x2cv; agreement under them is not independent "
-             "evidence.  Wang et al. print no error rates: nothing is calibrated.",
-             "", T4_NOTE]
-    md = _scenario_md("wang-real-paper: Wang, Li & Li (2016) Tables 4-5 under scenarios",
-                      REAL_SCENARIOS, blocks,
-                      lambda tabs: real_claims(tabs["Table 4"], tabs["Table 5"]), notes)
-    p = out / "RESULTS.md"
-    p.write_text("\n".join(md) + "\n")
-    return paths + [p]
+    return paths + [write_page(out, page_real_paper(out))]
 
 
 def build_gaussian_paper() -> Study:

@@ -99,9 +99,10 @@ def test_band_table_shows_the_range_of_runs_of_a_partly_run_study():
 
     def half(runs):
         return pd.DataFrame({"status": ["ok", "ok", "not run"], "runs": pd.array(runs, "Int64"),
-                             "paper_t_in_99": [True, False, None],
-                             "paper_F_in_99": [True, True, None]})
+                             "paper_t": [0.03, 0.03, 0.03], "ours_t": [0.03, 0.03, None],
+                             "paper_F": [0.01, 0.01, 0.01], "ours_F": [0.01, 0.01, None]})
 
     rows = A._band_table("half", {"type1": half([738, 200, None]), "type2": half([200, 200, None])})
-    assert rows[2] == "| type1 | 2 of 3 | 200–738 | 1/2 | 2/2 |"
-    assert rows[3] == "| type2 | 2 of 3 | 200 | 1/2 | 2/2 |"
+    # strict beside half-digit, recounted from ours, paper and runs (here all inside)
+    assert rows[2] == "| type1 | 2 of 3 | 200–738 | 2/2 | 2/2 | 2/2 | 2/2 |"
+    assert rows[3] == "| type2 | 2 of 3 | 200 | 2/2 | 2/2 | 2/2 | 2/2 |"

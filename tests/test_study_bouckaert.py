@@ -109,8 +109,10 @@ def _paper_as_ours() -> pd.DataFrame:
 
 
 def _claim(claims, start: str):
-    hits = [(held, detail) for text, held, detail in claims if text.startswith(start)]
-    assert len(hits) == 1, (start, [t for t, _, _ in claims])
+    """(held, our numbers and the paper's) of the one claim whose text starts so."""
+    hits = [(c.held, f"{c.ours} {c.paper or ''}") for c in claims
+            if not isinstance(c, str) and c.text.startswith(start)]
+    assert len(hits) == 1, (start, claims)
     return hits[0]
 
 
@@ -136,8 +138,13 @@ def test_claim_counters_give_the_papers_own_counts():
     assert _claim(cl, "§4.3: the standard t")[0] is True
     held, detail = _claim(cl, "§4.3: the uncorrected")
     assert held is False and "25, 24, 18" in detail
+    verdict = next(c.verdict for c in cl if not isinstance(c, str)
+                   and c.text.startswith("§4.3: the uncorrected"))
+    assert verdict == "rule fails on the paper's own numbers"
     # every paper row is trivially inside a spread made of the paper's numbers
-    assert _claim(cl, "every summary row")[0] is True
+    spread = next(c for c in cl if isinstance(c, str) and "inside the spread" in c)
+    n = int(spread.split(" strict")[0].rsplit("/", 1)[1])
+    assert f"{n}/{n} strict, {n}/{n} half-digit" in spread
 
 
 def test_counts_follow_the_definitions_by_hand():

@@ -104,7 +104,7 @@ def test_claim_counts_on_paper_tables_4_and_5():
     assert W.count_lower(p5.loc[["SVM vs RF", "SVM vs LDA"]], "FB5x2cv", "tB3x2cv") == 9
     assert W.count_lowest(p5.loc[["LDA vs RF"]], "tB3x2cv") == 5
     claims = W.real_claims(t4, t5)  # nothing run: every claim says so
-    assert claims and all(held is None for _, held, _ in claims)
+    assert claims and all(c.held is None for c in claims)
 
 
 _probs = st.lists(st.tuples(*[st.integers(0, 1000)] * 3), min_size=1, max_size=12)

@@ -15,13 +15,35 @@ def band(k: int, n: int, confidence: float = 0.99) -> tuple[float, float]:
     return wilson(k, n, confidence)
 
 
-def in_band(paper: float, k: int, n: int, confidence: float = 0.99) -> bool | None:
-    """Whether the paper's proportion lies in our ``confidence`` Wilson band (None if no paper value)."""
+#: half a unit of the last digit the papers print (3 decimals): the slack :func:`in_band`
+#: gives the paper's value by default, so a value printed as 0.018 counts as inside a band
+#: that ends at 0.0178 (it may have been 0.0177 before rounding)
+HALF_DIGIT = 5e-4
+
+
+def in_band(paper: float, k: int, n: int, confidence: float = 0.99, *,
+            slack: float = HALF_DIGIT) -> bool | None:
+    """Whether the paper's proportion lies in our ``confidence`` Wilson band (None if no paper value).
+
+    ``slack`` widens the band on both sides: half a unit of the paper's last printed digit
+    by default (the ``*_in_99`` flags of the committed tables); ``slack=0`` is the strict test.
+
+    >>> in_band(0.018, 7, 1000), in_band(0.018, 7, 1000, slack=0)  # band [0.0027, 0.0178]
+    (True, False)
+    """
     if paper is None or (isinstance(paper, float) and np.isnan(paper)) or n == 0:
         return None
     lo, hi = band(k, n, confidence)
-    # the paper prints 3 decimals: give it half a unit of its last digit
-    return bool(lo - 5e-4 <= float(paper) <= hi + 5e-4)
+    return bool(lo - slack <= float(paper) <= hi + slack)
+
+
+def band_rule(confidence: float = 0.99, *, unit: str = "0.001") -> str:
+    """The in-band rule in words, for the caption of every in-band count: strict beside
+    half-a-digit (``unit``: the paper's last printed digit)."""
+    half = {"0.001": "0.0005", "0.1": "0.05", "0.01": "0.005"}.get(unit, f"half of {unit}")
+    return (f"the paper's printed value lies inside our {100 * confidence:g} % Wilson interval "
+            f"(*strict*), or within {half} of it, half a unit of the paper's last printed digit "
+            f"{unit} (*half-digit*: the rule of the tables' `*_in_99` flags)")
 
 
 def wide_by_test(table: pd.DataFrame, index: list[str]) -> pd.DataFrame:
