@@ -24,7 +24,7 @@ def wilson(k, n, confidence: float = 0.95):
 
     >>> lo, hi = wilson(5, 100)
     >>> round(lo, 4), round(hi, 4)
-    (0.0215, 0.112)
+    (0.0215, 0.1118)
     """
     if not 0 < confidence < 1:
         raise SimstudyError(f"confidence must be in (0, 1), got {confidence!r}")

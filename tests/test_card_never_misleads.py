@@ -398,3 +398,17 @@ def test_card_frames_are_the_same_from_a_store_and_its_snapshot(stores):
     b = card(t5x2, [A], stores[1], name="t")
     for f in ("size", "power", "paired", "summary"):
         pd.testing.assert_frame_equal(getattr(a, f), getattr(b, f))
+
+
+def test_the_interval_example_is_the_5x2cv_t_with_its_interval(stores):
+    f = _example("t5x2cv_interval")
+    c = card(f, [A], stores[0])
+    r = c.paired[(c.paired["baseline"] == "t5x2cv")]
+    assert (r["n10"] + r["n01"] == 0).all()  # the same decisions as the stored t
+    iv = c.intervals
+    assert set(iv["method"]) == {"t5x2cv_interval (new)", "corrected-t interval"}
+    d = np.random.default_rng(1).normal(0, 0.02, (3, 5, 2))
+    t, p, (lo, hi) = f(d, n_train=None, n_test=None)
+    s = np.sqrt(((d - d.mean(2, keepdims=True)) ** 2).sum((1, 2)) / 5)
+    want = [sps.t.interval(0.95, 5, loc=x, scale=y) for x, y in zip(d[:, 0, 0], s, strict=True)]
+    assert np.allclose(np.c_[lo, hi], want)
