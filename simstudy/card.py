@@ -329,16 +329,22 @@ def _baselines(pv: pd.DataFrame) -> dict[str, dict[tuple[int, int], dict]]:
     out: dict[str, dict[tuple[int, int], dict]] = {}
     if pv.empty:
         return out
-    cells, tests = pv["cell"].to_numpy(), pv["test"].to_numpy()
-    a, b = pv["a"].to_numpy(), pv["b"].to_numpy()
+    cells, cu = pd.factorize(pv["cell"], sort=False)
+    tests, tu = pd.factorize(pv["test"], sort=False)
+    a, b = pv["a"].to_numpy(np.int64), pv["b"].to_numpy(np.int64)
     run, p = pv["run"].to_numpy(), pv["pvalue"].to_numpy()
-    key = pd.MultiIndex.from_arrays([cells, tests, a, b])
-    codes, uniq = pd.factorize(key, sort=False)
-    order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(len(uniq) + 1))
-    for j, (c, t, aa, bb) in enumerate(uniq):
-        sel = order[bounds[j]:bounds[j + 1]]
-        out.setdefault(c, {}).setdefault((int(aa), int(bb)), {})[t] = (run[sel], p[sel])
+    K = int(max(a.max(), b.max())) + 1
+    key = ((cells.astype(np.int64) * len(tu) + tests) * K + a) * K + b
+    # rows come grouped (the reader's order); a stable sort keeps that and each run order
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
+    groups = sorted(zip(order[starts], starts, np.r_[starts[1:], len(ks)], strict=True))
+    for first, s0, e0 in groups:  # in the order the reader gave (the cells' test order)
+        sel = order[s0:e0]
+        c, t = cu[cells[first]], tu[tests[first]]
+        out.setdefault(c, {}).setdefault((int(a[first]), int(b[first])), {})[t] = (run[sel],
+                                                                                   p[sel])
     return out
 
 

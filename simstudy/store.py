@@ -273,11 +273,11 @@ _BRACKETS = str.maketrans("[],", "   ")
 
 def _floats(texts: Sequence[str], per: int) -> np.ndarray | None:
     """Parse JSON arrays of numbers (all of ``per`` numbers) in one pass; None if they are
-    not all that size.  Why not json.loads per row: one C-level parse of the joined text is
-    ~30x faster over a million trials."""
+    not all that size.  Why not json.loads per row: one C-level parse of the joined text
+    (numpy's correctly rounded strtod) is ~30x faster over a million trials."""
     if not texts:
         return np.zeros((0, per))
-    flat = np.array(" ".join(texts).translate(_BRACKETS).split(), dtype=float)
+    flat = np.fromstring(" ".join(texts).translate(_BRACKETS), sep=" ")
     if flat.size != per * len(texts):
         return None
     return flat.reshape(len(texts), per)
@@ -289,6 +289,13 @@ def _floats_same(texts: Sequence[str], per: int) -> np.ndarray | None:
         one = _floats(texts[:1], per)
         return None if one is None else np.repeat(one, len(texts), axis=0)
     return _floats(texts, per)
+
+
+def _asked(cells: Sequence[Cell]) -> pd.DataFrame:
+    """(cell, test) of the tests each cell asks for, with their positions (_c, _t)."""
+    rows = [(c.id, t, i, j) for i, c in enumerate(cells) for j, t in enumerate(c.tests)]
+    return pd.DataFrame(rows, columns=["cell", "test", "_c", "_t"]).drop_duplicates(
+        ["cell", "test"])
 
 
 def run_hint(study: str, path: str | os.PathLike | None) -> str:
@@ -687,11 +694,8 @@ class Store:
         rows = self._rows("cell, test, a, b, run, statistic, pvalue", "results",
                           [c.id for c in cells], seed, runs, " AND a>=0")
         df = pd.DataFrame(rows, columns=cols)
-        asked = {(c.id, t): (i, j) for i, c in enumerate(cells) for j, t in enumerate(c.tests)}
-        key = [asked.get(k, (-1, -1)) for k in zip(df["cell"], df["test"], strict=True)]
-        df["_c"] = [k[0] for k in key]
-        df["_t"] = [k[1] for k in key]
-        df = df[df["_c"] >= 0].sort_values(["_c", "_t", "a", "b", "run"], kind="stable")
+        df = df.merge(_asked(cells), on=["cell", "test"], how="inner", sort=False)
+        df = df.sort_values(["_c", "_t", "a", "b", "run"], kind="stable")
         df = df.drop(columns=["_c", "_t"]).reset_index(drop=True)
         for c in ("a", "b", "run"):
             df[c] = df[c].astype(np.int64)
@@ -707,11 +711,8 @@ class Store:
         rows = self._rows("cell, test, run, statistic, alpha", "results",
                           [c.id for c in cells], seed, runs, " AND a<0")
         df = pd.DataFrame(rows, columns=["cell", "test", "run", "best", "alpha"])
-        asked = {(c.id, t): (i, j) for i, c in enumerate(cells) for j, t in enumerate(c.tests)}
-        key = [asked.get(k, (-1, -1)) for k in zip(df["cell"], df["test"], strict=True)]
-        df["_c"] = [k[0] for k in key]
-        df["_t"] = [k[1] for k in key]
-        df = df[df["_c"] >= 0].sort_values(["_c", "_t", "run"], kind="stable")
+        df = df.merge(_asked(cells), on=["cell", "test"], how="inner", sort=False)
+        df = df.sort_values(["_c", "_t", "run"], kind="stable")
         df = df.drop(columns=["_c", "_t"]).reset_index(drop=True)
         best = df["best"].astype(float).to_numpy()
         df["best"] = np.where(np.isnan(best), -1, np.nan_to_num(best, nan=-1)).astype(np.int64)
