@@ -102,7 +102,9 @@ def test_markdown_subset():
     assert "<ul><li>" in h and "<ul><li>nested <em>em</em></li></ul>" in h
     assert '<span class="verdict bad">✗ NOT reproduced</span>: y' in h
     assert "<td>&lt;i&gt;</td>" in h and "<i>" not in h and "<b>" not in h
-    assert claim_counts(md) == {"reproduced": 1, "not reproduced": 1, "not checked": 0}
+    assert claim_counts(md) == {"reproduced": 1, "partly reproduced": 0, "not reproduced": 1,
+                                "rule fails on the paper's own numbers": 0, "not checked": 0}
+    assert "<!--" not in markdown_to_html("<!-- generated: x -->\nbody\n<!-- end generated -->")
 
 
 def test_band_markers_colour_and_symbol(tmp_path):

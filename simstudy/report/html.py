@@ -46,9 +46,12 @@ PAGE_NAME = "report.html"
 
 _VERDICTS = {
     "reproduced": ("ok", "✓ reproduced"),
+    "partly reproduced": ("na", "◐ partly reproduced"),
     "not reproduced": ("bad", "✗ NOT reproduced"),
+    "rule fails on the paper's own numbers": ("na", "≠ rule fails on the paper's own numbers"),
     "not checked": ("na", "? not checked"),
 }
+PAPER_FAILS = "rule fails on the paper's own numbers"
 
 
 def _inline(text: str) -> str:
@@ -102,6 +105,9 @@ def markdown_to_html(text: str, *, shift: int = 1) -> str:
 
     while i < len(lines):
         ln = lines[i]
+        if re.match(r"^<!--.*-->$", ln.strip()):  # markers of generated sections: not shown
+            i += 1
+            continue
         m = re.match(r"^(#{1,6})\s+(.*)$", ln)
         if m:
             flush()
@@ -154,7 +160,8 @@ def markdown_to_html(text: str, *, shift: int = 1) -> str:
 
 def claim_counts(results_md: str) -> dict[str, int]:
     """How many claims RESULTS.md marks reproduced / NOT reproduced / not checked."""
-    found = re.findall(r"\*\*(reproduced|NOT reproduced|not checked)\*\*", results_md)
+    found = re.findall(r"\*\*(" + "|".join(map(re.escape, _VERDICTS)) + r")\*\*",
+                       results_md, flags=re.IGNORECASE)
     return {k: sum(1 for f in found if f.lower() == k) for k in _VERDICTS}
 
 
@@ -510,7 +517,8 @@ def study_page(study: Study, result: StudyResult, store: Store, out: Path,
     for k, csv in enumerate(csvs):
         t, c = csv_table_html(csv, table_id=f"t{k}", caption=_tex_caption(csv.with_suffix(".tex")))
         tables.append(t)
-        band = {x: band[x] + c[x] for x in band}
+        if not csv.stem.endswith("_variants"):  # side by side: the variants' flags again
+            band = {x: band[x] + c[x] for x in band}
     if not csvs and not result.table.empty:  # a study without a renderer: the reject table
         cols = ["cell", "test", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
         tmp = out / "reject_table.csv"
@@ -527,8 +535,12 @@ def study_page(study: Study, result: StudyResult, store: Store, out: Path,
              f"<div>root seed {info['root_seed']}, alpha {info['alpha']:g}</div>"]
     if results_md:
         boxes.append(f"<div>claims: <span class=\"verdict ok\">✓ {counts['reproduced']}</span> "
-                     f"<span class=\"verdict bad\">✗ {counts['not reproduced']}</span> "
-                     f"<span class=\"verdict na\">? {counts['not checked']}</span></div>")
+                     + (f"<span class=\"verdict na\">◐ {counts['partly reproduced']}</span> "
+                        if counts["partly reproduced"] else "")
+                     + f"<span class=\"verdict bad\">✗ {counts['not reproduced']}</span> "
+                     + (f"<span class=\"verdict na\">≠ {counts[PAPER_FAILS]}</span> "
+                        if counts[PAPER_FAILS] else "")
+                     + f"<span class=\"verdict na\">? {counts['not checked']}</span></div>")
     for pre, what in (("", "our 99 % band"), ("spread_", "our seeds' spread")):
         n = band[pre + "inside"] + band[pre + "outside"]
         if n:
