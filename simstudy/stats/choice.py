@@ -22,10 +22,13 @@ The four methods of the paper's §4.2–4.4 (and two variants):
 ``testfirst``          TestFirst (§4.2): the smallest-mean learner must beat every simpler one
                        by the one-sided test, Bonferroni over its K − 1 comparisons
 ``testfirst[family=pairs]``  TestFirst at MultiTest's per-test level alpha / (K(K−1)/2)
+``mcs``                the model confidence set of Hansen, Lunde & Nason (2011) at ``alpha``
+                       (:mod:`.mcs`): the most preferred learner in the set, the set then the
+                       eliminated learners as the order; ``mcs[stat=max]`` with T_max
 =====================  ==========================================================================
 
-ANOVA and Newman–Keuls read the R·F folds as L independent error samples per learner (the
-paper's (K, L) layout).  An undefined statistic (zero variance) has p = 1: an accepted
+ANOVA, Newman–Keuls and the MCS read the R·F folds as L error samples per learner (the
+paper's (K, L) layout; the MCS resamples whole replications).  An undefined statistic (zero variance) has p = 1: an accepted
 hypothesis.
 """
 
@@ -37,6 +40,7 @@ import numpy as np
 
 from ..errors import SimstudyError, unknown
 from ._common import check_alpha
+from .mcs import mcs_choice
 from .multiple import anova, multitest, newman_keuls, testfirst
 
 __all__ = [
@@ -138,6 +142,10 @@ def _multitest_holm(errors: object, alpha: float = 0.05) -> Choice:
     return multitest_choice(errors, alpha, correction="holm")
 
 
+def _mcs_max(errors: object, alpha: float = 0.05) -> Choice:
+    return mcs_choice(errors, alpha, method="max")
+
+
 # name -> (fn(errors, alpha), description); the names the study and bench use
 CHOICE_FUNCTIONS: dict[str, tuple[ChoiceFn, str]] = {
     "anova": (anova_choice,
@@ -154,6 +162,10 @@ CHOICE_FUNCTIONS: dict[str, tuple[ChoiceFn, str]] = {
                   "one-sided 5x2cv t at alpha/(K-1)"),
     "testfirst[family=pairs]": (_testfirst_pairs,
                                 "TestFirst at MultiTest's per-test level alpha/(K(K-1)/2)"),
+    "mcs": (mcs_choice,
+            "model confidence set (Hansen, Lunde & Nason 2011), T_R, replications "
+            "resampled, B = 1000: the most preferred learner in the set"),
+    "mcs[stat=max]": (_mcs_max, "the MCS with the T_max statistic"),
 }
 
 

@@ -37,6 +37,9 @@ from ..core import FoldLosses
 from ..errors import SimstudyError, unknown
 from ..registry import Registry
 from ..spec import format_spec, parse_spec
+from . import bayes as BY
+from . import folds as FD
+from . import instances as I
 from . import pairwise as P
 from ._result import TestResult
 from .choice import CHOICE_FUNCTIONS
@@ -322,6 +325,132 @@ def _proportions(fl: FoldLosses, a: int, b: int) -> TestResult:
     return P.proportions_test(*_first_fold(fl, a, b))
 
 
+# --- tests proposed since 1998 (docs/baselines.md) ----------------------------------------------
+
+def _folds(design: object) -> bool:
+    """At least two fold differences (R * F >= 2)."""
+    r, f = _shape(design)
+    return r * f >= 2
+
+
+def _halves(design: object) -> bool:
+    """Pairs of complementary halves: every replication two folds that swap train and test."""
+    return _shape(design)[1] == 2 and not is_resample(design)
+
+
+def _partitions(design: object) -> bool:
+    """Each replication a k-fold partition (k >= 2): every instance tested once."""
+    return _shape(design)[1] >= 2 and not is_resample(design)
+
+
+def _pair_counts(fl: FoldLosses, a: int, b: int) -> np.ndarray:
+    """(R, F, 3) counts n01, n10, n of the pair's per-instance losses per fold."""
+    if fl.losses is None:
+        raise SimstudyError("this test needs per-instance losses, which the trial did not keep")
+    return I.pair_counts(fl.losses, a, b)
+
+
+def _key(fl: FoldLosses, which: int, a: int, b: int) -> np.ndarray:
+    seed = getattr(fl, "seed", None)
+    if seed is None:
+        raise SimstudyError(
+            "the Monte Carlo resampling tests draw from the trial's seed, which these fold "
+            "losses do not carry; simstudy.report.baselines computes them from a store, or "
+            "name the exact variant ([resamples=exact])")
+    return np.array([I.resampling_key(seed, which, a, b)])
+
+
+@register_test("bayes-correlated-t", fits=_folds, params={"rope": BY.ROPES})
+def _bayes_correlated_t(fl: FoldLosses, a: int, b: int, rope: str = "0.01") -> TestResult:
+    """Bayesian correlated t test, rho = n_test/n (Corani & Benavoli 2015 eqs. 7-8; Benavoli
+    et al. 2017 sec. 3): P(left/rope/right), rope 0.01; a side's P > 0.95 is a reject"""
+    return BY.correlated_bayesian_ttest(fl.diff(a, b), rope=float(rope), **_sizes(fl))
+
+
+@register_test("conservative-z", fits=_halves)
+def _conservative_z(fl: FoldLosses, a: int, b: int) -> TestResult:
+    """Nadeau & Bengio's conservative Z (2003 sec. 4.2) on paired complementary halves, N(0, 1)"""
+    return FD.conservative_z(fl.diff(a, b))
+
+
+@register_test("combined-t5x2cv", fits=is_5x2)
+def _combined_t5x2cv(fl: FoldLosses, a: int, b: int) -> TestResult:
+    """Yildiz's combined 5x2cv t, all ten differences (2013 IEEE TKDE 25(9)), t(5)"""
+    return FD.combined_ttest_5x2cv(fl.diff(a, b))
+
+
+@register_test("wilcoxon", fits=_folds)
+def _wilcoxon(fl: FoldLosses, a: int, b: int) -> TestResult:
+    """Wilcoxon signed-rank test on the fold differences, scipy's method (Demsar 2006 sec.
+    3.1.3)"""
+    return FD.wilcoxon_signed_rank(fl.diff(a, b))
+
+
+@register_test("sign-test", fits=_folds)
+def _sign_test(fl: FoldLosses, a: int, b: int) -> TestResult:
+    """sign test on the fold differences, exact binomial (Demsar 2006 sec. 3.1.2)"""
+    return FD.sign_test(fl.diff(a, b))
+
+
+@register_test("cv-clt", fits=_partitions, needs_losses=True,
+               params={"alternative": ("two-sided", "greater", "less")})
+def _cv_clt(fl: FoldLosses, a: int, b: int, alternative: str = "two-sided") -> TestResult:
+    """cross-validation CLT test, within-fold variance, on replication 0 (Bayle, Bayle, Janson
+    & Mackey 2020 eq. 4, Thm. 2), N(0, 1)"""
+    c = _pair_counts(fl, a, b)[0]
+    z, p = I.cv_clt_batch(c[None, :, 2], c[None, :, 0] - c[None, :, 1],
+                          c[None, :, 0] + c[None, :, 1], alternative=alternative)
+    return TestResult(float(z[0]), float(p[0]), None, alternative)
+
+
+@register_test("mcnemar-exact", fits=_any, needs_losses=True)
+def _mcnemar_exact(fl: FoldLosses, a: int, b: int) -> TestResult:
+    """McNemar's exact binomial test on the first fold's test set (Fagerland, Lydersen & Laake
+    2013 eq. 3)"""
+    c = _pair_counts(fl, a, b)[0, 0]
+    s, p = I.mcnemar_exact_batch(c[0], c[1])
+    return TestResult(float(s), float(p), None, "two-sided")
+
+
+@register_test("mcnemar-midp", fits=_any, needs_losses=True)
+def _mcnemar_midp(fl: FoldLosses, a: int, b: int) -> TestResult:
+    """McNemar mid-p test on the first fold's test set (Fagerland, Lydersen & Laake 2013 eq. 4)"""
+    c = _pair_counts(fl, a, b)[0, 0]
+    s, p = I.mcnemar_midp_batch(c[0], c[1])
+    return TestResult(float(s), float(p), None, "two-sided")
+
+
+_RESAMPLES = ("9999", "999", "exact")
+
+
+def _resamples(resamples: str) -> int | None:
+    return None if resamples == "exact" else int(resamples)
+
+
+@register_test("paired-permutation", fits=_any, needs_losses=True,
+               params={"resamples": _RESAMPLES})
+def _paired_permutation(fl: FoldLosses, a: int, b: int, resamples: str = "9999") -> TestResult:
+    """paired permutation test (approximate randomisation) on the first fold's per-instance
+    losses (Noreen 1989; Ojala & Garriga 2010), B = 9999 seeded from the trial"""
+    c = _pair_counts(fl, a, b)[0, 0]
+    B = _resamples(resamples)
+    key = None if B is None else _key(fl, I.PERMUTATION, a, b)
+    s, p = I.paired_permutation_batch(c[0], c[1], key, resamples=B)
+    return TestResult(float(s[0]), float(p[0]), None, "two-sided")
+
+
+@register_test("paired-bootstrap", fits=_any, needs_losses=True,
+               params={"resamples": _RESAMPLES})
+def _paired_bootstrap(fl: FoldLosses, a: int, b: int, resamples: str = "9999") -> TestResult:
+    """paired bootstrap test on the first fold's per-instance losses (Efron & Tibshirani 1993
+    sec. 16.4), B = 9999 seeded from the trial"""
+    c = _pair_counts(fl, a, b)[0, 0]
+    B = _resamples(resamples)
+    key = None if B is None else _key(fl, I.BOOTSTRAP, a, b)
+    s, p = I.paired_bootstrap_batch(c[0], c[1], c[2], key, resamples=B)
+    return TestResult(float(s[0]), float(p[0]), None, "two-sided")
+
+
 # --- best-of-K choice methods (Yildiz & Alpaydin 2006) ---------------------------------------
 
 def _register_choices() -> None:
@@ -334,7 +463,7 @@ def _register_choices() -> None:
         variants.setdefault(parse_spec(spec)[0], []).append(spec)
 
     for base, specs in variants.items():
-        fits = _any if base in ("anova", "newman-keuls") else is_5x2
+        fits = _any if base in ("anova", "newman-keuls", "mcs") else is_5x2
         allowed = {k for s in specs for k in parse_spec(s)[1]}
 
         def build(spec: str, got: dict[str, str], _base: str = base, _specs: list[str] = specs,
