@@ -31,7 +31,7 @@ from .aggregate import pair_name
 from .errors import SimstudyError
 from .store import CellTrials
 from .study import Study
-from .usertest import UserTest, load_function, locate, no_trials, open_readers
+from .usertest import UserTest, load_function, locate, no_trials, open_readers, progress_bar
 
 NONE = "not_found"
 ALL = "(all cells)"
@@ -53,15 +53,16 @@ def _open(fn, study, store, runs, seed, alpha, name, kind):
 
 
 def bench(fn: Callable | str, study: Study | str, store=None, *, name: str | None = None,
-          alpha: float | None = None, runs: int | None = None,
-          seed: int | None = None) -> pd.DataFrame:
+          alpha: float | None = None, runs: int | None = None, seed: int | None = None,
+          progress: bool | None = None) -> pd.DataFrame:
     """Reject proportions of ``fn`` beside the stored baselines, cell by cell.
 
     Decisions are ``p < alpha`` (default: the study's alpha) for the new test and the
     baselines alike, from stored p-values.  Returns one row per cell (and pair, when a cell
     has more than two learners: column ``pair``), one column per test, the baselines in
     the cells' test order and the new test last.  A cell the function does not read is
-    left out and named in ``attrs["notes"]``.
+    left out and named in ``attrs["notes"]``.  ``progress``: a bar over trials on stderr
+    (default: when stderr is a terminal).
 
     Examples
     --------
@@ -76,18 +77,44 @@ def bench(fn: Callable | str, study: Study | str, store=None, *, name: str | Non
     """
     test, study, reader, opened = _open(fn, study, store, runs, seed, alpha, name, "pairwise")
     try:
-        return _bench(test, study, reader)
+        return _bench(test, study, reader, progress)
     finally:
         for r in opened:
             r.close()
 
 
-def _bench(test: UserTest, study: Study, reader) -> pd.DataFrame:
-    alpha = study.alpha
+def _bench(test: UserTest, study: Study, reader, progress: bool | None) -> pd.DataFrame:
     trials = reader.fold_errors([c.id for c in study.cells], study.seed, study.runs)
     base = reader.pvalues(study.cells, study.seed, study.runs)
     rows, notes, skipped_designs = [], [], {}
     multi = any(len(c.learners) > 2 for c in study.cells)
+    K = {cid: tr.errors.shape[1] for cid, tr in trials.items()}
+    total = sum(tr.T * K[cid] * (K[cid] - 1) // 2 for cid, tr in trials.items())
+    bar = progress_bar(progress, total, f"bench {test.name}")
+    try:
+        _bench_cells(test, study, reader, trials, base, rows, notes, skipped_designs, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    for des, why in skipped_designs.items():
+        notes.append(f"cells of design {des!r} skipped: {why}")
+    if not rows:
+        why = f"; {notes[0]}" if notes else ""
+        raise SimstudyError(f"the test fits no design of study {study.name!r} "
+                            f"(designs: {sorted({c.design for c in study.cells})}){why}")
+    df = pd.DataFrame(rows, columns=["cell", "pair", "test", "proportion"])
+    tests = list(dict.fromkeys([*(t for t in df["test"] if t != test.name), test.name]))
+    index = ["cell", "pair"] if multi else ["cell"]
+    wide = df.pivot_table(index=index, columns="test", values="proportion", sort=False)
+    wide = wide.reindex(columns=tests).reset_index()
+    wide.columns.name = None
+    wide.attrs["notes"] = notes
+    return wide
+
+
+def _bench_cells(test: UserTest, study: Study, reader, trials: dict, base: pd.DataFrame,
+                 rows: list, notes: list, skipped_designs: dict, bar) -> None:
+    alpha = study.alpha
     for cell in study.cells:
         tr = trials.get(cell.id)
         if tr is None:
@@ -108,7 +135,7 @@ def _bench(test: UserTest, study: Study, reader) -> pd.DataFrame:
                                    where=f"cell {cell.id!r}",
                                    losses=None if losses is None
                                    else [None if L is None else L[[a, b]] for L in losses],
-                                   skipped=skipped)
+                                   skipped=skipped, progress=bar)
                 if out is None:
                     skipped_designs.setdefault(cell.design, f"it raised {skipped[0]}")
                     break
@@ -120,20 +147,6 @@ def _bench(test: UserTest, study: Study, reader) -> pd.DataFrame:
             else:
                 continue
             break
-    for des, why in skipped_designs.items():
-        notes.append(f"cells of design {des!r} skipped: {why}")
-    if not rows:
-        why = f"; {notes[0]}" if notes else ""
-        raise SimstudyError(f"the test fits no design of study {study.name!r} "
-                            f"(designs: {sorted({c.design for c in study.cells})}){why}")
-    df = pd.DataFrame(rows, columns=["cell", "pair", "test", "proportion"])
-    tests = list(dict.fromkeys([*(t for t in df["test"] if t != test.name), test.name]))
-    index = ["cell", "pair"] if multi else ["cell"]
-    wide = df.pivot_table(index=index, columns="test", values="proportion", sort=False)
-    wide = wide.reindex(columns=tests).reset_index()
-    wide.columns.name = None
-    wide.attrs["notes"] = notes
-    return wide
 
 
 def _rate(p: np.ndarray, alpha: float) -> float:

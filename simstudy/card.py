@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -59,7 +58,7 @@ from .aggregate import (
 from .errors import SimstudyError
 from .study import Study
 from .truth import truth, truth_text
-from .usertest import UserTest, locate, no_trials, open_readers
+from .usertest import UserTest, locate, no_trials, open_readers, progress_bar
 
 #: default alpha grid of the calibration curves
 ALPHA_GRID: tuple[float, ...] = tuple(sorted({*np.round(np.linspace(0.005, 0.2, 40), 4),
@@ -171,18 +170,6 @@ def corrected_t_interval(d: np.ndarray, n_train: np.ndarray, n_test: np.ndarray,
 INTERVAL_BASELINES["corrected-t interval"] = corrected_t_interval
 
 
-def _progress(enabled: bool | None, total: int, name: str):
-    """A tqdm bar over trials (stderr), or None: on by default when stderr is a terminal."""
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled or total <= 0:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="trial", desc=f"card {name}", file=sys.stderr,
-                mininterval=0.5, smoothing=0.1)
-
-
 # --- the card ------------------------------------------------------------------------------
 
 def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=None, *,
@@ -270,7 +257,7 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
             if c.id in held.index and test.fits(c.design) is not False:
                 k = len(c.learners)
                 total += min(int(held[c.id]), study.runs) * (k * (k - 1) // 2)
-    bar = _progress(progress, total, name)
+    bar = progress_bar(progress, total, f"card {name}")
     try:
         for st, study, reader in located:
             _study(test, st, study, reader, readers, acc, alpha, alphas, swap, resolve, bar,

@@ -424,6 +424,20 @@ def _confidence(fn: Callable) -> float:
     return float(v)
 
 
+def progress_bar(enabled: bool | None, total: int, desc: str):
+    """A tqdm bar over ``total`` trials on stderr, with its estimate of the time left, or
+    None: on by default when stderr is a terminal (a slow scalar function shows it is
+    alive; a pipe or a log gets no bar)."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled or total <= 0:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="trial", desc=desc, file=sys.stderr, mininterval=0.5,
+                smoothing=0.1)
+
+
 # --- where the trials come from ---------------------------------------------------------
 
 def open_readers(store: object, studies: Sequence[str] = ()) -> tuple[list, list]:

@@ -205,3 +205,10 @@ def test_choice_functions_go_through_the_same_adapter(tmp_path):
 
     with pytest.raises(SimstudyError, match="fits no design.*it raised ValueError: 10x10 only"):
         bench_choice(picky, s, tmp_path / "k.sqlite")
+
+
+def test_bench_shows_progress_over_trials(store, capsys):
+    path, s = store
+    bench(F_scalar, s.select("iris/nmc~1nn"), path, name="F", progress=True)
+    err = capsys.readouterr().err
+    assert "bench F" in err and "6/6" in err
