@@ -322,10 +322,11 @@ def render_type2_paper(result, out: Path) -> list[Path]:
     return paths + [write_page(out, page_type2_paper(out))]
 
 
-def render_numerator(result, out: Path) -> list[Path]:
+def _numerator_counts(result) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per cell: run 0's count of rejecting numerators and F decision, the shares over runs
+    (``ours``); the distribution of the count over runs (``dist``)."""
     from simstudy.stats import ftest_5x2cv, ttest_5x2cv
 
-    paper = pd.read_csv(REF / "alpaydin1999_table1.csv")
     alpha = result.study.alpha
     src_of = {c.id: c.label("dataset") for c in result.study.cells}
     rows, dist = [], []
@@ -345,14 +346,71 @@ def render_numerator(result, out: Path) -> list[Path]:
                      "P(F rejects)": fs.mean()})
         hist = np.bincount(counts, minlength=11) / len(counts)
         dist.append({"dataset": src_of[cell], **{str(k): hist[k] for k in range(11)}})
-    ours = pd.DataFrame(rows)
+    return pd.DataFrame(rows), pd.DataFrame(dist)
+
+
+def render_numerator(result, out: Path) -> list[Path]:
+    paper = pd.read_csv(REF / "alpaydin1999_table1.csv")
+    ours, dist = _numerator_counts(result)
     t1 = paper.merge(ours, on="dataset", how="left")
     t1.insert(1, "status", ["ok" if NUMERATOR_SETS[d] else "not available" for d in t1["dataset"]])
     t1["run0_t_rejects_out_of_10"] = t1["run0_t_rejects_out_of_10"].astype("Int64")
     paths = write_table(t1, out, "table1_numerator",
                         caption="Alpaydin 1999 Table 1: rejects out of 10 numerators (paper, ours)")
-    paths += write_table(pd.DataFrame(dist), out, "numerator_count_distribution",
+    paths += write_table(dist, out, "numerator_count_distribution",
                          caption="distribution over runs of how many of the 10 numerators reject")
+    return paths + [write_page(out, page_numerator(out))]
+
+
+# --- pilot: Table 1's rows under the hidden units the paper's own Table 3 allows ------------
+
+PILOT_STEM = "pilot_table3_hidden"
+
+
+def pilot_hidden() -> dict[str, int]:
+    """Data set -> hidden units for the rows of Table 1 whose F decision the paper's own
+    Table 3 makes unlikely (< 0.05) with our MLP-{NUMERATOR_HIDDEN}: the hidden units under
+    which Table 3 makes that decision most likely.  Read from the paper's Tables 1 and 3
+    only, never from our reject rates (VOWEL, F "no": MLP-5, 0.973)."""
+    t1, t3 = pd.read_csv(REF / "alpaydin1999_table1.csv"), _paper_table3()
+    out = {}
+    for _, r in t1.iterrows():
+        g = t3[t3["dataset"] == r["dataset"]]
+        if g.empty or NUMERATOR_SETS.get(r["dataset"]) is None:
+            continue
+        p = g.set_index("hidden_units")["reject_LP_vs_MLP_F5x2cv"]
+        p = p if r["combined_F_rejects"] == "yes" else 1 - p
+        if NUMERATOR_HIDDEN in p.index and p[NUMERATOR_HIDDEN] < 0.05:
+            out[r["dataset"]] = int(p.idxmax())
+    return out
+
+
+def build_numerator_pilot(runs: int = 100) -> Study:
+    """The pilot's cells: LP vs the hidden units of :func:`pilot_hidden` (same seed as
+    ``numerator``; VOWEL's cell is also a ``type2`` cell, so its trials are type2's).
+
+    ``ss.run(build_numerator_pilot(), out="figures/numerator")`` writes
+    ``pilot_table3_hidden.*`` and the numerator page's pilot section (100 LP vs MLP-5 fits
+    on VOWEL: about 20 s).
+    """
+    cells = [Cell(NUMERATOR_SETS[d], ("lp", f"mlp-{h}"), "5x2", TESTS,
+                  (("dataset", d), ("hidden", h))) for d, h in pilot_hidden().items()]
+    return Study("numerator-pilot", cells, runs=runs, seed=1999, chunk=100,
+                 description="Alpaydin 1999 Table 1 rows with Table 3's hidden units (pilot)",
+                 render=render_numerator_pilot)
+
+
+def render_numerator_pilot(result, out: Path) -> list[Path]:
+    """``pilot_table3_hidden.*`` beside the numerator tables, and the numerator page again."""
+    ours, dist = _numerator_counts(result)
+    hidden = {c.label("dataset"): c.label("hidden") for c in result.study.cells}
+    runs = result.trials.groupby("cell").size()
+    t = ours.merge(dist, on="dataset")
+    t.insert(1, "hidden", [hidden[d] for d in t["dataset"]])
+    t.insert(2, "runs", [int(runs.min())] * len(t))
+    paths = write_table(t, out, PILOT_STEM, caption=(
+        "Pilot: Alpaydin 1999 Table 1 rows with the hidden units the paper's Table 3 makes "
+        "consistent with the row's F decision; count distribution over runs"))
     return paths + [write_page(out, page_numerator(out))]
 
 
@@ -853,8 +911,44 @@ def page_numerator(out: Path) -> list[Section]:
                         for r in t1[~ran].itertuples()])
             + f"). Runs per data set: {runs} (the count of runs the committed shares are whole "
             f"multiples of). Learners: LP vs MLP-{NUMERATOR_HIDDEN}."]
-    return [("summary", "\n".join(head)),
-            ("claims", "## The paper's claims\n\n" + claims_markdown(claims_numerator(t1, dist)))]
+    sections = [("summary", "\n".join(head)),
+                ("claims", "## The paper's claims\n\n"
+                 + claims_markdown(claims_numerator(t1, dist)))]
+    if (Path(out) / f"{PILOT_STEM}.csv").is_file():
+        sections.append(("pilot", _pilot_md(t1, dist, read_table(out, PILOT_STEM))))
+    return sections
+
+
+def _share(row, dist_row, k: int, f: str) -> tuple[float, float]:
+    """Shares of runs with ``k`` rejecting numerators and with F's decision ``f``."""
+    pf = float(row["P(F rejects)"])
+    return float(dist_row[str(k)]), pf if f == "yes" else 1 - pf
+
+
+def _pilot_md(t1: pd.DataFrame, dist: pd.DataFrame, pilot: pd.DataFrame) -> str:
+    """The pilot's finding: does the paper's row occur with Table 3's hidden units?"""
+    lines = ["## Pilot: Table 1's rows with the hidden units the paper's Table 3 allows", "",
+             "Setting (from the paper only): for each row whose F decision the paper's own "
+             f"Table 3 makes unlikely (< 0.05) with our MLP-{NUMERATOR_HIDDEN}, the hidden "
+             "units under which Table 3 makes that decision most likely; our reject rates are "
+             "never read. Same seed as this study (`build_numerator_pilot()` in "
+             "studies/alpaydin1999.py; table `pilot_table3_hidden.csv`).", ""]
+    paper, ours, d = t1.set_index("dataset"), t1.set_index("dataset"), dist.set_index("dataset")
+    for _, r in pilot.iterrows():
+        name = r["dataset"]
+        k, f = int(paper.loc[name, "t_rejects_out_of_10"]), str(paper.loc[name,
+                                                                          "combined_F_rejects"])
+        pk, pf = _share(r, r, k, f)
+        ok, of = _share(ours.loc[name], d.loc[name], k, f)
+        occurs = min(pk, pf) > 0
+        lines.append(
+            f"- **Finding ({'the row occurs' if occurs else 'the row still never occurs'})**: "
+            f"{name}, LP vs MLP-{int(r['hidden'])}, {int(r['runs'])} runs: {k} of 10 numerators "
+            f"reject in {pk:.2f} of runs and F {f} in {pf:.2f} (the paper's row: {k}, F {f}); "
+            f"mean count {r['mean_t_rejects']:.2f}, some but not all numerators reject in "
+            f"{r['P(some but not all numerators reject)']:.2f} of runs. With MLP-"
+            f"{NUMERATOR_HIDDEN}: {ok:.2f} and {of:.2f}.")
+    return "\n".join(lines)
 
 
 # --- Table 2: the error rates --------------------------------------------------------------

@@ -110,6 +110,14 @@ def test_multitest_ranks_come_from_the_reference_table():
     assert "2.28" not in src and "2.25" not in src  # read, not typed
 
 
+def test_numerator_pilot_takes_its_hidden_units_from_the_papers_tables():
+    from simstudy.studies import alpaydin1999 as A
+
+    assert A.pilot_hidden() == {"VOWEL": 5}  # Table 3: F 'no' 0.973 with MLP-5, 0.000 with 20
+    text = (FIGURES / "numerator" / "RESULTS.md").read_text()
+    assert "**Finding (the row occurs)**: VOWEL, LP vs MLP-5, 100 runs" in text
+
+
 def test_rules_are_strict_and_stated():
     t2 = (FIGURES / "type2" / "RESULTS.md").read_text()
     assert "**partly reproduced**: when LP and MLP differ a lot (|z| > 2)" in t2
