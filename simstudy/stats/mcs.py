@@ -41,7 +41,8 @@ import numpy as np
 from ..errors import SimstudyError
 from ._common import check_alpha
 
-__all__ = ["MCSResult", "mcs_choice", "mcs_pvalues", "model_confidence_set", "mcs_indices"]
+__all__ = ["MCSResult", "content_seed", "mcs_choice", "mcs_indices", "mcs_pvalues",
+           "model_confidence_set"]
 
 METHODS = ("R", "max")
 BLOCKS = ("replication", "fold")
@@ -235,7 +236,7 @@ def model_confidence_set(losses: object, *, alpha: float = 0.05, method: str = "
                      alpha, method)
 
 
-def _content_seed(errors: np.ndarray) -> np.random.SeedSequence:
+def content_seed(errors: np.ndarray) -> np.random.SeedSequence:
     """A seed that is a function of the trial's fold errors: the same stored errors always
     give the same set (a choice method sees the errors, not the trial's seed)."""
     words = np.frombuffer(np.ascontiguousarray(errors, dtype=np.float64).tobytes(),
@@ -270,6 +271,6 @@ def mcs_choice(errors: object, alpha: float = 0.05, *, method: str = "R",
         raise SimstudyError(f"errors must be finite, got {a!r}")
     K, R, F = a.shape
     r = model_confidence_set(a.reshape(K, R * F).T, alpha=alpha, method=method, reps=reps,
-                             shape=(R, F), seed=_content_seed(a))
+                             shape=(R, F), seed=content_seed(a))
     out = [i for i in reversed(r.eliminated) if i not in r.included]
     return r.included[0], tuple(r.included) + tuple(out)
