@@ -412,3 +412,20 @@ def test_the_interval_example_is_the_5x2cv_t_with_its_interval(stores):
     s = np.sqrt(((d - d.mean(2, keepdims=True)) ** 2).sum((1, 2)) / 5)
     want = [sps.t.interval(0.95, 5, loc=x, scale=y) for x, y in zip(d[:, 0, 0], s, strict=True)]
     assert np.allclose(np.c_[lo, hi], want)
+
+
+def test_a_card_from_shipped_trials_is_the_card_from_their_store(tmp_path):
+    """The shipped form implements the store's readers: the same card, frame for frame."""
+    trials = pytest.importorskip("simstudy.trials")
+    s = get_study("demo", runs=4).select("iris/nmc~1nn").replace(meta={"keep_losses": True})
+    path = tmp_path / "s.sqlite"
+    with Store(path) as st:
+        run_study(s, st, backend="serial", progress=False)
+        trials.export(st, "demo", tmp_path / "ship")
+    mc = _example("mcnemar_first_fold")
+    for f in (pooled_t, mc):
+        a = card(f, ["demo"], path)
+        b = card(f, ["demo"], tmp_path / "ship")
+        for frame in ("size", "power", "paired", "calibration", "summary"):
+            pd.testing.assert_frame_equal(getattr(a, frame), getattr(b, frame))
+        assert b.studies["read_from"].str.startswith("shipped trials").all()
