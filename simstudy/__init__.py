@@ -1,7 +1,26 @@
-"""simstudy: reproduce and extend simulation studies of tests that compare classifiers."""
+"""simstudy: reproduce and extend simulation studies of tests that compare classifiers.
 
+The Python entry point (:mod:`simstudy.api`)::
+
+    import simstudy as ss
+    result = ss.run("type1", runs=20, store="type1.sqlite")
+    ss.collect("type1", store="type1.sqlite").table
+
+Every public name is imported on first use, so ``import simstudy`` stays cheap.
+
+Examples
+--------
+>>> import simstudy as ss
+>>> ss.get_design("5x2cv").shape
+(5, 2)
+>>> [c.id for c in ss.cells(["iris"], [("nmc", "1nn")], ["5x2cv"], ["t5x2cv"])]
+['iris/nmc~1nn/5x2cv']
+"""
+
+import importlib
 import importlib.util
 import sys
+import types
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -10,7 +29,50 @@ try:
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0.0.0+local"
 
-__all__ = ["__version__"]
+# public name -> the module that defines it (imported on first use)
+_LAZY = {
+    "run": "simstudy.api", "collect": "simstudy.api", "RunResult": "simstudy.api",
+    "Study": "simstudy.study", "Cell": "simstudy.study", "cells": "simstudy.study",
+    "get_study": "simstudy.catalog", "get_learner": "simstudy.learners",
+    "get_test": "simstudy.stats.registry", "get_design": "simstudy.designs",
+    "get_source": "simstudy.sources", "SimstudyError": "simstudy.errors",
+}
+# ``ss.bench(...)`` and ``ss.card(...)`` share their names with the modules simstudy.bench
+# and simstudy.card, which Python binds on this package when they are imported; so those
+# modules are made callable, calling the functions of the same name in simstudy.api
+_CALLABLE = ("bench", "card")
+
+__all__ = ["__version__", *_LAZY, *_CALLABLE]
+
+
+class _CallableModule(types.ModuleType):
+    def __call__(self, *args, **kwargs):
+        api = importlib.import_module("simstudy.api")
+        return getattr(api, self.__name__.rpartition(".")[2])(*args, **kwargs)
+
+
+class _Package(types.ModuleType):
+    def __setattr__(self, name: str, value) -> None:
+        if name in _CALLABLE and type(value) is types.ModuleType:
+            value.__class__ = _CallableModule
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    if name in _CALLABLE:
+        return importlib.import_module(f"{__name__}.{name}")  # bound here, made callable
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 def _studies_of_this_checkout() -> None:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import doctest
+import importlib
 import io
+import subprocess
+import sys
 
 import pytest
 
@@ -59,3 +63,58 @@ def test_replace_keeps_what_was_established_unless_the_cells_change():
     assert s.select("iris").is_valid
     u = s.replace(cells=s.cells[:2])
     assert not u.is_keyed and not u.is_valid
+
+
+@pytest.mark.parametrize("module", ["simstudy", "simstudy.api", "simstudy.params",
+                                    "simstudy.scope", "simstudy.seeding", "simstudy.errors"])
+def test_docstring_examples_run(module):
+    """The facade's examples (and those of the ground modules under it) run as written."""
+    res = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert res.failed == 0 and res.attempted > 0
+
+
+def test_import_simstudy_stays_cheap():
+    code = ("import sys, simstudy as ss; heavy = [m for m in ('numpy', 'pandas', 'sklearn') "
+            "if m in sys.modules]; print(heavy, callable(ss.card), callable(ss.bench), "
+            "'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["[]", "True", "True", "True"]  # nothing heavy until a name is used
+
+
+def test_card_and_bench_are_the_modules_and_the_calls():
+    import simstudy as ss
+    from simstudy import card as card_module
+
+    assert card_module is sys.modules["simstudy.card"] is ss.card
+    assert callable(ss.card) and callable(ss.bench) and hasattr(ss.bench, "bench_choice")
+
+
+def test_run_and_collect_agree_with_the_store(tmp_path):
+    import simstudy as ss
+
+    path = tmp_path / "s.sqlite"
+    r = ss.run("demo", runs=3, store=path, filter="wine", seeds=2, progress=False)
+    assert r.trials_computed == r.trials_total == 3 * 3 * 2  # 3 cells, 3 runs, 2 seeds
+    assert sorted(r.result.trials["seed"].unique()) == [0, 1]
+    again = ss.run("demo", runs=3, store=path, filter="wine", progress=False)
+    assert again.trials_computed == 0 and again.trials_done_before == 9
+    got = ss.collect("demo", store=path, seed=0, filter="wine")
+    assert got.table[["cell", "test", "rejects"]].equals(again.table[["cell", "test", "rejects"]])
+
+
+@pytest.mark.parametrize("call, needle", [
+    (lambda ss, p: ss.run("nosuch", store=p), "valid choices"),
+    (lambda ss, p: ss.run("demo", runs=0, store=p), "runs must be a positive integer, got 0"),
+    (lambda ss, p: ss.run("demo", seeds=0, store=p), "seeds must be a positive integer"),
+    (lambda ss, p: ss.run("demo", sets=2, store=p), "sets 2"),
+    (lambda ss, p: ss.run("demo", store=p, filter="nomatch"), "'nomatch'"),
+    (lambda ss, p: ss.collect("demo", store=p), "does not exist"),
+])
+def test_bad_input_is_one_error_and_writes_nothing(tmp_path, call, needle):
+    import simstudy as ss
+
+    path = tmp_path / "s.sqlite"
+    with pytest.raises(ss.SimstudyError, match=needle):
+        call(ss, path)
+    assert not path.exists()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from ..errors import SimstudyError, guarded
@@ -17,18 +16,6 @@ from ..params import ALPHA, POSITIVE_INT, SEED, ArgumentParser, arg_type
 
 COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card",
             "trials")
-
-
-def _out_dir(out: Path) -> Path:
-    """Create ``--out`` before any work, so a bad path fails before trials are computed."""
-    if out.exists() and not out.is_dir():
-        raise SimstudyError(f"--out {str(out)!r} is a file; give a directory (new or existing)")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise SimstudyError(f"--out {str(out)!r} cannot be used as an output directory: "
-                            f"{e.strerror}") from None
-    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,22 +115,12 @@ def _cmd_list() -> None:
     section("data sets", describe_sources())
 
 
-def _study(args) -> object:
-    from ..catalog import get_study
+def _study(args):
+    from ..api import resolve
 
-    runs = args.runs
-    sets = getattr(args, "sets", None)
-    if sets is not None:
-        per = get_study(args.study).meta.get("runs_per_set")
-        if not per:
-            raise SimstudyError(f"--sets {sets!r}: study {args.study!r} has no data sets drawn "
-                                "per source; use --runs")
-        if runs is not None:
-            raise SimstudyError("give --sets or --runs, not both")
-        runs = sets * int(per)
-    study = get_study(args.study, runs=runs, seed=args.seed, alpha=args.alpha,
-                      chunk=getattr(args, "chunk", None))
-    return study.select(args.filter)
+    return resolve(args.study, runs=args.runs, sets=getattr(args, "sets", None),
+                   seed=args.seed, alpha=args.alpha, chunk=getattr(args, "chunk", None),
+                   filter=args.filter)
 
 
 def _print_table(result, fmt: str) -> None:
@@ -163,53 +140,35 @@ def _print_table(result, fmt: str) -> None:
 
 
 def _render(study, result, out: Path) -> list[Path]:
+    from ..api import out_dir
+
     if study.render is None:
         return []
-    return list(study.render(result, _out_dir(out)) or [])
+    return list(study.render(result, out_dir(out)) or [])
 
 
 def _cmd_run(args) -> None:
-    from ..aggregate import collect, collect_seeds
-    from ..runner import run_study
-    from ..store import Store
+    from ..api import run
 
     study = _study(args)
     if args.backend != "dask" and args.scheduler:
         raise SimstudyError(f"--scheduler {args.scheduler!r} needs --backend dask")
-    from ..runner import validate
-
-    validate(study)  # before the store file is created
-    out = _out_dir(args.out or Path("out") / study.name)
-    with Store(args.store) as store:
-        t0 = time.time()
-        seeds = [study.seed + i for i in range(args.seeds)]
-        done = []
-        for sd in seeds:  # --seeds: one run per root seed, rendered together
-            s = run_study(study.replace(seed=sd), store, jobs=args.jobs, backend=args.backend,
-                          scheduler=args.scheduler, progress=not args.no_progress,
-                          args={**{k: v for k, v in vars(args).items() if k != "command"},
-                                "argv": sys.argv})
-            done.append(s)
-        if len(done) > 1:
-            import dataclasses
-
-            s = dataclasses.replace(s, **{f: sum(getattr(x, f) for x in done) for f in (
-                "trials_total", "trials_done_before", "trials_computed", "results_recomputed")})
-        result = collect(study, store) if len(seeds) == 1 else collect_seeds(study, store, seeds)
-        from ..report.html import write_study_page
-
-        paths = _render(study, result, out)
-        paths.append(write_study_page(study, result, store, out, paths))
-    _print_table(result, "md")
-    print(f"{study.name}: {s.trials_computed} trials computed, {s.trials_done_before} already "
-          f"stored, {s.trials_total} in all; {s.results_recomputed} test results computed "
-          f"from stored losses (no refit); {time.time() - t0:.1f} s; store {s.store}")
-    for pth in paths:
+    r = run(study, store=args.store, seeds=args.seeds, jobs=args.jobs, backend=args.backend,
+            scheduler=args.scheduler, out=args.out or Path("out") / study.name,
+            progress=not args.no_progress,
+            record={**{k: v for k, v in vars(args).items() if k != "command"},
+                    "argv": sys.argv})
+    _print_table(r.result, "md")
+    print(f"{study.name}: {r.trials_computed} trials computed, {r.trials_done_before} already "
+          f"stored, {r.trials_total} in all; {r.results_recomputed} test results computed "
+          f"from stored losses (no refit); {r.seconds:.1f} s; store {r.store}")
+    for pth in r.paths:
         print(f"wrote {pth}")
 
 
 def _cmd_report(args) -> None:
     from ..aggregate import collect
+    from ..api import out_dir
     from ..scope import stored_scope
     from ..store import Store
 
@@ -226,7 +185,7 @@ def _cmd_report(args) -> None:
             from ..report.html import render_with_page
 
             for pth in render_with_page(study, result, store,
-                                        _out_dir(args.out or Path("out") / study.name)):
+                                        out_dir(args.out or Path("out") / study.name)):
                 print(f"wrote {pth}")
             return None
         _print_table(result, args.format)

@@ -1,0 +1,306 @@
+"""The Python entry point: ``import simstudy as ss``.
+
+A notebook runs and reads a study in two calls, as the command line does::
+
+    import simstudy as ss
+    result = ss.run("type1", runs=20, store="type1.sqlite")  # only missing trials
+    result.table                                             # reject proportions per cell
+    ss.collect("type1", store="type1.sqlite")                # read back what a store holds
+
+``ss.bench`` and ``ss.card`` evaluate a new test on stored trials (no learner is fitted);
+``ss.Study``, ``ss.cells`` and ``ss.get_study`` declare and build studies, and
+``ss.get_learner``, ``ss.get_test``, ``ss.get_design``, ``ss.get_source`` resolve the
+``name[k=v]`` specs a cell is made of (those live in their own modules; ``simstudy``
+imports each on first use, so ``import simstudy`` stays cheap).  ``python -m simstudy
+run`` is :func:`run` plus printing.
+
+Examples
+--------
+>>> import os, tempfile
+>>> import simstudy as ss
+>>> path = os.path.join(tempfile.mkdtemp(), "demo.sqlite")
+>>> r = ss.run("demo", runs=3, store=path, filter="iris/nmc~1nn", progress=False)
+>>> r.trials_computed, r.table[["cell", "test", "runs"]].values.tolist()
+(3, [['iris/nmc~1nn/5x2', 't5x2cv', 3], ['iris/nmc~1nn/5x2', 'F5x2cv', 3]])
+>>> ss.run("demo", runs=3, store=path, filter="iris/nmc~1nn", progress=False).trials_computed
+0
+>>> ss.collect("demo", store=path).study.runs
+3
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .catalog import get_study
+from .errors import SimstudyError
+from .store import DEFAULT_STORE
+from .study import Study
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .aggregate import StudyResult
+    from .runner import RunSummary
+
+__all__ = ["run", "collect", "bench", "card", "RunResult", "resolve", "out_dir"]
+
+
+@dataclass
+class RunResult:
+    """What :func:`run` did and what the store now holds of the study.
+
+    ``result`` is the :class:`~simstudy.aggregate.StudyResult` read back after the run
+    (None when only a shard of the work was computed); ``table`` is its reject table.
+    ``runs`` holds one :class:`~simstudy.runner.RunSummary` per root seed; the counts are
+    their sums.  ``paths`` are the files written (with ``out``).
+    """
+
+    study: Study
+    result: StudyResult | None
+    runs: list[RunSummary]
+    seconds: float
+    store: str
+    paths: list[Path] = field(default_factory=list)
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """Reject proportions per cell and test (:func:`simstudy.aggregate.reject_table`)."""
+        if self.result is None:
+            raise SimstudyError(f"study {self.study.name!r}: this run computed one shard; "
+                                "merge the shards' stores, then collect")
+        return self.result.table
+
+    def _sum(self, name: str) -> int:
+        return sum(getattr(s, name) for s in self.runs)
+
+    @property
+    def trials_total(self) -> int:
+        return self._sum("trials_total")
+
+    @property
+    def trials_done_before(self) -> int:
+        return self._sum("trials_done_before")
+
+    @property
+    def trials_computed(self) -> int:
+        return self._sum("trials_computed")
+
+    @property
+    def results_recomputed(self) -> int:
+        """Test results computed from stored fold losses (no learner fitted)."""
+        return self._sum("results_recomputed")
+
+
+def resolve(study: str | Study, *, runs: int | None = None, sets: int | None = None,
+            seed: int | None = None, alpha: float | None = None, chunk: int | None = None,
+            filter: str | None = None) -> Study:
+    """The study to run or read: a registered name, a study file (``.py``) or a
+    :class:`Study`, with the overrides given (None keeps the study's own) and restricted
+    to the cells ``filter`` matches.  ``sets`` asks for that many data draws per source
+    of a study that repeats runs on each draw (runs = sets x its ``runs_per_set``)."""
+    name = study if isinstance(study, str) else study.name
+    if sets is not None:
+        base = get_study(study) if isinstance(study, str) else study
+        per = base.meta.get("runs_per_set")
+        if not per:
+            raise SimstudyError(f"sets {sets!r}: study {name!r} has no data sets drawn per "
+                                "source; give runs instead")
+        if runs is not None:
+            raise SimstudyError("give sets or runs, not both")
+        runs = sets * int(per)
+    over = {"runs": runs, "seed": seed, "alpha": alpha, "chunk": chunk}
+    if isinstance(study, str):
+        s = get_study(study, **over)
+    elif isinstance(study, Study):
+        changes = {k: v for k, v in over.items() if v is not None}
+        s = (study.replace(**changes) if changes else study).keyed()
+    else:
+        raise SimstudyError(f"study must be a registered name, a .py file or a Study, "
+                            f"got {study!r}")
+    return s.select(filter)
+
+
+def out_dir(out: str | os.PathLike) -> Path:
+    """Create an output directory before any work, so a bad path fails before trials are
+    computed."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise SimstudyError(f"out {str(out)!r} is a file; give a directory (new or existing)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SimstudyError(f"out {str(out)!r} cannot be used as an output directory: "
+                            f"{e.strerror}") from None
+    return out
+
+
+def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
+        alpha: float | None = None, store: str | os.PathLike = DEFAULT_STORE,
+        filter: str | None = None, sets: int | None = None, seeds: int = 1,
+        chunk: int | None = None, jobs: int = 1, backend: str = "joblib",
+        scheduler: str | None = None, out: str | os.PathLike | None = None,
+        progress: bool = True, record: dict | None = None, **execution: Any) -> RunResult:
+    """Compute the trials of ``study`` the store does not hold yet, then read it back.
+
+    Parameters
+    ----------
+    study : str or Study
+        A registered study (``python -m simstudy list``), a study file (``.py`` defining
+        ``build() -> Study``) or a :class:`Study`.
+    runs, seed, alpha, chunk : optional
+        Override the study's runs per cell, root seed, significance level and runs per
+        work unit.
+    store : path
+        The SQLite result store (created if missing); trials already in it are not
+        recomputed.
+    filter : str, optional
+        Only the cells whose id contains this text (or matches it as a glob).
+    sets : int, optional
+        Data draws per source, for studies that repeat runs on each draw.
+    seeds : int
+        Run root seeds ``seed .. seed + seeds - 1``, read back together.
+    jobs, backend, scheduler
+        Parallel workers; ``"serial"``, ``"joblib"`` (local processes) or ``"dask"``
+        (``scheduler``: a Dask scheduler's address).
+    out : path, optional
+        Render the study's tables and figures and its HTML page here.
+    progress : bool
+        A progress bar on stderr.
+    record : dict, optional
+        What the store records of this invocation (default: these arguments).
+    **execution
+        Passed on to :func:`simstudy.runner.run_study` (e.g. ``shard=(i, n)``).
+
+    Returns
+    -------
+    RunResult
+        The counts of the run and the :class:`~simstudy.aggregate.StudyResult` read back.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import simstudy as ss
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.sqlite")
+    >>> r = ss.run("demo", runs=2, store=path, filter="wine/max", progress=False)
+    >>> r.trials_computed, r.table["proportion"].tolist()
+    (2, [1.0, 1.0])
+    """
+    from .aggregate import collect as _collect
+    from .aggregate import collect_seeds
+    from .params import POSITIVE_INT, check
+    from .runner import run_study, validate
+    from .store import Store
+
+    seeds = check("seeds", seeds, POSITIVE_INT)
+    s = resolve(study, runs=runs, sets=sets, seed=seed, alpha=alpha, chunk=chunk,
+                filter=filter)
+    validate(s)  # before the store file is created
+    target = None if out is None else out_dir(out)
+    if record is None:
+        record = {"study": study if isinstance(study, str) else s.name, "runs": runs,
+                  "seed": seed, "alpha": alpha, "store": str(store), "filter": filter,
+                  "sets": sets, "seeds": seeds, "chunk": chunk, "jobs": jobs,
+                  "backend": backend, "scheduler": scheduler,
+                  "out": None if out is None else str(out), "api": "simstudy.run"}
+    t0 = time.time()
+    with Store(store) as st:
+        roots = [s.seed + i for i in range(seeds)]
+        done = [run_study(s.replace(seed=sd), st, jobs=jobs, backend=backend,
+                          scheduler=scheduler, progress=progress, args=record, **execution)
+                for sd in roots]
+        if execution.get("shard") is not None:  # a part of the work: read once merged
+            return RunResult(s, None, done, time.time() - t0, str(st.path))
+        result = _collect(s, st) if seeds == 1 else collect_seeds(s, st, roots)
+        paths: list[Path] = []
+        if target is not None:
+            from .report.html import write_study_page
+
+            if s.render is not None:
+                paths = list(s.render(result, target) or [])
+            paths.append(write_study_page(s, result, st, target, paths))
+    return RunResult(s, result, done, time.time() - t0, str(st.path), paths)
+
+
+def collect(study: str | Study, *, store: str | os.PathLike = DEFAULT_STORE,
+            runs: int | None = None, seed: int | None = None, alpha: float | None = None,
+            confidence: float = 0.95, filter: str | None = None) -> StudyResult:
+    """Read a study back from a store: its trials, test results and reject table.
+
+    With no ``seed`` or ``runs``, the seed the store holds the study at and the most runs
+    it holds (:func:`simstudy.scope.stored_scope`).  Decisions are taken at ``alpha``
+    (default: the study's) from the stored p-values; the table's Wilson intervals are at
+    ``confidence``.  Nothing is computed and the store is opened read-only.
+
+    Returns
+    -------
+    StudyResult
+        ``table`` (reject proportions per cell and test), ``trials``, ``results``, ``study``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import simstudy as ss
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.sqlite")
+    >>> _ = ss.run("demo", runs=2, store=path, filter="iris/lda", progress=False)
+    >>> res = ss.collect("demo", store=path, alpha=0.01)
+    >>> res.study.runs, res.study.alpha, sorted(res.table["test"])
+    (2, 0.01, ['F5x2cv', 't5x2cv'])
+    """
+    from .aggregate import collect as _collect
+    from .scope import stored_scope
+    from .store import Store
+
+    s = resolve(study, alpha=alpha, filter=filter)
+    with Store(store, readonly=True) as st:
+        s = stored_scope(s, st, runs, seed, asked=study if isinstance(study, str) else None)
+        result = _collect(s, st, confidence=confidence)
+    if result.table.empty and result.trials.empty:
+        raise SimstudyError(f"store {str(store)!r} holds no trials of study {s.name!r} "
+                            f"(seed {s.seed}); run it first")
+    return result
+
+
+def bench(test: Callable | str, study: str | Study, store: Any = None, **options: Any
+          ) -> pd.DataFrame:
+    """A new test's reject proportions (or choice frequencies, for a study of K learners)
+    beside the stored baselines, from stored trials; no learner is fitted.
+
+    ``test`` is a function or ``"MODULE:FUNCTION"``; ``options`` (``name``, ``alpha``,
+    ``runs``, ``seed``) and the rest are those of :func:`simstudy.bench.bench`.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import simstudy as ss
+    >>> from simstudy.stats import ttest_5x2cv
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.sqlite")
+    >>> _ = ss.run("demo", runs=2, store=path, filter="iris/max", progress=False)
+    >>> def mine(d, *, n_train, n_test):
+    ...     return ttest_5x2cv(d)
+    >>> ss.bench(mine, "demo", path)["mine"].tolist()
+    [1.0]
+    """
+    from . import bench as _bench
+    from .stats.registry import is_choice
+
+    s = study if isinstance(study, Study) else get_study(study)
+    if any(is_choice(t) for c in s.cells for t in c.tests):
+        return _bench.bench_choice(test, study, store, **options)
+    return _bench.bench(test, study, store, **options)
+
+
+def card(test: Callable | str, studies: Sequence[str | Study], store: Any = None,
+         **options: Any):
+    """A new test's report card (size, power, replicability beside the baselines) from
+    the stored trials of ``studies``; no learner is fitted.  See :func:`simstudy.card.card`
+    for ``options`` and the result, and :func:`simstudy.card.write_card` to write it.
+    """
+    from . import card as _card
+
+    return _card.card(test, studies, store, **options)
