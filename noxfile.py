@@ -50,6 +50,42 @@ def weka_fixtures(session: nox.Session) -> None:
     session.run("python", "tests/weka/make_fixtures.py", *session.posargs)
 
 
+@nox.session(python=PY)
+def shards(session: nox.Session) -> None:
+    """What a job array does, on this machine: ``run STUDY --shard I/N`` as N processes at
+    once, each into its own store, then ``merge`` them and report the merged store.
+    ``nox -s shards -- STUDY N [run options]`` (default: demo 4); out/shards/."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    if session.bin_paths:  # --no-venv: the environment nox runs in, as it is
+        session.install("-e", ".[test]")
+    args = list(session.posargs)
+    study = args.pop(0) if args else "demo"
+    n = int(args.pop(0)) if args and args[0].isdigit() else 4
+    out = f"out/shards/{study}"
+    os.makedirs(out, exist_ok=True)
+    stores = [f"{out}/shard-{i}-of-{n}.sqlite" for i in range(1, n + 1)]
+    merged = f"{out}/merged.sqlite"
+    for f in [merged, *stores]:
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(f + suffix):
+                os.remove(f + suffix)
+    python = os.path.join(session.bin, "python") if session.bin_paths else sys.executable
+    t0 = time.time()
+    procs = [subprocess.Popen([python, "-m", "simstudy", "run", study, "--shard", f"{i}/{n}",
+                               "--store", s, "--no-progress", *args])
+             for i, s in enumerate(stores, 1)]
+    if any(p.wait() for p in procs):
+        session.error(f"a shard of {study} failed: exit codes {[p.returncode for p in procs]}")
+    session.log(f"{n} shards of {study}: {time.time() - t0:.1f} s")
+    session.run("python", "-m", "simstudy", "merge", merged, *stores)
+    session.run("python", "-m", "simstudy", "report", study, "--store", merged,
+                "--format", "html", "--out", f"{out}/report")
+
+
 def _study(session: nox.Session, name: str, runs: str | None = None) -> None:
     """Run ``name`` into figures/NAME at ``runs`` (None: the study's default runs)."""
     session.install("-e", ".[test]")

@@ -11,17 +11,18 @@ only the runs that are missing.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
 
 from .core import Dataset, FoldLosses
 from .errors import SimstudyError
-from .store import ResultRow, Store, TrialRecord
 from .seeding import design_seed, model_seed, source_seed, trial_seed
+from .store import ResultRow, Store, TrialRecord
 from .study import Cell, Study
 
 BACKENDS = ("serial", "joblib", "dask")
@@ -48,6 +49,8 @@ class RunSummary:
     seconds: float
     store: str
     results_recomputed: int = 0  # test results computed from stored losses (no refit)
+    # what else happened: trials other runs stored, Dask workers lost, units retried, ...
+    execution: dict = field(default_factory=dict)
 
 
 class TrialError(SimstudyError):
@@ -467,44 +470,6 @@ def _groupby(xs, key) -> Iterator[tuple[int, list]]:
         yield k, list(g)
 
 
-def _execute(chunks: list[Chunk], backend: str, jobs: int, scheduler: str | None):
-    """Yield each chunk's records as it finishes (in any order)."""
-    if backend == "serial" or (backend == "joblib" and jobs == 1):
-        for c in chunks:
-            yield compute_chunk(c)
-    elif backend == "joblib":
-        from joblib import Parallel, delayed
-
-        par = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-        yield from par(delayed(compute_chunk)(c) for c in chunks)
-    elif backend == "dask":
-        try:
-            from distributed import Client, LocalCluster, as_completed
-        except ImportError:
-            raise SimstudyError(
-                "backend 'dask' needs dask.distributed: pip install 'simstudy[dask]'") from None
-        cluster = None
-        if scheduler:
-            try:
-                client = Client(scheduler, timeout="20s")
-            except (OSError, ValueError) as e:  # unreachable, or not an address at all
-                raise SimstudyError(f"cannot reach Dask scheduler {scheduler!r}: {e}") from None
-        else:
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, host="127.0.0.1",
-                                   dashboard_address=None)
-            client = Client(cluster)
-        try:
-            futures = client.map(compute_chunk, chunks, pure=False)
-            for fut in as_completed(futures):
-                yield fut.result()
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
-    else:
-        raise SimstudyError(f"unknown backend {backend!r}; valid choices: {', '.join(BACKENDS)}")
-
-
 def run_study(
     study: Study,
     store: Store,
@@ -514,8 +479,15 @@ def run_study(
     scheduler: str | None = None,
     progress: bool = True,
     args: dict | None = None,
+    shard: tuple[int, int] | None = None,
+    costs: str | None = None,
 ) -> RunSummary:
-    """Compute every missing trial of ``study`` into ``store``; return a summary."""
+    """Compute every missing trial of ``study`` into ``store``; return a summary.
+
+    ``shard=(i, n)`` computes only shard ``i`` of ``n`` of the work units (:mod:`.shard`;
+    ``costs``: a store whose measured seconds balance them).  Runs sharing ``store`` split
+    the work units between them (:mod:`.lease`).
+    """
     if backend not in BACKENDS:
         raise SimstudyError(f"unknown backend {backend!r}; valid choices: {', '.join(BACKENDS)}")
     if int(jobs) < 1:
@@ -525,25 +497,43 @@ def run_study(
     check_source_content(study, store)
     stored = stored_runs(study, store)  # read once, planned once
     chunks, total, done_before = plan(study, store, stored)
+    from .execute import Execution
+    from .merge import definition
+
+    facts = {"definition": definition(study)}
+    if shard is not None:  # a deterministic 1/N of the work units
+        from .shard import shard_chunks
+
+        chunks, total, done_before, more = shard_chunks(study, chunks, shard, costs)
+        facts.update(more)
     todo = plan_results(study, store, stored)
     t0 = time.perf_counter()
-    run_id = store.start_run(study.name, args or {})
+    run_id = store.start_run(study.name, {**(args or {}), **facts})
     computed = recomputed = 0
     from tqdm.auto import tqdm
+
+    ex = Execution(study, store, run_id, chunks, backend=backend, jobs=int(jobs),
+                   scheduler=scheduler, compute=compute_chunk, needs_losses=_needs_losses)
 
     try:
         recomputed = recompute_results(study, store, todo, progress)
         with tqdm(total=total, initial=done_before, unit="trial", desc=study.name,
                   disable=not progress, dynamic_ncols=True) as bar:
-            for records in _execute(chunks, backend, int(jobs), scheduler):
+            ex.progress = bar.update  # trials a cooperating run stored
+            for records in ex:
                 computed += store.write(records)
                 bar.update(len(records))
-    except KeyboardInterrupt:
-        store.finish_run(run_id, computed, "interrupted", "interrupted by the user")
+    except KeyboardInterrupt as e:
+        store.note_run(run_id, "execution", ex.close())
+        store.finish_run(run_id, computed, "interrupted", str(e) or "interrupted by the user")
         raise
     except Exception as e:
+        with contextlib.suppress(Exception):  # the failure, not the accounting, is the news
+            store.note_run(run_id, "execution", ex.close())
         store.finish_run(run_id, computed, "failed", f"{type(e).__name__}: {e}")
         raise
+    done = ex.close()
+    store.note_run(run_id, "execution", done)
     store.finish_run(run_id, computed)
     return RunSummary(study.name, total, done_before, computed, time.perf_counter() - t0,
-                      str(store.path), recomputed)
+                      str(store.path), recomputed, done)

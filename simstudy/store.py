@@ -491,6 +491,19 @@ class Store:
                 (time.time(), trials_done, status, message, run_id),
             )
 
+    def note_run(self, run_id: int, key: str, value: object) -> None:
+        """Add ``key: value`` to an invocation's ``args`` JSON: what is known only as it
+        ends (trials another run stored, Dask workers lost, units retried).  The ``runs``
+        columns stay as they are, so older stores take it too."""
+        with self.con:
+            row = self.con.execute("SELECT args FROM runs WHERE id=?", (run_id,)).fetchone()
+            if row is None:
+                return
+            args = json.loads(row[0]) if row[0] else {}
+            args[key] = value
+            self.con.execute("UPDATE runs SET args=? WHERE id=?",
+                             (json.dumps(args, default=str), run_id))
+
     # --- reading -------------------------------------------------------------------------
     def done_runs(self, cell: str, seed: int, with_losses: bool = False) -> set[int]:
         """Runs stored for a cell (``with_losses``: only those that kept per-instance losses)."""

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import SimstudyError, guarded
 from ..params import ALPHA, POSITIVE_INT, SEED, ArgumentParser, arg_type
 
-COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card",
+COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card", "merge",
             "trials")
 
 
@@ -51,6 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--chunk", type=arg_type("chunk", POSITIVE_INT), help="runs per work unit")
     r.add_argument("--out", type=Path, help="where tables and figures go (default out/STUDY)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument("--shard", metavar="I/N", help="compute only shard I of N of the work "
+                   "units (a job array's task; combine the stores with 'merge')")
+    r.add_argument("--costs", metavar="STORE", help="with --shard: a store whose measured "
+                   "seconds per trial balance the shards (e.g. a short pilot run)")
 
     rp = sub.add_parser("report", help="aggregate a study from the store")
     common(rp, "?")
@@ -88,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .card import add_card_parser
 
     add_card_parser(sub)
+    from ..merge import add_merge_parser
+
+    add_merge_parser(sub)
     from ..trials import add_trials_parser
 
     add_trials_parser(sub)
@@ -149,19 +156,36 @@ def _render(study, result, out: Path) -> list[Path]:
 
 def _cmd_run(args) -> None:
     from ..api import run
+    from ..execute import summary_line
+    from ..shard import parse_shard
 
     study = _study(args)
     if args.backend != "dask" and args.scheduler:
         raise SimstudyError(f"--scheduler {args.scheduler!r} needs --backend dask")
+    shard = None if args.shard is None else parse_shard(args.shard)
+    if args.costs is not None and shard is None:
+        raise SimstudyError(f"--costs {args.costs!r} balances shards; it needs --shard I/N")
     r = run(study, store=args.store, seeds=args.seeds, jobs=args.jobs, backend=args.backend,
             scheduler=args.scheduler, out=args.out or Path("out") / study.name,
             progress=not args.no_progress,
             record={**{k: v for k, v in vars(args).items() if k != "command"},
-                    "argv": sys.argv})
+                    "argv": sys.argv},
+            **({} if shard is None else {"shard": shard, "costs": args.costs}))
+    notes = [x for x in (summary_line(d.execution) for d in r.runs) if x]
+    if shard is not None:  # part of the study: rendered once the shards are merged
+        print(f"{study.name} shard {args.shard}: {r.trials_computed} trials computed, "
+              f"{r.trials_done_before} already stored, {r.trials_total} in the shard; "
+              f"{r.seconds:.1f} s; store {r.store}; combine the shards' stores "
+              "with: python -m simstudy merge OUT STORE...")
+        for n in notes:
+            print(f"{study.name}: {n}")
+        return
     _print_table(r.result, "md")
     print(f"{study.name}: {r.trials_computed} trials computed, {r.trials_done_before} already "
           f"stored, {r.trials_total} in all; {r.results_recomputed} test results computed "
           f"from stored losses (no refit); {r.seconds:.1f} s; store {r.store}")
+    for n in notes:
+        print(f"{study.name}: {n}")
     for pth in r.paths:
         print(f"wrote {pth}")
 
@@ -282,6 +306,12 @@ def _cmd_card(args) -> None:
     cmd_card(args)
 
 
+def _cmd_merge(args) -> None:
+    from ..merge import cmd_merge
+
+    cmd_merge(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     import os
 
@@ -306,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_trials(args)
         {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
          "bench": _cmd_bench, "migrate": _cmd_migrate, "snapshot": _cmd_snapshot,
-         "card": _cmd_card}[args.command](args)
+         "card": _cmd_card,
+         "merge": _cmd_merge}[args.command](args)
         return 0
 
     return guarded(dispatch)

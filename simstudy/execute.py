@@ -1,0 +1,329 @@
+"""Executing a run's work units: claims, backends, workers that never outlive the run.
+
+:class:`Execution` is what :func:`simstudy.runner.run_study` iterates over.  It
+
+* claims each work unit in the store's lease table before handing it to a worker
+  (:mod:`.lease`), so concurrent runs on one store split the work, and waits at the end for
+  units another live run holds (taking them over if that run dies);
+* runs the units on the backend: in this process (``serial``), on local worker processes
+  (``joblib``, loky) or on a Dask cluster (``dask``);
+* makes sure local workers end with the run however it ends: loky workers watch their
+  parent and exit when it is gone (SIGKILL of the run included; loky's own idle timeout
+  would keep them, and the run's stdout, alive for minutes), SIGTERM ends the run like
+  Ctrl-C (status ``interrupted``), and Dask's local workers are the nanny's children;
+* reports what a cluster did behind the run's back: workers that left while it ran, and
+  units computed more than once because of that (:attr:`Execution.facts`, recorded in the
+  invocation's ``args["execution"]`` and in the run's summary).  Retried units change no
+  number -- each trial draws only from its own seeds -- but they cost time and say the
+  cluster was unhealthy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+
+from .errors import SimstudyError
+from .lease import DONE, FREE, HELD, Leases
+from .shard import unit_id
+
+_DASK_TOPIC = "simstudy-unit-start"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a run: ends it like Ctrl-C (workers stopped, status recorded)."""
+
+
+@contextlib.contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """While the block runs, SIGTERM raises :class:`Terminated` (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Terminated("terminated by SIGTERM")
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _watch_parent(ppid: int, every: float = 0.5) -> None:
+    """loky worker initializer: exit as soon as the run that started this worker is gone.
+
+    loky workers block on a queue whose write end their siblings also hold, so a SIGKILLed
+    run leaves them waiting for loky's idle timeout (300 s), holding the run's stdout.
+    ``os.getppid()`` changes when the parent dies (the worker is re-parented).
+    """
+    def watch() -> None:
+        while os.getppid() == ppid:
+            time.sleep(every)
+        os._exit(1)
+
+    if os.getppid() != ppid:
+        os._exit(1)
+    threading.Thread(target=watch, name="simstudy-parent-watch", daemon=True).start()
+
+
+def _dask_unit(fn: Callable, chunk, key: str):
+    """A unit on a Dask worker: log its start (so restarts can be counted), compute it."""
+    with contextlib.suppress(Exception):  # accounting must never fail a unit
+        from distributed import get_worker
+
+        get_worker().log_event(_DASK_TOPIC, {"key": key})
+    return fn(chunk)
+
+
+class Pool:
+    """One backend for the length of a run: ``imap_unordered(fn, items)`` any number of
+    times (a cooperating run needs several rounds), then :meth:`close`."""
+
+    def __init__(self, backend: str, jobs: int, scheduler: str | None, facts: dict) -> None:
+        self.backend, self.jobs, self.scheduler, self.facts = backend, jobs, scheduler, facts
+        self.client = self.cluster = None
+        self.t0 = time.time()
+        self.token = uuid.uuid4().hex[:10]
+        self.keys: dict[str, str] = {}  # dask key -> unit id
+
+    def _dask(self):
+        if self.client is not None:
+            return self.client
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise SimstudyError(
+                "backend 'dask' needs dask.distributed: pip install 'simstudy[dask]'") from None
+        if self.scheduler:
+            try:
+                self.client = Client(self.scheduler, timeout="20s")
+            except (OSError, ValueError) as e:  # unreachable, or not an address at all
+                raise SimstudyError(
+                    f"cannot reach Dask scheduler {self.scheduler!r}: {e}") from None
+        else:
+            self.cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1,
+                                        host="127.0.0.1", dashboard_address=None)
+            self.client = Client(self.cluster)
+        self.t0 = time.time()
+        return self.client
+
+    def imap_unordered(self, fn: Callable, items: Iterable, unit: Callable) -> Iterator:
+        if self.backend == "serial" or (self.backend == "joblib" and self.jobs == 1):
+            for c in items:
+                yield fn(c)
+        elif self.backend == "joblib":
+            from joblib import Parallel, delayed
+
+            par = Parallel(n_jobs=self.jobs, backend="loky", return_as="generator_unordered",
+                           initializer=_watch_parent, initargs=(os.getpid(),))
+            yield from par(delayed(fn)(c) for c in items)
+        elif self.backend == "dask":
+            yield from self._dask_map(fn, items, unit)
+        else:
+            from .runner import BACKENDS
+
+            raise SimstudyError(
+                f"unknown backend {self.backend!r}; valid choices: {', '.join(BACKENDS)}")
+
+    def _dask_map(self, fn: Callable, items: Iterable, unit: Callable) -> Iterator:
+        from distributed import as_completed
+
+        try:
+            from distributed import KilledWorker
+        except ImportError:  # pragma: no cover - older distributed
+            from distributed.scheduler import KilledWorker
+        client = self._dask()
+        it = iter(items)
+        done = as_completed()
+        flying = 0
+
+        def top_up() -> None:
+            nonlocal flying
+            # claim a unit only when a worker thread is about to need it: the rest stay
+            # free for cooperating runs; adaptive clusters grow, so ask each time
+            limit = max(4, 2 * sum(client.nthreads().values()))
+            while flying < limit:
+                c = next(it, None)
+                if c is None:
+                    return
+                key = f"simstudy-{self.token}-{len(self.keys)}"
+                self.keys[key] = unit(c)
+                done.add(client.submit(_dask_unit, fn, c, key, key=key))
+                flying += 1
+
+        top_up()
+        for fut in done:
+            flying -= 1
+            try:
+                res = fut.result()
+            except KilledWorker:
+                raise SimstudyError(
+                    f"work unit {self.keys.get(fut.key, fut.key)!r}: every Dask worker that "
+                    "ran it died (KilledWorker); see the workers' logs (memory limit?)"
+                ) from None
+            fut.release()
+            top_up()
+            yield res
+
+    def _dask_facts(self) -> None:
+        """Workers that left while the run ran, and units started more than once."""
+        c = self.client
+        try:
+            starts = c.get_events(_DASK_TOPIC)
+            events = c.get_events("all")
+        except Exception as e:  # noqa: BLE001 - the scheduler may be gone; say so
+            self.facts["dask_events"] = f"unavailable: {type(e).__name__}: {e}"
+            return
+        n: dict[str, int] = {}
+        for _, msg in starts:
+            k = msg.get("key") if isinstance(msg, dict) else None
+            if k in self.keys:
+                n[k] = n.get(k, 0) + 1
+        retried = {k for k, v in n.items() if v > 1}
+        lost, left = [], []
+        for ts, msg in events:
+            if ts < self.t0 or not isinstance(msg, dict) or msg.get("action") != "remove-worker":
+                continue
+            ours = [str(k) for k in (*msg.get("processing-tasks", ()),
+                                     *msg.get("lost-computed-tasks", ())) if str(k) in self.keys]
+            retried.update(ours)
+            (left if msg.get("expected") else lost).append(str(msg.get("worker")))
+        if self.cluster is not None:
+            left = []  # our own LocalCluster's workers leave when it closes
+        self.facts["workers_lost"] = sorted(set(lost))
+        self.facts["workers_retired"] = sorted(set(left))
+        self.facts["units_retried"] = sorted({self.keys[k] for k in retried})
+
+    def close(self) -> None:
+        if self.client is None:
+            return
+        try:
+            self._dask_facts()
+        finally:
+            self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+
+
+class Execution:
+    """The work units of one ``run_study`` call, claimed, computed and accounted for.
+
+    Iterating yields each computed unit's trial records; the caller stores them before
+    asking for the next (the unit's lease is released then).  ``progress(n)`` is told of
+    trials other runs stored.  :attr:`facts` says what happened.
+    """
+
+    def __init__(self, study, store, run_id: int, chunks: list, *, backend: str, jobs: int,
+                 scheduler: str | None, compute: Callable, needs_losses: Callable) -> None:
+        self.study, self.store, self.chunks = study, store, list(chunks)
+        self.compute = compute
+        self.progress: Callable[[int], object] = lambda n: None
+        self.facts: dict = {"backend": backend, "jobs": jobs, "trials_by_other_runs": 0,
+                            "units_taken_over": 0}
+        self.leases = Leases(store.path, run_id) if self.chunks else None
+        self.pool = Pool(backend, jobs, scheduler, self.facts)
+        self.losses = {c.id: bool(needs_losses(c)) for c in study.cells}
+        self.poll = 1.0 if self.leases is None else min(1.0, self.leases.ttl / 4)
+
+    def unit(self, chunk) -> str:
+        return self._unit(chunk.cell.id, chunk.seed, chunk.runs[0])
+
+    def _unit(self, cell: str, seed: int, run: int) -> str:
+        """The canonical unit (block of ``study.chunk`` runs) that ``run`` belongs to."""
+        step = int(self.study.chunk)
+        lo = run // step * step
+        return unit_id(cell, seed, lo, min(lo + step, self.study.runs))
+
+    def _stored(self, chunk) -> Callable:
+        q = ("SELECT run FROM trials WHERE cell=? AND seed=? AND run>=? AND run<=?"
+             + (" AND losses IS NOT NULL" if self.losses.get(chunk.cell.id) else ""))
+        args = (chunk.cell.id, chunk.seed, min(chunk.runs), max(chunk.runs))
+        return lambda con: {int(r[0]) for r in con.execute(q, args)}
+
+    def _claim(self, chunk):
+        state, runs = self.leases.claim(self.unit(chunk), self._stored(chunk), chunk.runs)
+        others = len(chunk.runs) - len(runs) if state != HELD else 0
+        if others:
+            self.facts["trials_by_other_runs"] += others
+            self.progress(others)
+        if state == FREE:
+            return dataclasses.replace(chunk, runs=runs)
+        return DONE if state == DONE else None
+
+    def _claiming(self, chunks: list, held: list) -> Iterator:
+        for ch in chunks:
+            got = self._claim(ch)
+            if got is None:
+                held.append(ch)
+            elif got is not DONE:
+                yield got
+
+    def _wait(self, held: list) -> list:
+        """Block until some held unit is free (its holder died or its lease expired) or
+        every one is stored; return the units still to do."""
+        while held:
+            still, free = [], False
+            for ch in held:
+                got = self._claim(ch)
+                if got is None:
+                    still.append(ch)
+                elif got is not DONE:
+                    free = True
+                    still.append(got)
+            if free:
+                return still
+            held = still
+            if held:
+                time.sleep(self.poll)
+        return []
+
+    def __iter__(self) -> Iterator:
+        pending = self.chunks
+        with sigterm_interrupts():
+            while pending:
+                held: list = []
+                for records in self.pool.imap_unordered(
+                        self.compute, self._claiming(pending, held), self.unit):
+                    yield records
+                    if records:  # the caller has stored them: the unit is no one's now
+                        r = records[0]
+                        self.leases.release(self._unit(r.cell, r.seed, r.run))
+                pending = self._wait(held)
+
+    def close(self) -> dict:
+        """Release every lease, stop the backend; the facts of the run."""
+        try:
+            self.pool.close()
+        finally:
+            if self.leases is not None:
+                self.facts["units_taken_over"] = self.leases.taken_over
+                self.leases.close()
+        return self.facts
+
+
+def summary_line(facts: dict) -> str | None:
+    """One line for the run's summary when a cluster or another run did something the
+    user should know; None when there is nothing to say."""
+    parts = []
+    lost, retried = facts.get("workers_lost") or [], facts.get("units_retried") or []
+    if lost:
+        parts.append(f"{len(lost)} Dask worker(s) lost ({', '.join(lost)})")
+    if retried:
+        parts.append(f"{len(retried)} work unit(s) computed again after a worker left "
+                     "(same seeds, same numbers)")
+    if facts.get("dask_events"):
+        parts.append(f"Dask event log {facts['dask_events']}")
+    if facts.get("trials_by_other_runs"):
+        parts.append(f"{facts['trials_by_other_runs']} trials stored by a cooperating run")
+    if facts.get("units_taken_over"):
+        parts.append(f"{facts['units_taken_over']} work unit(s) taken over from a run that "
+                     "stopped")
+    return "; ".join(parts) or None

@@ -1,0 +1,120 @@
+"""Leases: runs that share one store split its work units instead of repeating them.
+
+Every ``run`` claims a work unit in the store's ``leases`` table before computing it; a
+concurrent run on the same store skips units another live run holds and takes the next
+free one, then waits for the held ones to be stored.  A lease lasts :data:`LEASE_SECONDS`
+and is renewed by a heartbeat thread while its run lives; a run killed with SIGKILL stops
+renewing, and its units are taken over when the lease expires (at once when the holder was
+a process on this host that no longer exists).
+
+Leases only save work, they carry no correctness: a trial's numbers depend on its seeds
+alone, so a unit computed twice (a paused run whose lease expired, two runs with different
+``--chunk``) is written twice with the same numbers.  A claim checks, in the same write
+transaction, which of the unit's runs are already stored, so a finished unit is never
+recomputed.  SQLite's locking needs a local file system (not NFS): runs on several
+machines use shards and ``merge`` instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+LEASE_SECONDS = float(os.environ.get("SIMSTUDY_LEASE_SECONDS", "60"))
+
+_TABLE = ("CREATE TABLE IF NOT EXISTS leases (unit TEXT PRIMARY KEY, owner TEXT NOT NULL, "
+          "expires REAL NOT NULL)")
+
+FREE, DONE, HELD = "free", "done", "held"
+
+
+def _alive_here(owner: str) -> bool:
+    """False only for an owner that was a process on this host and is gone."""
+    parts = owner.split(":")
+    if len(parts) < 3 or parts[0] != platform.node():
+        return True
+    try:
+        os.kill(int(parts[1]), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, ValueError):
+        return True
+    return True
+
+
+class Leases:
+    """This run's leases on one store: claim, release, heartbeat.
+
+    Uses its own connection (thread-safe behind a lock), since joblib pulls the next work
+    unit from a callback thread while the main thread writes trials.
+    """
+
+    def __init__(self, path: str | os.PathLike, run_id: int, ttl: float | None = None) -> None:
+        self.ttl = float(LEASE_SECONDS if ttl is None else ttl)
+        self.owner = f"{platform.node()}:{os.getpid()}:{run_id}:{uuid.uuid4().hex[:8]}"
+        self.con = sqlite3.connect(Path(path), timeout=60, check_same_thread=False,
+                                   isolation_level=None)
+        self.lock = threading.Lock()
+        self.taken_over = 0  # units claimed from an expired or dead holder
+        with self.lock:
+            self.con.execute("PRAGMA synchronous=NORMAL")  # a lost lease only costs a rerun
+            self.con.execute(_TABLE)
+        self._stop = threading.Event()
+        self._beat = threading.Thread(target=self._heartbeat, name="simstudy-lease-heartbeat",
+                                      daemon=True)
+        self._beat.start()
+
+    def _heartbeat(self) -> None:
+        while not self._stop.wait(self.ttl / 4):
+            with contextlib.suppress(sqlite3.Error), self.lock:
+                self.con.execute("UPDATE leases SET expires=? WHERE owner=?",
+                                 (time.time() + self.ttl, self.owner))
+
+    def claim(self, unit: str, stored: Callable[[sqlite3.Connection], set[int]],
+              runs: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
+        """Try to claim ``unit``; ``(FREE, runs still missing)``, ``(DONE, ())`` or
+        ``(HELD, runs)`` when another live run holds it.  One write transaction, so a unit
+        stored meanwhile by another run is seen as done."""
+        with self.lock:
+            self.con.execute("BEGIN IMMEDIATE")
+            try:
+                have = stored(self.con)
+                missing = tuple(r for r in runs if r not in have)
+                if not missing:
+                    self.con.execute("DELETE FROM leases WHERE unit=?", (unit,))
+                    self.con.execute("COMMIT")
+                    return DONE, ()
+                row = self.con.execute("SELECT owner, expires FROM leases WHERE unit=?",
+                                       (unit,)).fetchone()
+                now = time.time()
+                if row is not None and row[0] != self.owner:
+                    if row[1] > now and _alive_here(row[0]):
+                        self.con.execute("COMMIT")
+                        return HELD, runs
+                    self.taken_over += 1
+                self.con.execute("INSERT OR REPLACE INTO leases VALUES (?,?,?)",
+                                 (unit, self.owner, now + self.ttl))
+                self.con.execute("COMMIT")
+                return FREE, missing
+            except BaseException:
+                self.con.execute("ROLLBACK")
+                raise
+
+    def release(self, unit: str) -> None:
+        with self.lock:
+            self.con.execute("DELETE FROM leases WHERE unit=? AND owner=?", (unit, self.owner))
+
+    def close(self) -> None:
+        """Stop the heartbeat and drop every lease this run still holds."""
+        self._stop.set()
+        self._beat.join(timeout=5)
+        with contextlib.suppress(sqlite3.Error), self.lock:
+            self.con.execute("DELETE FROM leases WHERE owner=?", (self.owner,))
+        self.con.close()

@@ -1,0 +1,394 @@
+"""Merging stores: the shards of a job array (or runs on several machines) into one store.
+
+``python -m simstudy merge OUT IN...`` writes a new store ``OUT`` holding every trial and
+result of the inputs, and their invocations.  It refuses, with one line naming the
+difference, inputs that ran a study with different definitions (runs, alpha, chunk, the
+grid of cells and tests), different root seeds or different statistics code; a trial (or
+result) present in two inputs must be bit-identical in every column but its timing
+(``seconds``, ``created``), else the error names it.  ``OUT`` is written beside its final
+name and renamed into place: it is complete or absent, never half-written.
+
+Each trial's numbers depend on its seeds alone, so the merged ``trials`` and ``results``
+tables equal, value for value, those of one run of the whole study on one machine (only
+the timing columns and the ``runs`` log differ).  Each invocation of ``run`` records the
+study's definition (:func:`definition`) in its ``args``, which is what the checks compare.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import json
+import os
+import platform
+import shutil
+import sqlite3
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import SimstudyError
+
+# compared between inputs; a trial's timing is not part of its identity
+TRIAL_KEY = ("cell", "seed", "run")
+TRIAL_COLS = ("study", "source", "learners", "design", "trial_seed", "errors", "n_train",
+              "n_test", "version", "impl", "source_hash", "losses")
+TIMING_COLS = ("seconds", "created")
+RESULT_KEY = ("cell", "seed", "run", "test", "a", "b")
+RESULT_COLS = ("statistic", "pvalue", "df", "alpha", "reject", "extra", "stats_version")
+RUN_COLS = ("study", "args", "version", "host", "started", "finished", "trials_done",
+            "status", "message")
+DEFINITION_FIELDS = {"runs": "runs per cell", "alpha": "alpha", "chunk": "runs per work unit",
+                     "grid": "grid of cells and tests", "stats_version": "statistics version"}
+
+
+def definition(study) -> dict:
+    """What a run of ``study`` is: runs, seed, alpha, chunk, the grid (a hash of its cells and
+    their tests) and the statistics version -- recorded with each invocation, compared by
+    :func:`merge_stores`.
+
+    Examples
+    --------
+    >>> from simstudy.catalog import get_study
+    >>> d = definition(get_study("demo"))
+    >>> d["runs"], d["cells"]
+    (20, 6)
+    """
+    from .store import stats_version
+
+    lines = sorted(f"{c.id}|{','.join(c.tests)}" for c in study.cells)
+    grid = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:12]
+    return {"study": study.name, "runs": int(study.runs), "seed": int(study.seed),
+            "alpha": float(study.alpha), "chunk": int(study.chunk), "cells": len(lines),
+            "grid": grid, "stats_version": stats_version()}
+
+
+@dataclass
+class _Input:
+    path: Path
+    name: str
+    defs: dict = field(default_factory=dict)     # (study, seed) -> definition (the latest)
+    shards: dict = field(default_factory=dict)   # (study, seed) -> {"1/4", ...}
+    filters: dict = field(default_factory=dict)  # (study, seed) -> --filter of that run
+    stats: dict = field(default_factory=dict)    # study -> {stats versions of its results}
+    targets: set = field(default_factory=set)    # (numba compile target, BLAS kernels) of its runs
+    trials: int = 0
+
+
+@dataclass
+class MergeSummary:
+    """What :func:`merge_stores` wrote."""
+
+    out: Path
+    trials: int
+    results: int
+    per_input: list[tuple[str, int, int]]  # (input, trials it held, trials new to OUT)
+    overlapping: int                       # trials held by two inputs (identical)
+    studies: list[str]                     # one line per (study, seed): held of expected
+    notes: list[str] = field(default_factory=list)
+
+
+def _read_input(path: Path, name: str) -> _Input:
+    from .store import Store
+
+    with Store(path, readonly=True) as st:
+        inp = _Input(path, name)
+        inp.trials = st.count()
+        for study, args in st.con.execute("SELECT study, args FROM runs ORDER BY id"):
+            try:
+                a = json.loads(args) if args else {}
+            except ValueError:
+                continue
+            d = a.get("definition") if isinstance(a, dict) else None
+            if not isinstance(d, dict):
+                continue
+            inp.targets.add((a.get("compile_target"), a.get("blas")))
+            key = (study, int(d.get("seed", -1)))
+            inp.defs[key] = d
+            inp.filters[key] = a.get("filter")
+            if a.get("shard"):
+                inp.shards.setdefault(key, set()).add(str(a["shard"]))
+        for study, ver in st.con.execute(
+                "SELECT DISTINCT t.study, r.stats_version FROM results r JOIN trials t "
+                "ON t.cell = r.cell AND t.seed = r.seed AND t.run = r.run"):
+            inp.stats.setdefault(study, set()).add(ver)
+    return inp
+
+
+def _check_compatible(inputs: list[_Input]) -> None:
+    """One clear refusal for the first difference between inputs that share a study."""
+    first: dict[str, _Input] = {}
+    for inp in inputs:
+        for (study, _seed) in inp.defs:
+            first.setdefault(study, inp)
+    for inp in inputs:
+        for study, ref in first.items():
+            if ref is inp:
+                continue
+            mine = sorted(s for (st, s) in inp.defs if st == study)
+            theirs = sorted(s for (st, s) in ref.defs if st == study)
+            if mine and mine != theirs:
+                raise SimstudyError(
+                    f"study {study!r} was run at root seed(s) {theirs} in {ref.name!r} but "
+                    f"{mine} in {inp.name!r}; shards of one study need the same --seed")
+            for seed in mine:
+                a, b = ref.defs[(study, seed)], inp.defs[(study, seed)]
+                for f, what in DEFINITION_FIELDS.items():
+                    if a.get(f) != b.get(f):
+                        extra = ""
+                        if f == "grid":
+                            extra = (f" ({a.get('cells')} vs {b.get('cells')} cells; --filter "
+                                     f"{ref.filters.get((study, seed))!r} vs "
+                                     f"{inp.filters.get((study, seed))!r}, or a changed study)")
+                        raise SimstudyError(
+                            f"study {study!r} (seed {seed}) has different definitions: "
+                            f"{what} {a.get(f)!r} in {ref.name!r} but {b.get(f)!r} in "
+                            f"{inp.name!r}{extra}; merge only runs of one definition")
+    seen: dict[str, tuple[str, set]] = {}
+    for inp in inputs:
+        for study, vers in inp.stats.items():
+            if study in seen and seen[study][1] != vers:
+                raise SimstudyError(
+                    f"the results of study {study!r} were computed by statistics version(s) "
+                    f"{sorted(map(str, seen[study][1]))} in {seen[study][0]!r} but "
+                    f"{sorted(map(str, vers))} in {inp.name!r}; run both stores once with "
+                    "this simstudy (results are recomputed from stored losses, no refit), "
+                    "then merge")
+            seen.setdefault(study, (inp.name, vers))
+
+
+def _differs(con: sqlite3.Connection, table: str, key: tuple, cols: tuple) -> tuple | None:
+    """The key of the first row of ``src.table`` whose twin in ``main`` differs."""
+    on = " AND ".join(f"m.{k} = s.{k}" for k in key)
+    ne = " OR ".join(f"s.{c} IS NOT m.{c}" for c in cols)
+    row = con.execute(f"SELECT {', '.join('s.' + k for k in key)} FROM src.{table} s "
+                      f"JOIN main.{table} m ON {on} WHERE {ne} LIMIT 1").fetchone()
+    return row
+
+
+def _conflict(inputs: list[_Input], k: int, table: str, key: tuple, keycols: tuple,
+              cols: tuple) -> SimstudyError:
+    """Name the earlier input and the columns in which a twin row differs."""
+    where = " AND ".join(f"{c}=?" for c in keycols)
+    sel = f"SELECT {', '.join(cols)} FROM {table} WHERE {where}"
+    with contextlib.closing(_ro(inputs[k].path)) as c:
+        mine = c.execute(sel, key).fetchone()
+    for prev in inputs[:k]:
+        with contextlib.closing(_ro(prev.path)) as c:
+            theirs = c.execute(sel, key).fetchone()
+        if theirs is not None and theirs != mine:
+            diff = [n for n, x, y in zip(cols, theirs, mine, strict=True) if x != y]
+            what = ", ".join(f"{n}={v!r}" for n, v in zip(keycols, key, strict=True))
+            kind = "trial" if table == "trials" else "result"
+            return SimstudyError(
+                f"{kind} ({what}) differs between {prev.name!r} and {inputs[k].name!r} in "
+                f"{', '.join(diff)}; the same trial computed twice must be bit-identical "
+                "(a different learner build, BLAS or numba target?); not merged")
+    return SimstudyError(f"a {table[:-1]} with key {key!r} differs between inputs; not merged")
+
+
+def _ro(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
+
+
+def _plain_copy(path: Path, tmpdir: Path) -> Path:
+    """A ``.gz`` snapshot unpacked to a file SQLite can attach; other paths as they are."""
+    if path.suffix != ".gz":
+        return path
+    dest = tmpdir / (path.name[:-3] + f".{os.getpid()}.unpacked")
+    with gzip.open(path, "rb") as src, open(dest, "wb") as out:
+        shutil.copyfileobj(src, out)
+    return dest
+
+
+def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> MergeSummary:
+    """Combine the stores ``inputs`` into a new store ``out`` (complete or absent).
+
+    Raises :class:`SimstudyError` naming the difference when the inputs ran a study with
+    different definitions, seeds or statistics versions, or hold one trial with different
+    numbers; ``out`` must not exist.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from simstudy.catalog import get_study
+    >>> from simstudy.runner import run_study
+    >>> from simstudy.store import Store
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> demo = get_study("demo", runs=2).select("iris/nmc~1nn")
+    >>> for i in (1, 2):
+    ...     with Store(d / f"shard{i}.sqlite") as st:
+    ...         _ = run_study(demo, st, backend="serial", progress=False, shard=(i, 2))
+    >>> merge_stores(d / "all.sqlite", [d / "shard1.sqlite", d / "shard2.sqlite"]).trials
+    2
+    """
+    from . import __version__
+    from .store import _TABLES, SCHEMA_VERSION
+
+    out = Path(out)
+    paths = [Path(p) for p in inputs]
+    if not paths:
+        raise SimstudyError("merge needs at least one input store: merge OUT IN [IN ...]")
+    if out.exists():
+        raise SimstudyError(f"merge output {str(out)!r} exists; merge writes a new store "
+                            "(give a new file name)")
+    if not out.parent.is_dir():
+        raise SimstudyError(f"merge output directory {str(out.parent)!r} does not exist")
+    if out.suffix == ".gz":
+        raise SimstudyError(f"merge output {str(out)!r}: write a plain store, then "
+                            "'snapshot' it to a .gz")
+    seen: dict[Path, Path] = {}
+    for p in paths:
+        if not p.is_file():
+            raise SimstudyError(f"merge input {str(p)!r} does not exist")
+        if p.resolve() in seen:
+            raise SimstudyError(f"merge input {str(p)!r} is given twice")
+        seen[p.resolve()] = p
+    names = [str(p) for p in paths]
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.merging")
+    unpacked: list[Path] = []
+    try:
+        infos = []
+        for p, name in zip(paths, names, strict=True):
+            plain = _plain_copy(p, out.parent)
+            if plain != p:
+                unpacked.append(plain)
+            infos.append(_read_input(p, name))
+            infos[-1].path = plain
+        _check_compatible(infos)
+        con = sqlite3.connect(tmp.resolve().as_uri(), isolation_level=None, uri=True)
+        try:
+            con.execute("PRAGMA journal_mode=DELETE")
+            con.executescript(_TABLES)
+            con.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            con.execute("INSERT INTO meta VALUES ('created_by', ?)",
+                        (f"simstudy {__version__} (merge of {len(paths)} stores)",))
+            tcols = ", ".join(TRIAL_KEY + TRIAL_COLS + TIMING_COLS)
+            rcols = ", ".join(RESULT_KEY + RESULT_COLS)
+            per_input, overlap = [], 0
+            for k, inp in enumerate(infos):
+                con.execute("ATTACH DATABASE ? AS src", (f"{inp.path.resolve().as_uri()}?mode=ro",))
+                try:
+                    con.execute("BEGIN")
+                    bad = _differs(con, "trials", TRIAL_KEY, TRIAL_COLS)
+                    if bad is not None:
+                        raise _conflict(infos, k, "trials", bad, TRIAL_KEY, TRIAL_COLS)
+                    bad = _differs(con, "results", RESULT_KEY, RESULT_COLS)
+                    if bad is not None:
+                        raise _conflict(infos, k, "results", bad, RESULT_KEY, RESULT_COLS)
+                    before = con.total_changes
+                    con.execute(f"INSERT OR IGNORE INTO main.trials ({tcols}) SELECT {tcols} "
+                                "FROM src.trials ORDER BY cell, seed, run")
+                    new = con.total_changes - before
+                    overlap += inp.trials - new
+                    per_input.append((inp.name, inp.trials, new))
+                    con.execute(f"INSERT OR IGNORE INTO main.results ({rcols}) SELECT {rcols} "
+                                "FROM src.results ORDER BY cell, seed, run, test, a, b")
+                    for row in con.execute(f"SELECT {', '.join(RUN_COLS)} FROM src.runs "
+                                           "ORDER BY id").fetchall():
+                        row = list(row)
+                        try:
+                            a = json.loads(row[1]) if row[1] else {}
+                        except ValueError:
+                            a = {"unreadable_args": row[1]}
+                        a["merged_from"] = inp.name
+                        row[1] = json.dumps(a, default=str)
+                        con.execute(f"INSERT INTO main.runs ({', '.join(RUN_COLS)}) VALUES "
+                                    f"({','.join('?' * len(RUN_COLS))})", row)
+                    con.execute("COMMIT")
+                except BaseException:
+                    if con.in_transaction:
+                        con.execute("ROLLBACK")
+                    raise
+                finally:
+                    con.execute("DETACH DATABASE src")
+            n_trials = con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
+            n_results = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+            lines = _completeness(con, infos)
+            now = time.time()
+            con.execute(
+                "INSERT INTO runs (study, args, version, host, started, finished, trials_done, "
+                "status, message) VALUES (NULL, ?, ?, ?, ?, ?, ?, 'finished', ?)",
+                (json.dumps({"command": "merge", "inputs": names, "out": str(out),
+                             "argv": sys.argv}), __version__, platform.node(), now, now,
+                 n_trials, f"merge of {len(names)} stores"))
+        finally:
+            con.close()
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, out)
+        with contextlib.suppress(OSError):  # make the rename durable where the OS allows
+            fd = os.open(out.parent, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+    finally:
+        tmp.unlink(missing_ok=True)
+        Path(f"{tmp}-journal").unlink(missing_ok=True)
+        for p in unpacked:
+            p.unlink(missing_ok=True)
+    return MergeSummary(out, int(n_trials), int(n_results), per_input, overlap, lines,
+                        _target_notes(infos))
+
+
+def _target_notes(infos: list[_Input]) -> list[str]:
+    """A note when the inputs ran on different numba compile targets or BLAS kernels: their
+    numbers are each right, but may differ in the last bits from one machine's run."""
+    targets = sorted({t for inp in infos for t in inp.targets}, key=str)
+    if len(targets) < 2:
+        return []
+    seen = "; ".join(f"{c} / BLAS {b}" for c, b in targets)
+    return [f"note: the inputs were computed for {len(targets)} compile targets or BLAS "
+            f"kernels ({seen}); lp, mlp, svm and lda trials can differ in the last bits "
+            "from a run on one machine -- pin NUMBA_CPU_NAME and OPENBLAS_CORETYPE on every "
+            "node (docs/cluster.md)"]
+
+
+def _completeness(con: sqlite3.Connection, infos: list[_Input]) -> list[str]:
+    """Per (study, seed) with a recorded definition: trials held of those it asks for, and
+    which shards of a split were merged."""
+    lines = []
+    keys = sorted({k for inp in infos for k in inp.defs}, key=lambda k: (str(k[0]), k[1]))
+    for study, seed in keys:
+        d = next(inp.defs[(study, seed)] for inp in infos if (study, seed) in inp.defs)
+        want = int(d["cells"]) * int(d["runs"])
+        held = con.execute("SELECT COUNT(*) FROM trials WHERE study=? AND seed=? AND run<?",
+                           (study, seed, int(d["runs"]))).fetchone()[0]
+        line = f"{study} (seed {seed}, {d['runs']} runs x {d['cells']} cells): {held} of {want} trials"
+        shards = set().union(*(inp.shards.get((study, seed), set()) for inp in infos))
+        ns = {s.split("/")[1] for s in shards}
+        if len(ns) == 1:
+            n = int(next(iter(ns)))
+            missing = [f"{i}/{n}" for i in range(1, n + 1) if f"{i}/{n}" not in shards]
+            line += f"; shards {', '.join(sorted(shards, key=lambda s: int(s.split('/')[0])))}"
+            if missing:
+                line += f" (missing {', '.join(missing)})"
+        elif len(ns) > 1:
+            line += f"; shards of different splits: {', '.join(sorted(shards))}"
+        if held < want:
+            line += f"; 'python -m simstudy run {study} --seed {seed} --runs {d['runs']}' " \
+                    "on the merged store computes the rest"
+        lines.append(line)
+    return lines
+
+
+def add_merge_parser(sub) -> None:
+    """The ``merge`` command's arguments (``python -m simstudy merge OUT IN...``)."""
+    m = sub.add_parser("merge", help="combine stores (e.g. the shards of a job array) into "
+                                     "a new store: same definitions, identical overlaps")
+    m.add_argument("out", type=Path, help="the new store (must not exist)")
+    m.add_argument("inputs", nargs="+", type=Path, help="stores to combine")
+
+
+def cmd_merge(args) -> None:
+    """``python -m simstudy merge OUT IN...``: merge, then one line per input and study."""
+    s = merge_stores(args.out, args.inputs)
+    for name, held, new in s.per_input:
+        print(f"{name}: {held} trials, {new} new")
+    for line in s.studies + s.notes:
+        print(line)
+    print(f"wrote {s.out}: {s.trials} trials, {s.results} results"
+          + (f" ({s.overlapping} trials were in two inputs, identical)" if s.overlapping else ""))

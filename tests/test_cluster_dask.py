@@ -1,0 +1,55 @@
+"""A Dask run that loses a worker says so: in its summary and in its invocation row."""
+
+import json
+import os
+import signal
+import sqlite3
+import threading
+import time
+
+import pytest
+from test_cluster import tables
+
+from simstudy.catalog import get_study
+from simstudy.execute import summary_line
+from simstudy.runner import run_study
+from simstudy.store import Store
+
+
+def test_lost_worker_and_retried_units_are_reported(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    demo = get_study("demo", runs=12, chunk=1).select("iris")
+    serial = tmp_path / "serial.sqlite"
+    with Store(serial) as st:
+        run_study(demo, st, backend="serial", progress=False)
+    path = tmp_path / "dask.sqlite"
+    with Store(path):
+        pass
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        victim = next(iter(cluster.workers.values())).process.process.pid
+
+        def kill_after_some_trials() -> None:
+            t0 = time.time()
+            while time.time() - t0 < 120:
+                time.sleep(0.1)
+                with sqlite3.connect(path, timeout=30) as con:
+                    if con.execute("SELECT COUNT(*) FROM trials").fetchone()[0] >= 6:
+                        break
+            os.kill(victim, signal.SIGKILL)
+
+        killer = threading.Thread(target=kill_after_some_trials, daemon=True)
+        killer.start()
+        with Store(path) as st:
+            s = run_study(demo, st, backend="dask", scheduler=cluster.scheduler_address,
+                          progress=False)
+        killer.join()
+    ex = s.execution
+    assert len(ex["workers_lost"]) == 1 and ex["units_retried"], ex
+    line = summary_line(ex)
+    assert "1 Dask worker(s) lost" in line and "computed again" in line
+    with Store(path, readonly=True) as st:
+        recorded = json.loads(st.runs_log()["args"].iloc[-1])["execution"]
+    assert recorded["workers_lost"] == ex["workers_lost"]
+    assert recorded["units_retried"] == ex["units_retried"]
+    assert tables(path) == tables(serial)  # retried units change no number
