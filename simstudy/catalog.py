@@ -1,62 +1,29 @@
-"""The study registry: names -> ``simstudy.studies.<module>:build`` (imported lazily).
+"""The study registry: names -> ``build() -> Study`` functions of ``simstudy.studies``.
 
-A study module defines ``build(**overrides) -> Study``.  Adding a study is one module under
-``studies/`` whose ``build`` carries one decorator, ``@register_study("name")`` (the
-docstring's first line is what ``list`` prints); such modules are found by importing the
-package's other modules when a name is not in the table below.  The built-in studies are
-listed in that table so that naming one imports only its own module (they pull in
-plotting).  A study file of your own runs by path without any registration.
+A study is one function carrying one decorator, ``@register_study("name",
+description=...)`` (the description defaults to the docstring's first line), in a module
+of ``studies/`` -- the built-in studies and yours alike -- or in any module you import.  A
+study file of your own also runs by its path, without any registration.
+
+Study modules import plotting, so naming a study imports only its own module: the index of
+names is read from the decorators in the modules' text (:func:`_scan`; the name and the
+description must be string literals there), and a module is imported when one of its
+studies is asked for, its decorator then registering the real function.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import re
+from pathlib import Path
 
 from .errors import SimstudyError
 from .registry import Registry
 from .study import Study
 
-# name -> (lazy "module:function", one-line description); modules are imported only when a
-# study is asked for (they pull in plotting), so the descriptions live here
-_CATALOG: dict[str, tuple[str, str]] = {
-    "demo": ("simstudy.studies.demo:build",
-             "tiny: iris and wine, 3 learner pairs, 5x2cv t and combined F (seconds)"),
-    "type1": ("simstudy.studies.alpaydin1999:build_type1",
-              "Alpaydin 1999 Table 3 type I (MLP vs MLP) and Fig. 1"),
-    "type2": ("simstudy.studies.alpaydin1999:build_type2",
-              "Alpaydin 1999 Table 3 LP vs MLP (reject probability) and Fig. 2"),
-    "numerator": ("simstudy.studies.alpaydin1999:build_numerator",
-                  "Alpaydin 1999 Table 1: rejects out of the 10 numerators of the 5x2cv t"),
-    "errors": ("simstudy.studies.alpaydin1999:build_errors",
-               "Alpaydin 1999 Table 2: test-fold errors of LP and MLPs"),
-    "gaussian": ("simstudy.studies.wang2016:build_gaussian",
-                 "Wang, Li & Li 2016 Table 3: 8 Gaussian cases x 4 comparisons x 3 tests"),
-    "wang-real": ("simstudy.studies.wang2016:build_real",
-                  "Wang, Li & Li 2016 Tables 4-5 on six UCI data sets"),
-    # issue 18: default and paper-variant / hypothesis cells side by side
-    "type1-paper": ("simstudy.studies.alpaydin1999:build_type1_paper",
-                    "type1 with the learner settings calibrated on Alpaydin's Table 2"),
-    "type2-paper": ("simstudy.studies.alpaydin1999:build_type2_paper",
-                    "type2 with the learner settings calibrated on Alpaydin's Table 2"),
-    "errors-paper": ("simstudy.studies.alpaydin1999:build_errors_paper",
-                     "Alpaydin Table 2 under the paper-variant learners"),
-    "odr-size": ("simstudy.studies.alpaydin1999:build_odr_size",
-                 "Alpaydin 1999 ODR rows on the size Table 2's sds imply (hypothesis)"),
-    "gaussian-paper": ("simstudy.studies.wang2016:build_gaussian_paper",
-                       "gaussian with the paper-variant learners and hypotheses about AB"),
-    "wang-real-paper": ("simstudy.studies.wang2016:build_real_paper",
-                        "wang-real with R-default-like learners (paper variant)"),
-    "replicability": ("simstudy.studies.bouckaert2004:build",
-                      "Bouckaert & Frank 2004 Tables 1-4: replicability on 27 UCI sets"),
-    "replicability-strat": ("simstudy.studies.bouckaert2004:build_strat",
-                            "Bouckaert & Frank 2004 Table 2 with stratified resampling beside"),
-    "multitest": ("simstudy.studies.yildiz2006:build",
-                  "Yildiz & Alpaydin 2006 Tables 1-3: best of 5 learners on 30 UCI sets"),
-    "ban": ("simstudy.studies.bouckaert2004_ban:build",
-            "Bouckaert & Frank 2004 Table 5: four random BAN sources, 1000 training sets"),
-}
-STUDIES: dict[str, str] = {name: path for name, (path, _) in _CATALOG.items()}
 REGISTRY: Registry[Study] = Registry("study")
+STUDIES: dict[str, str] = {}  # name -> "module:function" of every registered study
 
 
 def _lazy(path: str):
@@ -72,19 +39,28 @@ def _lazy(path: str):
     return factory
 
 
-for _name, (_path, _desc) in _CATALOG.items():
-    REGISTRY.register(_name, _lazy(_path), description=_desc)
-
-
 def register_study(name: str, *, description: str | None = None):
-    """Decorator: register ``build() -> Study`` as study ``name`` (one file in ``studies/``,
-    or any module you import).  The description defaults to the docstring's first line."""
+    """Decorator: register ``build() -> Study`` as study ``name`` (one function in a module
+    of ``studies/``, or any module you import).  The description defaults to the
+    docstring's first line.
+
+    Examples
+    --------
+    >>> from simstudy.study import Study, cells
+    >>> @register_study("doc-example", description="two cells on iris")
+    ... def build():
+    ...     return Study("doc-example", cells(["iris"], [("nmc", "1nn")], ["5x2cv"], ["t5x2cv"]))
+    >>> get_study("doc-example", runs=3).runs
+    3
+    >>> _ = REGISTRY.unregister("doc-example"), STUDIES.pop("doc-example")
+    """
 
     def add(build):
         desc = description
         if desc is None:
             doc = (build.__doc__ or "").strip()
             desc = doc.splitlines()[0] if doc else ""
+
         def factory(spec: str, params: dict[str, str]):
             REGISTRY.check_params(spec, params, set())
             return build
@@ -96,30 +72,61 @@ def register_study(name: str, *, description: str | None = None):
     return add
 
 
+_DECORATED = re.compile(r"^@register_study\(.*?^def (\w+)\(", re.M | re.S)
+
+
+def _scan(text: str) -> list[tuple[str, str, str]]:
+    """(name, function, description) of each ``@register_study`` of a module's source,
+    without importing it: each decorated function is parsed on its own (the whole module
+    when the function's text does not parse alone)."""
+    out = []
+    for m in _DECORATED.finditer(text):
+        rest = text[m.start():]
+        nxt = re.search(r"\n(?=[^\s#)])", rest[m.end() - m.start():])  # next top-level line
+        chunk = rest[:m.end() - m.start() + nxt.start()] if nxt else rest
+        try:
+            tree = ast.parse(chunk)
+        except SyntaxError:
+            tree = ast.parse(text)
+        for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == m[1]):
+            for d in fn.decorator_list:
+                if not (isinstance(d, ast.Call) and getattr(d.func, "id", None) == "register_study"
+                        and d.args and isinstance(d.args[0], ast.Constant)):
+                    continue
+                kw = {k.arg: ast.literal_eval(k.value) for k in d.keywords}
+                doc = (ast.get_docstring(fn) or "").strip()
+                desc = kw.get("description") or (doc.splitlines()[0] if doc else "")
+                out.append((d.args[0].value, fn.name, desc))
+    return out
+
+
+def _index() -> None:
+    """Register, lazily, every study the modules of ``simstudy.studies`` declare and this
+    registry does not hold yet."""
+    import simstudy.studies as pkg
+
+    for folder in pkg.__path__:
+        for path in sorted(Path(folder).glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            module = f"{pkg.__name__}.{path.stem}"
+            for name, fn, desc in _scan(path.read_text(encoding="utf-8")):
+                if name not in REGISTRY:
+                    REGISTRY.register(name, _lazy(f"{module}:{fn}"), description=desc)
+                    STUDIES[name] = f"{module}:{fn}"
+
+
+_index()
 _discovered = False
 
 
 def _discover() -> None:
-    """Import the modules of ``simstudy.studies`` the table does not name (once), so that
-    their ``@register_study`` decorators run."""
+    """Index the study modules again (once): a folder added to ``simstudy.studies``'s path,
+    or a module written, since this module was imported."""
     global _discovered
-    if _discovered:
-        return
-    _discovered = True
-    import pkgutil
-
-    import simstudy.studies as pkg
-
-    known = {path.split(":")[0] for path, _ in _CATALOG.values()}
-    for m in pkgutil.iter_modules(pkg.__path__):
-        mod = f"{pkg.__name__}.{m.name}"
-        if mod in known or m.name.startswith("_"):
-            continue
-        try:
-            importlib.import_module(mod)
-        except Exception as e:  # noqa: BLE001 - one broken study file must not hide the rest
-            raise SimstudyError(f"cannot import study module {mod!r}: "
-                                f"{type(e).__name__}: {e}") from None
+    if not _discovered:
+        _discovered = True
+        _index()
 
 
 def describe_studies() -> list[tuple[str, str]]:

@@ -42,6 +42,7 @@ class Entry:
     description: str = ""
     pattern: re.Pattern[str] | None = None
     matcher: Callable[[str], dict[str, str] | None] | None = None  # names no template spells
+    choices: tuple[str, ...] = ()  # how the valid choices spell it (default: the name)
 
     def match(self, name: str) -> dict[str, str] | None:
         if self.matcher is not None:
@@ -68,14 +69,16 @@ class Registry(Generic[T]):
 
     def register(self, name: str, factory: Callable[..., T] | None = None, *,
                  description: str | None = None,
-                 match: Callable[[str], dict[str, str] | None] | None = None) -> Any:
+                 match: Callable[[str], dict[str, str] | None] | None = None,
+                 choices: tuple[str, ...] = ()) -> Any:
         """Register ``factory`` under ``name``; without ``factory``, a decorator.
 
         ``name`` may be a template with ``{placeholders}`` for integers (``{r}x2``).  The
         description defaults to the first line of the factory's docstring.  ``match(name)``
         (groups or None) claims names no template spells, e.g. file paths (``PATH``); such
         entries are the fallbacks: tried after the exact names and the templates, in
-        registration order.
+        registration order.  ``choices`` spell the entry in the valid choices an unknown
+        name is told (:meth:`choices`), e.g. ``ban[src=1]`` .. ``ban[src=4]`` for ``ban``.
         """
         if not isinstance(name, str) or not name.strip() or "[" in name:
             raise SimstudyError(f"{self.kind} name must be a plain non-empty string, got {name!r}")
@@ -88,7 +91,7 @@ class Registry(Generic[T]):
                 doc = (getattr(f, "__doc__", None) or "").strip()
                 desc = doc.splitlines()[0] if doc else ""
             pattern = _template_regex(name) if "{" in name and match is None else None
-            self._entries[name] = Entry(name, f, desc, pattern, match)
+            self._entries[name] = Entry(name, f, desc, pattern, match, tuple(choices))
             return f
 
         return add if factory is None else add(factory)
@@ -103,6 +106,10 @@ class Registry(Generic[T]):
     def names(self) -> list[str]:
         """Registered names and templates, in registration order."""
         return list(self._entries)
+
+    def choices(self) -> list[str]:
+        """Every entry as the valid choices spell it, in registration order."""
+        return [c for e in self._entries.values() for c in (e.choices or (e.name,))]
 
     def describe(self) -> list[tuple[str, str]]:
         return [(e.name, e.description) for e in self._entries.values()]

@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 
 from simstudy.aggregate import wilson
+from simstudy.catalog import register_study
 from simstudy.report import write_table
 from simstudy.report.compare import band, in_band, savefig, wide_by_test
 from simstudy.report.prose import (
@@ -464,18 +465,23 @@ def render_errors_paper(result, out: Path) -> list[Path]:
     return paths + [write_page(out, page_errors_paper(out))]
 
 
+@register_study("type1", description="Alpaydin 1999 Table 3 type I (MLP vs MLP) and Fig. 1")
 def build_type1() -> Study:
     return Study("type1", _cells("type1"), runs=1000, seed=1999, chunk=100,
                  description="Alpaydin 1999 Table 3 (type I) and Fig. 1", render=render_type1,
                  meta={"keep_losses": True})  # issue 16: per-instance tests
 
 
+@register_study("type2",
+                description="Alpaydin 1999 Table 3 LP vs MLP (reject probability) and Fig. 2")
 def build_type2() -> Study:
     return Study("type2", _cells("type2"), runs=1000, seed=1999, chunk=100,
                  description="Alpaydin 1999 Table 3 (LP vs MLP) and Fig. 2", render=render_type2,
                  meta={"keep_losses": True})  # issue 16: per-instance tests
 
 
+@register_study("numerator",
+                description="Alpaydin 1999 Table 1: rejects out of the 10 numerators of the 5x2cv t")
 def build_numerator() -> Study:
     cells = [Cell(src, ("lp", f"mlp-{NUMERATOR_HIDDEN}"), "5x2", TESTS,
                   (("dataset", name), ("hidden", NUMERATOR_HIDDEN)))
@@ -484,12 +490,15 @@ def build_numerator() -> Study:
                  description="Alpaydin 1999 Table 1: the 10 numerators", render=render_numerator)
 
 
+@register_study("errors", description="Alpaydin 1999 Table 2: test-fold errors of LP and MLPs")
 def build_errors() -> Study:
     # the same cells (hence the same stored trials) as type1 and type2
     return Study("errors", _cells("type2") + _cells("type1"), runs=1000, seed=1999, chunk=100,
                  description="Alpaydin 1999 Table 2: error rates", render=render_errors)
 
 
+@register_study("type1-paper",
+                description="type1 with the learner settings calibrated on Alpaydin's Table 2")
 def build_type1_paper() -> Study:
     """type1 with the paper variant's cells beside the default ones (issue 18)."""
     return Study("type1-paper", _variant_cells("type1"), runs=1000, seed=1999, chunk=100,
@@ -497,6 +506,8 @@ def build_type1_paper() -> Study:
                  render=render_type1_paper)
 
 
+@register_study("type2-paper",
+                description="type2 with the learner settings calibrated on Alpaydin's Table 2")
 def build_type2_paper() -> Study:
     """type2 with the paper variant's cells beside the default ones (issue 18)."""
     return Study("type2-paper", _variant_cells("type2"), runs=1000, seed=1999, chunk=100,
@@ -504,6 +515,7 @@ def build_type2_paper() -> Study:
                  render=render_type2_paper)
 
 
+@register_study("errors-paper", description="Alpaydin Table 2 under the paper-variant learners")
 def build_errors_paper() -> Study:
     """Table 2 under both variants (the cells of type1-paper and type2-paper)."""
     return Study("errors-paper", _variant_cells("type2") + _variant_cells("type1"), runs=1000,
@@ -562,6 +574,8 @@ def render_odr_size(result, out: Path) -> list[Path]:
     return paths + [write_page(out, page_odr_size(out))]
 
 
+@register_study("odr-size",
+                description="Alpaydin 1999 ODR rows on the size Table 2's sds imply (hypothesis)")
 def build_odr_size() -> Study:
     """ODR's four Table 3 cells on the size Table 2's sds imply (a hypothesis, issue 18)."""
     return Study("odr-size", _odr_size_cells(), runs=1000, seed=1999, chunk=10,

@@ -70,6 +70,7 @@ import numpy as np
 import pandas as pd
 
 from simstudy.aggregate import StudyResult, reject_table
+from simstudy.catalog import register_study
 from simstudy.designs import get_design
 from simstudy.errors import SimstudyError
 from simstudy.report import write_table
@@ -948,6 +949,8 @@ def _md(df: pd.DataFrame) -> str:
 
 # --- the studies ---------------------------------------------------------------------------
 
+@register_study("replicability",
+                description="Bouckaert & Frank 2004 Tables 1-4: replicability on 27 UCI sets")
 def build(datasets: Iterable[str] | None = None, learners: tuple[str, ...] = LEARNERS) -> Study:
     """Bouckaert & Frank (2004) Tables 1–4 and §4.3: 27 data sets × 9 designs, 10 runs."""
     return Study("replicability", grid(datasets, learners=learners), runs=RUNS, seed=SEED,
@@ -956,6 +959,8 @@ def build(datasets: Iterable[str] | None = None, learners: tuple[str, ...] = LEA
                  render=render, meta={"paper": "bouckaert2004"})
 
 
+@register_study("replicability-strat",
+                description="Bouckaert & Frank 2004 Table 2 with stratified resampling beside")
 def build_strat(datasets: Iterable[str] | None = None,
                 learners: tuple[str, ...] = LEARNERS) -> Study:
     """§4.3's check: Table 2's resampling unstratified (the main study's cells, reused from

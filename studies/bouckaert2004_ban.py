@@ -62,6 +62,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simstudy.catalog import register_study
 from simstudy.designs import get_design
 from simstudy.errors import SimstudyError
 from simstudy.report import write_table
@@ -140,6 +141,8 @@ def grid(learners: Sequence[str] = LEARNERS) -> list[Cell]:
             for src in SOURCES for design, tests in EXPERIMENTS]
 
 
+@register_study("ban",
+                description="Bouckaert & Frank 2004 Table 5: four random BAN sources, 1000 training sets")
 def build(sets: int = SETS, learners: Sequence[str] = LEARNERS) -> Study:
     """The ``ban`` study: ``sets`` training sets per source, 10 runs each."""
     return Study(name="ban", cells=grid(learners), runs=int(sets) * REPS, seed=SEED,

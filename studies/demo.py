@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from simstudy.catalog import register_study
 from simstudy.study import Study, cells
 
 DESCRIPTION = "tiny built-in study: iris and wine, 3 learner pairs, 5x2cv t and combined F"
@@ -20,6 +21,8 @@ def render(result, out: Path) -> list[Path]:
     return write_table(result.table[cols], out, "demo", caption="demo study reject proportions")
 
 
+@register_study("demo",
+                description="tiny: iris and wine, 3 learner pairs, 5x2cv t and combined F (seconds)")
 def build() -> Study:
     grid = cells(
         sources=["iris", "wine"],

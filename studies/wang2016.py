@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simstudy.catalog import register_study
 from simstudy.report import write_table
 from simstudy.report.compare import in_band, savefig
 from simstudy.report.prose import (
@@ -606,6 +607,8 @@ def render_real(result, out: Path) -> list[Path]:
 
 # --- the studies ---------------------------------------------------------------------------
 
+@register_study("gaussian",
+                description="Wang, Li & Li 2016 Table 3: 8 Gaussian cases x 4 comparisons x 3 tests")
 def build_gaussian() -> Study:
     """Wang, Li & Li (2016) Table 3: 96 cells, 5000 runs each."""
     # chunk 25: ~1-1.6 s per work unit for the SVM/RF/AB pairs; larger chunks make the
@@ -614,6 +617,7 @@ def build_gaussian() -> Study:
                  description="Wang, Li & Li 2016 Table 3 (simulated Gaussian data)",
                  render=render_gaussian)
 
+@register_study("wang-real", description="Wang, Li & Li 2016 Tables 4-5 on six UCI data sets")
 def build_real() -> Study:
     """Wang, Li & Li (2016) Tables 4 and 5: 144 cells, 5000 runs each."""
     # chunk 50: 500 batched MLP fits per call; ~1-10 s per work unit
@@ -891,6 +895,8 @@ def render_real_paper(result, out: Path) -> list[Path]:
     return paths + [write_page(out, page_real_paper(out))]
 
 
+@register_study("gaussian-paper",
+                description="gaussian with the paper-variant learners and hypotheses about AB")
 def build_gaussian_paper() -> Study:
     """Table 3 with the issue-18 scenarios: default cells (shared ids) + AB = majority cells."""
     return Study("gaussian-paper", gaussian_variant_cells(), runs=RUNS, seed=SEED, chunk=25,
@@ -898,6 +904,8 @@ def build_gaussian_paper() -> Study:
                  render=render_gaussian_paper)
 
 
+@register_study("wang-real-paper",
+                description="wang-real with R-default-like learners (paper variant)")
 def build_real_paper() -> Study:
     """Tables 4-5 with the issue-18 scenarios: default, nnet LP/MLP and sigmoid-SVM cells."""
     return Study("wang-real-paper", real_variant_cells(), runs=RUNS, seed=SEED, chunk=50,

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simstudy.catalog import register_study
 from simstudy.report import write_table
 from simstudy.report.compare import savefig
 from simstudy.report.prose import (
@@ -457,6 +458,8 @@ def render(result, out: Path) -> list[Path]:
     return paths + [write_page(out, page(out, result, graphs))]
 
 
+@register_study("multitest",
+                description="Yildiz & Alpaydin 2006 Tables 1-3: best of 5 learners on 30 UCI sets")
 def build(datasets: dict[str, str] | None = None) -> Study:
     """Yıldız & Alpaydın (2006): 30 data sets × 5 learners, 5×2 cv, 1000 runs, 6 methods."""
     return Study("multitest", cells(datasets), runs=RUNS, seed=SEED, chunk=25,

@@ -66,7 +66,8 @@ def test_replace_keeps_what_was_established_unless_the_cells_change():
 
 
 @pytest.mark.parametrize("module", ["simstudy", "simstudy.api", "simstudy.params",
-                                    "simstudy.scope", "simstudy.seeding", "simstudy.errors"])
+                                    "simstudy.scope", "simstudy.seeding", "simstudy.errors",
+                                    "simstudy.catalog"])
 def test_docstring_examples_run(module):
     """The facade's examples (and those of the ground modules under it) run as written."""
     res = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
@@ -118,3 +119,25 @@ def test_bad_input_is_one_error_and_writes_nothing(tmp_path, call, needle):
     with pytest.raises(ss.SimstudyError, match=needle):
         call(ss, path)
     assert not path.exists()
+
+
+def test_built_in_studies_are_indexed_from_their_decorators_without_importing_them():
+    code = ("import sys; from simstudy import catalog; "
+            "print(len(catalog.STUDIES), catalog.STUDIES['type1'], "
+            "[m for m in sys.modules if m.startswith('simstudy.studies.')])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["17", "simstudy.studies.alpaydin1999:build_type1", "[]"]
+    from simstudy import catalog
+
+    build = catalog.get_study("demo") and catalog._load("demo")
+    assert f"{build.__module__}:{build.__qualname__}" == catalog.STUDIES["demo"]
+
+
+def test_list_sources_is_the_registry():
+    from simstudy.sources import SOURCES, list_sources
+
+    got = list_sources()
+    assert len(got) == len(set(got)) and "iris" in got and "wang-case8" in got
+    assert {"ban[src=4]", "gauss[...]", "openml:NAME", "PATH.csv"} <= set(got)
+    assert all(n in got or e.choices for e in SOURCES for n in [e.name])

@@ -27,9 +27,9 @@ from ..errors import SimstudyError, unknown
 from ..spec import parse_spec
 from .ban import BanSource
 from .base import SOURCES, Source
-from .bundled import PAPER_NAMES, BundledSource, bundled_names, manifest
+from .bundled import PAPER_NAMES, BundledSource, manifest
 from .files import FileSource
-from .gaussian import WANG2016_CASES, GaussianSource
+from .gaussian import GaussianSource
 from .openml import OpenMLSource
 
 __all__ = [
@@ -59,11 +59,10 @@ def describe_sources() -> list[tuple[str, str]]:
 
 
 def list_sources() -> list[str]:
-    """Bundled data set names, the Gaussian cases, the BAN sources, and templates for the
-    other kinds (the valid choices an unknown name is told)."""
-    return (bundled_names() + [f"wang-case{k}" for k in WANG2016_CASES]
-            + [f"ban[src={k}]" for k in range(1, 5)]
-            + ["gauss[...]", "openml:NAME", "PATH.csv", "PATH.arff"])
+    """Every registered source as the valid choices an unknown name is told spell it:
+    bundled data set names, ``wang-case1`` .., ``ban[src=1]`` .., and templates for the
+    other kinds (``gauss[...]``, ``openml:NAME``, ``PATH.csv``)."""
+    return SOURCES.choices()
 
 
 def dataset_info() -> pd.DataFrame:

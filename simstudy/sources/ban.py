@@ -343,7 +343,7 @@ def make_ban(params: dict[str, str]) -> BanSource:
     return BanSource(index, n=n, reps=reps, sampler=p["sampler"], name=format_spec("ban", shown))
 
 
-@SOURCES.register("ban")
+@SOURCES.register("ban", choices=tuple(f"ban[src={k}]" for k in range(1, 5)))
 def _ban(spec: str, params: dict[str, str]) -> BanSource:
     """random BAN source K = 1..4 of Bouckaert & Frank 2004 Table 5: ban[src=K]"""
     return make_ban(params)

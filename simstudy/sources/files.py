@@ -180,7 +180,7 @@ def _path(name: str) -> dict[str, str] | None:
     return {} if looks_like_path(name) else None
 
 
-@SOURCES.register("PATH", match=_path)
+@SOURCES.register("PATH", match=_path, choices=("PATH.csv", "PATH.arff"))
 def _file(spec: str, params: dict[str, str]) -> FileSource:
     """your .csv / .csv.gz / .arff file; PATH.csv[label=COLUMN] names the label (README: data files)"""
     path = spec.split("[", 1)[0].strip()

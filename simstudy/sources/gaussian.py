@@ -210,13 +210,13 @@ def make_gauss(spec_name: str, params: dict[str, str]) -> GaussianSource:
     return GaussianSource(mu0, s0, mu1, s1, n, n_test, balanced, name=format_spec(spec_name, shown))
 
 
-@SOURCES.register("gauss")
+@SOURCES.register("gauss", choices=("gauss[...]",))
 def _gauss(spec: str, params: dict[str, str]) -> GaussianSource:
     """two Gaussian classes, e.g. gauss[mu1=(1,1),s1=1/2,n=200] (Wang 2016 sec. 3.1)"""
     return make_gauss("gauss", params)
 
 
-@SOURCES.register("wang-case{k}")
+@SOURCES.register("wang-case{k}", choices=tuple(f"wang-case{k}" for k in WANG2016_CASES))
 def _wang_case(spec: str, params: dict[str, str], k: str) -> GaussianSource:
     """Gaussian case k = 1..8 of Wang, Li & Li 2016 Table 3 (e.g. wang-case3[n=200])"""
     return make_gauss(f"wang-case{k}", params)
