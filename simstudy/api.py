@@ -57,8 +57,9 @@ class RunResult:
 
     ``result`` is the :class:`~simstudy.aggregate.StudyResult` read back after the run
     (None when only a shard of the work was computed); ``table`` is its reject table.
-    ``runs`` holds one :class:`~simstudy.runner.RunSummary` per root seed; the counts are
-    their sums.  ``paths`` are the files written (with ``out``).
+    ``runs`` holds one :class:`~simstudy.runner.RunSummary` per root seed; the counts
+    (trials in all, stored before, computed; test results computed from stored fold
+    losses, no learner fitted) are their sums.  ``paths`` are the files written (``out``).
     """
 
     study: Study
@@ -67,6 +68,15 @@ class RunResult:
     seconds: float
     store: str
     paths: list[Path] = field(default_factory=list)
+    trials_total: int = field(init=False)
+    trials_done_before: int = field(init=False)
+    trials_computed: int = field(init=False)
+    results_recomputed: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        for name in ("trials_total", "trials_done_before", "trials_computed",
+                     "results_recomputed"):
+            setattr(self, name, sum(getattr(s, name) for s in self.runs))
 
     @property
     def table(self) -> pd.DataFrame:
@@ -75,26 +85,6 @@ class RunResult:
             raise SimstudyError(f"study {self.study.name!r}: this run computed one shard; "
                                 "merge the shards' stores, then collect")
         return self.result.table
-
-    def _sum(self, name: str) -> int:
-        return sum(getattr(s, name) for s in self.runs)
-
-    @property
-    def trials_total(self) -> int:
-        return self._sum("trials_total")
-
-    @property
-    def trials_done_before(self) -> int:
-        return self._sum("trials_done_before")
-
-    @property
-    def trials_computed(self) -> int:
-        return self._sum("trials_computed")
-
-    @property
-    def results_recomputed(self) -> int:
-        """Test results computed from stored fold losses (no learner fitted)."""
-        return self._sum("results_recomputed")
 
 
 def resolve(study: str | Study, *, runs: int | None = None, sets: int | None = None,

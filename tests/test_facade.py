@@ -17,6 +17,12 @@ from simstudy import sources as sources_pkg
 from simstudy.store import Store
 
 
+def _fresh(code: str) -> list[str]:
+    """What ``code`` prints in a new interpreter, as words."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
 @pytest.fixture
 def calls(monkeypatch):
     """Count what a run does more than once if it plans twice: resolving every source
@@ -78,9 +84,7 @@ def test_import_simstudy_stays_cheap():
     code = ("import sys, simstudy as ss; heavy = [m for m in ('numpy', 'pandas', 'sklearn') "
             "if m in sys.modules]; print(heavy, callable(ss.card), callable(ss.bench), "
             "'numpy' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
-    assert out == ["[]", "True", "True", "True"]  # nothing heavy until a name is used
+    assert _fresh(code) == ["[]", "True", "True", "True"]  # nothing heavy until a name is used
 
 
 def test_card_and_bench_are_the_modules_and_the_calls():
@@ -125,9 +129,7 @@ def test_built_in_studies_are_indexed_from_their_decorators_without_importing_th
     code = ("import sys; from simstudy import catalog; "
             "print(len(catalog.STUDIES), catalog.STUDIES['type1'], "
             "[m for m in sys.modules if m.startswith('simstudy.studies.')])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
-    assert out == ["17", "simstudy.studies.alpaydin1999:build_type1", "[]"]
+    assert _fresh(code) == ["17", "simstudy.studies.alpaydin1999:build_type1", "[]"]
     from simstudy import catalog
 
     build = catalog.get_study("demo") and catalog._load("demo")
