@@ -115,13 +115,7 @@ def _bench(test: UserTest, study: Study, reader, progress: bool | None) -> pd.Da
 def _bench_cells(test: UserTest, study: Study, reader, trials: dict, base: pd.DataFrame,
                  rows: list, notes: list, skipped_designs: dict, bar) -> None:
     alpha = study.alpha
-    for cell in study.cells:
-        tr = trials.get(cell.id)
-        if tr is None:
-            continue
-        if test.fits(cell.design) is False:
-            skipped_designs.setdefault(cell.design, "f.designs does not list it")
-            continue
+    for cell, tr in _readable(test, study, trials, skipped_designs):
         losses = _losses(test, reader, study, cell, tr, notes)
         if losses is False:
             continue
@@ -147,6 +141,19 @@ def _bench_cells(test: UserTest, study: Study, reader, trials: dict, base: pd.Da
             else:
                 continue
             break
+
+
+def _readable(test: UserTest, study: Study, trials: dict, skipped_designs: dict):
+    """(cell, its trials) of the stored cells whose design the function may read; a design
+    ``f.designs`` leaves out is noted in ``skipped_designs``."""
+    for cell in study.cells:
+        tr = trials.get(cell.id)
+        if tr is None:
+            continue
+        if test.fits(cell.design) is False:
+            skipped_designs.setdefault(cell.design, "f.designs does not list it")
+            continue
+        yield cell, tr
 
 
 def _rate(p: np.ndarray, alpha: float) -> float:
@@ -211,13 +218,7 @@ def _bench_choice(test: UserTest, study: Study, reader, alpha: float) -> pd.Data
     trials = reader.fold_errors([c.id for c in study.cells], study.seed, study.runs)
     cells = {c.id: c for c in study.cells}
     parts, notes, skipped_designs = [], [], {}
-    for c in study.cells:
-        tr = trials.get(c.id)
-        if tr is None:
-            continue
-        if test.fits(c.design) is False:
-            skipped_designs.setdefault(c.design, "f.designs does not list it")
-            continue
+    for c, tr in _readable(test, study, trials, skipped_designs):
         skipped: list[str] = []
         best = test.choose(tr.errors, alpha, runs=tr.runs, where=f"cell {c.id!r}",
                            skipped=skipped)

@@ -663,6 +663,16 @@ def _verdict(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame,
              paired: pd.DataFrame, studies: pd.DataFrame) -> str:
     """One sentence: the new test's pooled size against alpha, its power against the
     baselines on the same trials (or why power is not judged)."""
+    def versus(measure: str, tail: str) -> str:
+        """The new test minus the baseline read on the most trials, pooled over the cells."""
+        base = paired[(paired["cell"] == POOLED) & (paired["measure"] == measure)]
+        base = base[base["study"] == "(all)"] if (base["study"] == "(all)").any() else base
+        if not len(base):
+            return ""
+        r = base.sort_values("runs", ascending=False, kind="stable").iloc[0]
+        return (f", {r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] against "
+                f"{r['baseline']}{tail}")
+
     parts = []
     s = size[size["test"] == name] if len(size) else size
     if len(s):
@@ -670,26 +680,14 @@ def _verdict(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame,
         lo, hi = wilson(k, n)
         word = ("is liberal" if lo > alpha else "is conservative" if hi < alpha
                 else "holds its size")
-        base = paired[(paired["cell"] == POOLED) & (paired["measure"] == SIZE)]
-        base = base[base["study"] == "(all)"] if (base["study"] == "(all)").any() else base
-        vs = ""
-        if len(base):
-            r = base.sort_values("runs", ascending=False, kind="stable").iloc[0]
-            vs = (f", {r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] against "
-                  f"{r['baseline']} on the same trials")
         parts.append(f"`{name}` {word} at alpha = {alpha}: size {k / n:.3f} "
-                     f"[{lo:.3f}, {hi:.3f}] over {len(s)} H0 cells ({n} trials){vs}")
+                     f"[{lo:.3f}, {hi:.3f}] over {len(s)} H0 cells ({n} trials)"
+                     + versus(SIZE, " on the same trials"))
     h1 = power[(power["test"] == name) & (power["measure"] == POWER)] if len(power) else power
     if len(h1):
         k, n = int(h1["rejects"].sum()), int(h1["runs"].sum())
-        base = paired[(paired["cell"] == POOLED) & (paired["measure"] == POWER)]
-        base = base[base["study"] == "(all)"] if (base["study"] == "(all)").any() else base
-        vs = ""
-        if len(base):
-            r = base.sort_values("runs", ascending=False, kind="stable").iloc[0]
-            vs = (f", {r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] against "
-                  f"{r['baseline']}")
-        parts.append(f"power {k / n:.3f} over {len(h1)} H1 cells of known difference{vs}")
+        parts.append(f"power {k / n:.3f} over {len(h1)} H1 cells of known difference"
+                     + versus(POWER, ""))
     else:
         parts.append("power not judged (no H1 cell of known difference read)")
     unk = power[(power["test"] == name) & (power["measure"] == UNKNOWN)] if len(power) else power
