@@ -289,7 +289,7 @@ def card(test: Callable | str, studies: Sequence[str | Study], store: Any = None
          **options: Any):
     """A new test's report card (size, power, replicability beside the baselines) from
     the stored trials of ``studies``; no learner is fitted.  See :func:`simstudy.card.card`
-    for ``options`` and the result, and :func:`simstudy.card.write_card` to write it.
+    for ``options`` and the result, and :func:`simstudy.report.card.write_card` to write it.
     """
     from . import card as _card
 
