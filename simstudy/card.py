@@ -195,9 +195,9 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=No
     >>> _ = ss.run("demo", runs=4, store=path, filter="iris/nmc", progress=False)
     >>> def t(d, *, n_train, n_test):
     ...     return ttest_5x2cv(d)
-    >>> c = card(t, ["demo"], path)
+    >>> c = card(t, ["demo"], path)  # one of demo's six cells is stored
     >>> c.studies["status"].tolist(), c.trials
-    (['covered'], 4)
+    (['partly covered'], 4)
     """
     test = UserTest.of(fn, name=name)
     name = test.name

@@ -212,3 +212,13 @@ def test_bench_shows_progress_over_trials(store, capsys):
     bench(F_scalar, s.select("iris/nmc~1nn"), path, name="F", progress=True)
     err = capsys.readouterr().err
     assert "bench F" in err and "6/6" in err
+
+
+@pytest.mark.parametrize("module", ["usertest", "bench", "card", "aggregate", "store"])
+def test_docstring_examples_run(module, tmp_path, monkeypatch):
+    import doctest
+    import importlib
+
+    monkeypatch.chdir(tmp_path)
+    mod = importlib.import_module(f"simstudy.{module}")
+    assert doctest.testmod(mod, optionflags=doctest.ELLIPSIS).failed == 0
