@@ -1,4 +1,4 @@
-"""Calibration of the ``paper`` variants (issue 18) against the papers' ERROR tables only.
+"""Calibration of the ``paper`` variants against the papers' ERROR tables only.
 
 Alpaydın (1999) does not say how his LP and MLPs were trained ("trained ... using
 backpropagation"); his Table 2 gives their mean test-fold error per data set.  The paper
