@@ -127,6 +127,7 @@ class ExportSummary:
     files: dict[str, int]
     seconds: float
     checks: dict = field(default_factory=dict)
+    cpu_seconds: float = float("nan")
 
     @property
     def bytes(self) -> int:
@@ -139,7 +140,8 @@ class ExportSummary:
               "to the store's" if ok else "")
         return (f"wrote {self.out}: {self.trials:,} trials of {self.study!r} in {self.cells} "
                 f"cells, {len(self.files)} files, {self.bytes:,} bytes, "
-                f"{self.seconds:.1f} s ({rate:,.0f} trials/s){pv}")
+                f"{self.seconds:.1f} s ({rate:,.0f} trials/s; {self.cpu_seconds:.1f} s "
+                f"CPU){pv}")
 
 
 def _npy(arr: np.ndarray) -> bytes:
@@ -182,7 +184,11 @@ class _PartWriter:
     def add(self, members: dict[str, np.ndarray]) -> str:
         """Write one cell's members (all into one file); returns that file's name."""
         blobs = {k: _npy(v) for k, v in members.items()}
-        est = sum(_lzma_size(b) + 2 * len(k) + 110 for k, b in blobs.items())
+        # an upper bound first (LZMA never grows data by more than ~1 %); compress to
+        # measure only when the bound would cross the limit
+        est = sum(int(len(b) * 1.01) + 2 * len(k) + 400 for k, b in blobs.items())
+        if self.zf is None or self.size + est > self.limit:
+            est = sum(_lzma_size(b) + 2 * len(k) + 110 for k, b in blobs.items())
         if est > self.limit:
             raise _err(f"one cell's data ({est:,} bytes compressed) exceeds the file limit "
                        f"{self.limit:,}; raise --max-file-mb")
@@ -416,7 +422,7 @@ def export(store: object, study: str, out: str | os.PathLike, *,
     """
     from .store import Store, stats_version
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     if not isinstance(study, str) or not study:
         raise _err(f"study must be a study name, got {study!r}")
     if int(max_file_bytes) < 100_000:
@@ -501,7 +507,8 @@ def export(store: object, study: str, out: str | os.PathLike, *,
     files_bytes = {k: v["bytes"] for k, v in manifest["files"].items()}
     files_bytes[MANIFEST] = (out / MANIFEST).stat().st_size
     return ExportSummary(out, study, int(manifest["trials"]), len(cells_meta), files_bytes,
-                         time.perf_counter() - t0, manifest.get("checks", {}))
+                         time.perf_counter() - t0, manifest.get("checks", {}),
+                         time.process_time() - c0)
 
 
 def _old_manifest(out: Path, study: str) -> dict | None:
@@ -640,8 +647,6 @@ def _write_manifest(out: Path, manifest: dict) -> None:
 def _check_export(st, out: Path, progress: bool) -> dict:
     """Read the export back: every trial as the store has it; p-values and choices as the
     store's results.  A trial difference raises; result differences are counted."""
-    from .store import unpack_losses  # noqa: F401 - store re-exports core's
-
     reader = ShippedTrials(out)
     pv_cmp = pv_same = ch_cmp = ch_same = 0
     first_diff: list[str] = []
@@ -861,6 +866,10 @@ class ShippedTrials:
             raise _err(f"{str(p / MANIFEST)!r} is not a shipped-trials manifest (format "
                        f"{m.get('format') if isinstance(m, dict) else None!r}, expected "
                        f"{FORMAT!r})")
+        missing = [k for k in ("study", "groups", "files", "provenance") if k not in m]
+        if missing:
+            raise _err(f"{str(p / MANIFEST)!r} lacks {', '.join(missing)}; not a complete "
+                       "shipped-trials manifest (export the store again)")
         if int(m.get("format_version", 0)) > FORMAT_VERSION:
             raise _err(f"{str(p)!r} has shipped-trials format {m.get('format_version')}, "
                        f"newer than this simstudy reads ({FORMAT_VERSION}); upgrade simstudy")
@@ -1533,9 +1542,11 @@ def info_text(r: ShippedTrials) -> str:
     prov = m["provenance"]
     rp = m["runs_per_cell"]
     runs = str(rp["min"]) if rp["min"] == rp["max"] else f"{rp['min']}-{rp['max']}"
-    lines = [f"{m['study']}: {m['trials']:,} trials, {m['cells']} cells x seeds "
-             f"{m['seeds']}, {runs} runs per cell, {m['bytes']:,} bytes in "
-             f"{len(m['files'])} files ({r.path})"]
+    cells = len({g["cell"] for g in m["groups"]})
+    seeds = ", ".join(map(str, m["seeds"]))
+    lines = [f"{m['study']}: {m['trials']:,} trials, {cells} cells, root seed"
+             f"{'s' if len(m['seeds']) > 1 else ''} {seeds}, {runs} runs per cell, "
+             f"{m['bytes']:,} bytes in {len(m['files'])} files ({r.path})"]
     if m.get("with_losses"):
         lines.append(f"  per-instance losses: {m['with_losses']:,} trials")
     for inv in prov["invocations"]:
