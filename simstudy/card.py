@@ -349,6 +349,10 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
         return
     t = time.perf_counter()
     ids = [c.id for c in study.cells]
+    others = sorted(int(x) for x in set(reader.holdings(ids)["seed"]) - {study.seed})
+    if others:
+        acc.notes.append(f"{label}: read at root seed {study.seed}; also stored at "
+                         f"{', '.join(map(str, others))} (--seed to read another)")
     trials = reader.fold_errors(ids, study.seed, study.runs)
     base = _baselines(reader.pvalues(study.cells, study.seed, study.runs))
     secs["read"] += time.perf_counter() - t
@@ -659,6 +663,10 @@ def _summary(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame, h
     return out
 
 
+def _n(k: int, noun: str) -> str:
+    return f"{k} {noun}" + ("" if k == 1 else "s")
+
+
 def _verdict(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame,
              paired: pd.DataFrame, studies: pd.DataFrame) -> str:
     """One sentence: the new test's pooled size against alpha, its power against the
@@ -681,18 +689,19 @@ def _verdict(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame,
         word = ("is liberal" if lo > alpha else "is conservative" if hi < alpha
                 else "holds its size")
         parts.append(f"`{name}` {word} at alpha = {alpha}: size {k / n:.3f} "
-                     f"[{lo:.3f}, {hi:.3f}] over {len(s)} H0 cells ({n} trials)"
+                     f"[{lo:.3f}, {hi:.3f}] over {_n(len(s), 'H0 cell')} ({n} trials)"
                      + versus(SIZE, " on the same trials"))
     h1 = power[(power["test"] == name) & (power["measure"] == POWER)] if len(power) else power
     if len(h1):
         k, n = int(h1["rejects"].sum()), int(h1["runs"].sum())
-        parts.append(f"power {k / n:.3f} over {len(h1)} H1 cells of known difference"
+        parts.append(f"power {k / n:.3f} over {_n(len(h1), 'H1 cell')} of known difference"
                      + versus(POWER, ""))
     else:
         parts.append("power not judged (no H1 cell of known difference read)")
     unk = power[(power["test"] == name) & (power["measure"] == UNKNOWN)] if len(power) else power
     if len(unk):
-        parts.append(f"{len(unk)} cells of unknown truth are reported apart")
+        parts.append(f"{_n(len(unk), 'cell')} of unknown truth "
+                     f"{'is' if len(unk) == 1 else 'are'} reported apart")
     skipped = studies[studies["status"] == "skipped"]["study"].tolist() if len(studies) else []
     if skipped:
         parts.append(f"skipped: {', '.join(skipped)}")

@@ -515,8 +515,9 @@ def _shipped_path(x: object):
 def locate(st: Study | str, readers: list, runs: int | None, seed: int | None,
            alpha: float | None):
     """``(study, reader)``: the study scoped to the first reader holding any of its cells,
-    or ``(study, None)`` when none does.  A name is scoped to the stored seed and runs; a
-    Study is read as given unless ``runs`` or ``seed`` is asked for."""
+    or ``(study, None)`` when none does.  A name is scoped to the stored seed and runs (the
+    study's own seed where several are stored); a Study is read as given unless ``runs`` or
+    ``seed`` is asked for."""
     from .scope import stored_scope
     from .study import Study
 
@@ -533,7 +534,9 @@ def locate(st: Study | str, readers: list, runs: int | None, seed: int | None,
     for r in readers:
         if r.holdings(ids)["cell"].isin(ids).any():
             if isinstance(st, str) or runs is not None or seed is not None:
-                study = stored_scope(study, r, runs, seed)
+                # several root seeds stored (replicability's three): the study's own seed
+                study = stored_scope(study, r, runs, seed, prefer_study_seed=True,
+                                     asked=st if isinstance(st, str) else None)
             return study, r
     return study, None
 

@@ -429,3 +429,14 @@ def test_a_card_from_shipped_trials_is_the_card_from_their_store(tmp_path):
         for frame in ("size", "power", "paired", "calibration", "summary"):
             pd.testing.assert_frame_equal(getattr(a, frame), getattr(b, frame))
         assert b.studies["read_from"].str.startswith("shipped trials").all()
+
+
+def test_several_root_seeds_read_the_studys_own_and_say_so(tmp_path):
+    s = get_study("demo", runs=2).select("iris/nmc~1nn")
+    with Store(tmp_path / "s.sqlite") as st:
+        for seed in (0, 7):
+            run_study(s.replace(seed=seed), st, backend="serial", progress=False)
+    c = card(t5x2, ["demo"], tmp_path / "s.sqlite")
+    assert c.trials == 2
+    assert "demo: read at root seed 0; also stored at 7 (--seed to read another)" in c.notes
+    assert card(t5x2, ["demo"], tmp_path / "s.sqlite", seed=7).trials == 2
