@@ -96,12 +96,7 @@ def _bench(test: UserTest, study: Study, reader, progress: bool | None) -> pd.Da
     finally:
         if bar is not None:
             bar.close()
-    for des, why in skipped_designs.items():
-        notes.append(f"cells of design {des!r} skipped: {why}")
-    if not rows:
-        why = f"; {notes[0]}" if notes else ""
-        raise SimstudyError(f"the test fits no design of study {study.name!r} "
-                            f"(designs: {sorted({c.design for c in study.cells})}){why}")
+    _skips(study, skipped_designs, notes, bool(rows), "test")
     df = pd.DataFrame(rows, columns=["cell", "pair", "test", "proportion"])
     tests = list(dict.fromkeys([*(t for t in df["test"] if t != test.name), test.name]))
     index = ["cell", "pair"] if multi else ["cell"]
@@ -154,6 +149,16 @@ def _readable(test: UserTest, study: Study, trials: dict, skipped_designs: dict)
             skipped_designs.setdefault(cell.design, "f.designs does not list it")
             continue
         yield cell, tr
+
+
+def _skips(study: Study, skipped_designs: dict, notes: list, read: bool, what: str) -> None:
+    """The skipped designs as notes; nothing read at all is an error naming them."""
+    for des, why in skipped_designs.items():
+        notes.append(f"cells of design {des!r} skipped: {why}")
+    if not read:
+        why = f"; {notes[0]}" if notes else ""
+        raise SimstudyError(f"the {what} fits no design of study {study.name!r} "
+                            f"(designs: {sorted({c.design for c in study.cells})}){why}")
 
 
 def _rate(p: np.ndarray, alpha: float) -> float:
@@ -227,12 +232,7 @@ def _bench_choice(test: UserTest, study: Study, reader, alpha: float) -> pd.Data
             continue
         parts.append(pd.DataFrame({"cell": c.id, "run": tr.runs, "method": test.name,
                                    "best": best}))
-    for des, why in skipped_designs.items():
-        notes.append(f"cells of design {des!r} skipped: {why}")
-    if not parts:
-        why = f"; {notes[0]}" if notes else ""
-        raise SimstudyError(f"the function fits no design of study {study.name!r} "
-                            f"(designs: {sorted({c.design for c in study.cells})}){why}")
+    _skips(study, skipped_designs, notes, bool(parts), "function")
     new = pd.concat(parts, ignore_index=True)
     base = _stored_choices(study, reader, alpha, trials)
     base = base[base["cell"].isin(new["cell"].unique())]
