@@ -42,14 +42,17 @@ sha256 is checked when it is first read.
 
 Examples
 --------
+Export a small store, read it back as a store would be read, recompute one trial:
+
 >>> import simstudy as ss, tempfile, os
 >>> d = tempfile.mkdtemp()
->>> _ = ss.run("demo", runs=3, store=os.path.join(d, "s.sqlite"), filter="iris/nmc",
+>>> _ = ss.run("demo", runs=3, store=os.path.join(d, "s.sqlite"), filter="iris/nmc~1nn",
 ...            progress=False)
 >>> summary = export(os.path.join(d, "s.sqlite"), "demo", os.path.join(d, "trials"))
 >>> with ShippedTrials(os.path.join(d, "trials")) as r:
-...     int(r.holdings()["trials"].sum())
-3
+...     ct = r.fold_errors(["iris/nmc~1nn/5x2"], seed=0)["iris/nmc~1nn/5x2"]
+...     print(ct.errors.shape, verify([r], fraction=0.3).ok)
+(3, 2, 5, 2) True
 """
 
 from __future__ import annotations
@@ -838,15 +841,12 @@ class ShippedTrials:
 
     Examples
     --------
-    >>> import simstudy as ss, tempfile, os
-    >>> d = tempfile.mkdtemp()
-    >>> _ = ss.run("demo", runs=2, store=os.path.join(d, "s.sqlite"), filter="iris/nmc~1nn",
-    ...            progress=False)
-    >>> _ = export(os.path.join(d, "s.sqlite"), "demo", os.path.join(d, "t"))
-    >>> with ShippedTrials(os.path.join(d, "t")) as r:
-    ...     ct = r.fold_errors(["iris/nmc~1nn/5x2"], seed=r.manifest["seeds"][0])
-    ...     ct["iris/nmc~1nn/5x2"].errors.shape
-    (2, 2, 5, 2)
+    A directory is checked when opened (the module's example reads a real one):
+
+    >>> ShippedTrials("no/such/dir")
+    Traceback (most recent call last):
+    ...
+    simstudy.errors.SimstudyError: 'no/such/dir' holds no shipped trials (no manifest.json); export a store with: python -m simstudy trials export STORE --study NAME --out no/such/dir
     """
 
     def __init__(self, path: str | os.PathLike) -> None:
@@ -983,6 +983,15 @@ class ShippedTrials:
         return CellTrials(ct.cell, ct.seed, ct.runs[:k], ct.errors[:k], ct.n_train[:k],
                           ct.n_test[:k], ct.has_losses[:k])
 
+    def _asked(self, cells: Sequence, seed: int, runs: int | None):
+        """(cell, manifest entry, trials) of each asked cell with shipped trials."""
+        for cell in cells:
+            g = self._group(cell.id, seed)
+            if g is not None:
+                ct = self._upto(self._trials(g), runs)
+                if ct.T:
+                    yield cell, g, ct
+
     # --- the reader API (as Store) ----------------------------------------------------
     def holdings(self, cells: list[str] | None = None) -> pd.DataFrame:
         """What is shipped per (cell, seed): trials and the largest run + 1 (no data read)."""
@@ -1024,13 +1033,7 @@ class ShippedTrials:
 
         cols = ["cell", "test", "a", "b", "run", "statistic", "pvalue"]
         parts = []
-        for cell in cells:
-            g = self._group(cell.id, seed)
-            if g is None:
-                continue
-            ct = self._upto(self._trials(g), runs)
-            if not ct.T:
-                continue
+        for cell, _, ct in self._asked(cells, seed, runs):
             K = ct.errors.shape[1]
             losses = None
             for name in cell.tests:
@@ -1086,11 +1089,7 @@ class ShippedTrials:
         from .stats.registry import ChoiceMethod, get_test
 
         parts = []
-        for cell in cells:
-            g = self._group(cell.id, seed)
-            if g is None:
-                continue
-            ct = self._upto(self._trials(g), runs)
+        for cell, g, ct in self._asked(cells, seed, runs):
             alpha = g.get("alpha") or _alpha_of(self.manifest)
             for name in cell.tests:
                 m = get_test(name)
