@@ -493,18 +493,30 @@ def test_edge_cases_agree_with_weka(case: dict) -> None:
         assert pred.tolist() == case["pred"][key], key
 
 
-@pytest.mark.parametrize("name", ["vote", "soybean", "binary9"])
-def test_ib1_shared_hamming_matrix_equals_the_general_kernel(name: str, monkeypatch) -> None:
+@pytest.mark.parametrize("name", ["vote", "soybean", "binary9", "crx", "glass", "horse-colic",
+                                  "credit-g", "hepatitis"])
+def test_ib1_shared_matrices_equal_each_models_own_distances(name: str, monkeypatch) -> None:
     import simstudy.learners.weka.ib1 as ib1
 
     data = mf.dataset(name)
     rng = np.random.default_rng(3)
-    tr = rng.random((6, data.n)) < 0.6
-    seeds = [np.random.SeedSequence(b) for b in range(6)]
-    shared = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds)
-    monkeypatch.setattr(ib1, "HAMMING_MAX_ROWS", 0)  # all-nominal data through _ib1_mixed
-    general = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds)
-    np.testing.assert_array_equal(shared, general)
+    fold = rng.permutation(data.n) % 10  # 10-fold cv: some test folds hold a range's extreme
+    tr = fold[None, :] != np.arange(10)[:, None]
+    seeds = [np.random.SeedSequence(b) for b in range(10)]
+    grouped = {j for g in data.nominal_groups for j in g}
+    num = [j for j in range(data.X.shape[1]) if j not in grouped]
+    if num:  # then some models widen their ranges to all rows' only while classifying
+        X = data.X[:, num]
+        full = (np.nanmin(X, axis=0), np.nanmax(X, axis=0))
+        assert any(not np.array_equal(np.nanmin(X[m], axis=0), full[0])
+                   or not np.array_equal(np.nanmax(X[m], axis=0), full[1]) for m in tr)
+    routes = [WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds)]
+    monkeypatch.setattr(ib1, "HAMMING_MAX_ROWS", 0)  # all-nominal data: the float matrix
+    routes.append(WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds))
+    monkeypatch.setattr(ib1, "DENSE_MAX_ROWS", 0)  # every model its own rows of distances
+    routes.append(WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds))
+    for other in routes[1:]:
+        np.testing.assert_array_equal(routes[0], other)
 
 
 def test_wnb_prior_counts_every_declared_class() -> None:

@@ -19,6 +19,8 @@ from .nb import _layout_cached, check_inputs
 SMALL = 1e-6
 #: all-nominal data: share one Hamming matrix across the batch up to this many rows
 HAMMING_MAX_ROWS = 4000
+#: other data: share one distance matrix (float64, n x n) across the batch up to this many rows
+DENSE_MAX_ROWS = 4000
 
 
 @numba.njit(cache=True)
@@ -51,13 +53,145 @@ def _norm(v, lo, hi):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _ib1_mixed(codes, is_nom, y, order, n_train, test, out):  # pragma: no cover - compiled
+def _same(u, v):  # pragma: no cover - compiled
+    return u == v or (math.isnan(u) and math.isnan(v))
+
+
+@numba.njit(cache=True)
+def _n_off(lo, hi, glo, ghi, is_nom):  # pragma: no cover - compiled
+    """How many numeric attributes' ranges are not (yet) the shared matrix's ranges."""
+    c = 0
+    for a in range(lo.shape[0]):
+        if not is_nom[a] and not (_same(lo[a], glo[a]) and _same(hi[a], ghi[a])):
+            c += 1
+    return c
+
+
+@numba.njit(cache=True)
+def _ranges(codes, is_nom):  # pragma: no cover - compiled
+    """min/max of every numeric attribute over all rows (nan where it has no value)."""
+    A = codes.shape[1]
+    lo = np.full(A, np.nan)
+    hi = np.full(A, np.nan)
+    for i in range(codes.shape[0]):
+        _widen(codes[i], is_nom, lo, hi)
+    return lo, hi
+
+
+@numba.njit(cache=True)
+def _scaled(codes, is_nom, lo, hi):  # pragma: no cover - compiled
+    """Attribute-major values: nominal codes as they are, numeric ones scaled with the ranges
+    lo/hi (:func:`_norm`), nan = missing; and per attribute its kind for :func:`_row`."""
+    n, A = codes.shape
+    Z = np.empty((A, n))
+    kind = np.zeros(A, dtype=np.int64)  # 0 numeric, 1 numeric with missing values, 2 nominal
+    for a in range(A):
+        if is_nom[a]:
+            kind[a] = 2
+        for i in range(n):
+            v = codes[i, a]
+            if is_nom[a] or math.isnan(v):
+                Z[a, i] = v
+                if not is_nom[a]:
+                    kind[a] = 1
+            else:
+                Z[a, i] = _norm(v, lo[a], hi[a])
+    return Z, kind
+
+
+@numba.njit(cache=True)
+def _rescale(codes, a, lo, hi, Z):  # pragma: no cover - compiled
+    """Column a of :func:`_scaled`'s Z again, for new ranges of a numeric attribute."""
+    for i in range(codes.shape[0]):
+        v = codes[i, a]
+        Z[a, i] = v if math.isnan(v) else _norm(v, lo, hi)
+
+
+@numba.njit(cache=True)
+def _row(Z, kind, i, m, acc):  # pragma: no cover - compiled
+    """acc[k] = IB1's distance between rows i and k, for k < m: Weka's terms (nominal: 1 if
+    the values differ or either is missing; numeric: diff^2 of the scaled values, with
+    Weka's rules for missing values) summed in attribute order, bit for bit as Weka sums
+    them.  Attribute by attribute over all k, so the inner loops vectorise."""
+    for k in range(m):
+        acc[k] = 0.0
+    for a in range(Z.shape[0]):
+        u = Z[a, i]
+        row = Z[a]
+        if kind[a] == 0:
+            for k in range(m):
+                d = u - row[k]
+                acc[k] += d * d
+        elif kind[a] == 2:
+            if math.isnan(u):
+                for k in range(m):
+                    acc[k] += 1.0
+            else:
+                for k in range(m):  # a missing row[k] compares unequal: 1
+                    acc[k] += 0.0 if row[k] == u else 1.0
+        else:
+            for k in range(m):
+                w = row[k]
+                if math.isnan(u) or math.isnan(w):
+                    if math.isnan(u) and math.isnan(w):
+                        diff = 1.0
+                    else:  # one missing: the other's scaled value v, or 1 - v when v < 0.5
+                        diff = u if math.isnan(w) else w
+                        if diff < 0.5:
+                            diff = 1.0 - diff
+                else:
+                    diff = u - w
+                acc[k] += diff * diff
+
+
+@numba.njit(cache=True)
+def _dense(Z, kind):  # pragma: no cover - compiled
+    """D[i, k] = IB1's distance between rows i and k under the ranges Z was scaled with:
+    :func:`_row` for the lower triangle, mirrored (the distance is symmetric bit for bit)."""
+    n = Z.shape[1]
+    D = np.empty((n, n))
+    for i in range(n):
+        _row(Z, kind, i, i + 1, D[i])
+    T = 64  # mirror tile by tile (cache-friendly)
+    for i0 in range(0, n, T):
+        for k0 in range(0, i0 + 1, T):
+            for i in range(i0, min(i0 + T, n)):
+                for k in range(k0, min(k0 + T, i)):
+                    D[k, i] = D[i, k]
+    return D
+
+
+@numba.njit(cache=True)
+def _nearest(drow, tr, ntr, y):  # pragma: no cover - compiled
+    """IB1.classifyInstance's loop: the first training row, in visiting order, with the
+    strictly smallest distance (class 0 if none is below Double.MAX_VALUE, as Weka)."""
+    best = 1.7976931348623157e308
+    cls = 0
+    for m in range(ntr):
+        dist = drow[tr[m]]
+        if dist < best:
+            best = dist
+            cls = y[tr[m]]
+    return cls
+
+
+@numba.njit(cache=True)
+def _ib1_mixed(codes, is_nom, y, order, n_train, test, Zg, kind, D, glo, ghi,
+               out):  # pragma: no cover - compiled
+    """Weka's IB1 per model.  ``Zg``: the values scaled with the ranges ``glo``/``ghi`` of
+    all rows; ``D`` (or a 0 x 0 array): the distances under them.  A model's ranges are its
+    training rows' widened by each test row before it is classified; once they are
+    ``glo``/``ghi`` the model reads ``D``, before that it computes its rows' distances under
+    its own ranges."""
     n, A = codes.shape
     B = order.shape[0]
+    shared = D.shape[0] == n
     lo = np.empty(A)
     hi = np.empty(A)
-    Z = np.empty((n, A))  # normalised training values under the current ranges
-    zt = np.empty(A)
+    zlo = np.empty(A)  # the ranges Z's columns are scaled with
+    zhi = np.empty(A)
+    Z = np.empty((A, n))
+    acc = np.empty(n)
     for b in range(B):
         tr = order[b]  # training rows in the order Weka visits them
         ntr = n_train[b]
@@ -67,56 +201,32 @@ def _ib1_mixed(codes, is_nom, y, order, n_train, test, out):  # pragma: no cover
         hi[:] = np.nan
         for m in range(ntr):
             _widen(codes[tr[m]], is_nom, lo, hi)
-        stale = True
+        off = _n_off(lo, hi, glo, ghi, is_nom) if shared else A + 1
+        if off > 0:
+            Z[:, :] = Zg
+            zlo[:] = glo
+            zhi[:] = ghi
         for t in range(n):
             if not test[b, t]:
                 continue
-            x = codes[t]
-            # Weka widens the ranges with the test instance before classifying it
-            if _widen(x, is_nom, lo, hi) or stale:
-                for a in range(A):
-                    if is_nom[a]:
-                        continue
-                    for m in range(ntr):
-                        v = codes[tr[m], a]
-                        Z[m, a] = np.nan if math.isnan(v) else _norm(v, lo[a], hi[a])
-                stale = False
-            for a in range(A):
-                v = x[a]
-                zt[a] = np.nan if (is_nom[a] or math.isnan(v)) else _norm(v, lo[a], hi[a])
-            cls = 0
             if ntr == 0:
                 out[b, t] = 0
                 continue
-            best = 1.7976931348623157e308  # Double.MAX_VALUE, as Weka
-            for m in range(ntr):
-                r = tr[m]
-                dist = 0.0
-                for a in range(A):
-                    if is_nom[a]:
-                        u = x[a]
-                        w = codes[r, a]
-                        if math.isnan(u) or math.isnan(w) or int(u) != int(w):
-                            dist += 1.0
-                    else:
-                        u = zt[a]
-                        w = Z[m, a]
-                        if math.isnan(u) or math.isnan(w):
-                            if math.isnan(u) and math.isnan(w):
-                                diff = 1.0
-                            else:
-                                diff = u if math.isnan(w) else w
-                                if diff < 0.5:
-                                    diff = 1.0 - diff
-                        else:
-                            diff = u - w
-                        dist += diff * diff
-                    if dist >= best:  # partial sums only grow: cannot become the nearest
-                        break
-                if dist < best:
-                    best = dist
-                    cls = y[r]
-            out[b, t] = cls
+            # Weka widens the ranges with the test instance before classifying it
+            if off > 0:
+                _widen(codes[t], is_nom, lo, hi)
+                if shared:
+                    off = _n_off(lo, hi, glo, ghi, is_nom)
+            if off == 0:  # the ranges of the shared matrix
+                out[b, t] = _nearest(D[t], tr, ntr, y)
+                continue
+            for a in range(A):
+                if not is_nom[a] and not (_same(lo[a], zlo[a]) and _same(hi[a], zhi[a])):
+                    _rescale(codes, a, lo[a], hi[a], Z)
+                    zlo[a] = lo[a]
+                    zhi[a] = hi[a]
+            _row(Z, kind, t, n, acc)
+            out[b, t] = _nearest(acc, tr, ntr, y)
 
 
 @numba.njit(cache=True)
@@ -227,11 +337,17 @@ class WekaIB1(Learner):
       the orders' accuracies differ by 0.8 (vote), 2.0 (breast-cancer) and 1.5 points
       (lymphography).
 
-    Batched and compiled: per model one pass over its test rows, each against all its
-    training rows in Weka's arithmetic order (partial sums abandoned once they reach the
-    best distance, which cannot change the result: the terms are non-negative).  On
-    all-nominal data the distances are integers that do not depend on the model: one
-    Hamming matrix serves the whole batch.
+    Batched and compiled: a row's distances to all rows are computed attribute by attribute
+    (vectorised) with Weka's terms summed in attribute order, so bit for bit Weka's sums.
+    On all-nominal data the distances are integers that do not depend on the model: one
+    Hamming matrix serves the whole batch.  Otherwise one matrix of distances under the
+    ranges of all rows serves it (up to :data:`DENSE_MAX_ROWS` rows, when the models classify
+    at least n / 2 rows): a model reads it once its own ranges -- the training rows' widened
+    by the test rows classified so far -- are those, and computes its rows of distances under
+    its own ranges before.  In 10-fold cv of credit-g, 71 of 100 models read the matrix from
+    their first test row on and 78 % of all test rows are classified from it; a batch of one
+    10×10 cv costs about 0.2 ms of CPU per model (2.7 ms computing every model's distances
+    itself).
 
     Checked against Weka 3.6.14: every test prediction of the committed fixtures (12 sets ×
     3 random 66/34 splits, 4,725 predictions, ``tests/weka``) and, once, of all 27 sets of
@@ -268,8 +384,17 @@ class WekaIB1(Learner):
         is_nom = np.array([a.kind == NOMINAL for a in attrs], dtype=np.bool_)
         order, n_train = visit_order(train, seeds, self.ties)
         out = np.empty(train.shape, dtype=np.int64)
-        if is_nom.all() and X.shape[0] <= HAMMING_MAX_ROWS:
+        n = X.shape[0]
+        if is_nom.all() and n <= HAMMING_MAX_ROWS:
             _ib1_nominal(_hamming(codes), y, order, n_train, test, out)
+            return out
+        glo, ghi = _ranges(codes, is_nom)
+        Zg, kind = _scaled(codes, is_nom, glo, ghi)
+        # one matrix for the batch (half of it computed) when the models classify at least
+        # n / 2 rows: then it costs less than their own rows of distances
+        if n <= DENSE_MAX_ROWS and 2 * int(test.sum()) >= n:
+            D = _dense(Zg, kind)
         else:
-            _ib1_mixed(codes, is_nom, y, order, n_train, test, out)
+            D = np.empty((0, 0))
+        _ib1_mixed(codes, is_nom, y, order, n_train, test, Zg, kind, D, glo, ghi, out)
         return out
