@@ -248,39 +248,35 @@ class Execution:
         args = (chunk.cell.id, chunk.seed, min(chunk.runs), max(chunk.runs))
         return lambda con: {int(r[0]) for r in con.execute(q, args)}
 
-    def _claim(self, chunk):
+    def _claim(self, chunk) -> tuple[str, object]:
+        """``(FREE, the chunk trimmed to its runs still missing)``, ``(DONE, None)`` or
+        ``(HELD, chunk)``; trials another run stored meanwhile are counted and shown."""
         state, runs = self.leases.claim(self.unit(chunk), self._stored(chunk), chunk.runs)
         others = len(chunk.runs) - len(runs) if state != HELD else 0
         if others:
             self.facts["trials_by_other_runs"] += others
             self.progress(others)
         if state == FREE:
-            return dataclasses.replace(chunk, runs=runs)
-        return DONE if state == DONE else None
+            return state, dataclasses.replace(chunk, runs=runs)
+        return state, (chunk if state == HELD else None)
 
     def _claiming(self, chunks: list, held: list) -> Iterator:
+        """Claim each chunk as the backend asks for the next; set aside those held."""
         for ch in chunks:
-            got = self._claim(ch)
-            if got is None:
-                held.append(ch)
-            elif got is not DONE:
+            state, got = self._claim(ch)
+            if state == FREE:
                 yield got
+            elif state == HELD:
+                held.append(got)
 
     def _wait(self, held: list) -> list:
         """Block until some held unit is free (its holder died or its lease expired) or
         every one is stored; return the units still to do."""
         while held:
-            still, free = [], False
-            for ch in held:
-                got = self._claim(ch)
-                if got is None:
-                    still.append(ch)
-                elif got is not DONE:
-                    free = True
-                    still.append(got)
-            if free:
-                return still
-            held = still
+            claims = [self._claim(ch) for ch in held]
+            held = [got for state, got in claims if state != DONE]
+            if any(state == FREE for state, _ in claims):
+                return held
             if held:
                 time.sleep(self.poll)
         return []

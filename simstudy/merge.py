@@ -217,7 +217,7 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
     >>> from simstudy.runner import run_study
     >>> from simstudy.store import Store
     >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> demo = get_study("demo", runs=2).select("iris/nmc~1nn")
+    >>> demo = get_study("demo", runs=2).select("iris/max~nmc")
     >>> for i in (1, 2):
     ...     with Store(d / f"shard{i}.sqlite") as st:
     ...         _ = run_study(demo, st, backend="serial", progress=False, shard=(i, 2))

@@ -61,6 +61,15 @@ def shards(demo, tmp_path_factory):
     return paths
 
 
+@pytest.mark.parametrize("module", ["simstudy.shard", "simstudy.merge"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    res = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert res.failed == 0 and res.attempted > 0
+
+
 def test_parse_shard_names_the_bad_value():
     assert parse_shard("3/4") == (3, 4)
     for bad in ("0/4", "5/4", "1", "a/b", "1/0"):
