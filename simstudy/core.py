@@ -46,13 +46,16 @@ class FoldLosses:
     ``errors[k, r, f]`` is the test error rate of learner ``k`` on fold ``f`` of
     replication ``r``; ``n_train``/``n_test`` are ``(R, F)`` sizes; ``losses`` is the
     per-instance 0/1 loss ``(K, R, F, n)`` (``-1`` where the instance was not a test
-    instance of that fold), kept only when a test needs it.
+    instance of that fold), kept only when a test needs it.  ``seed`` is the trial's
+    :func:`simstudy.seeding.trial_seed` when the runner builds it: tests that draw at random
+    (the paired permutation and bootstrap) key their draws by it.
     """
 
     errors: np.ndarray
     n_train: np.ndarray
     n_test: np.ndarray
     losses: np.ndarray | None = None
+    seed: np.random.SeedSequence | None = field(default=None, compare=False, repr=False)
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -12,6 +12,7 @@ only the runs that are missing.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -250,7 +251,7 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     out = []
     for t, run in enumerate(chunk.runs):
         per = None if losses is None else losses[t].reshape(K, R, F, -1)
-        fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per)
+        fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per, trial_seed(chunk.seed, cid, run))
         res = evaluate(cell, fl, chunk.alpha, run)
         out.append(TrialRecord(
             cell=cid, seed=chunk.seed, run=run, study=chunk.study, source=cell.source,
@@ -345,7 +346,7 @@ def evaluate(cell: Cell, fl: FoldLosses, alpha: float, run: int | None = None,
                 r = st(fl, a, b)
                 df = list(r.df) if isinstance(r.df, tuple) else r.df
                 res.append(ResultRow(st.name, a, b, float(r.statistic), float(r.pvalue), df,
-                                     alpha, None, version))
+                                     alpha, getattr(r, "extra", None), version))
         except SimstudyError:
             raise
         except Exception as e:  # noqa: BLE001 - name the trial, one line
@@ -441,7 +442,9 @@ def recompute_results(study: Study, store: Store, todo, progress: bool = False) 
             trials = trials[trials["run"].isin(runs)]
             rows = []
             for tr in trials.itertuples(index=False):
-                fl = store.fold_losses(tr)
+                # the trial's seed: tests that draw at random key their draws by it
+                fl = dataclasses.replace(store.fold_losses(tr),
+                                         seed=trial_seed(study.seed, cell.id, int(tr.run)))
                 rows.append((cell.id, study.seed, int(tr.run),
                              evaluate(cell, fl, study.alpha, int(tr.run), names)))
             n += store.write_results(rows)

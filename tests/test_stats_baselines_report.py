@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simstudy.core import FoldLosses
 from simstudy.report.baselines import (
     COLUMNS,
     baselines_table,
@@ -124,13 +123,52 @@ def test_monte_carlo_tests_are_keyed_by_the_trials_seed(stored):
         row = next(tr.itertuples(index=False))
         fl = store.fold_losses(row)
     seed = trial_seed(study.seed, "iris/nmc~1nn/5x2", 0)
-    if "seed" in {f.name for f in dataclasses.fields(FoldLosses)}:
-        fl = dataclasses.replace(fl, seed=seed)
-        got = get_test("paired-permutation")(fl, 0, 1).pvalue
-        want = evaluate("paired-permutation", Trials(fl.errors[None], fl.n_train[None],
-                                                     fl.n_test[None], losses=[fl.losses],
-                                                     seeds=[seed])).pvalue[0]
-        assert got == want
+    fl = dataclasses.replace(fl, seed=seed)
+    got = get_test("paired-permutation")(fl, 0, 1).pvalue
+    want = evaluate("paired-permutation", Trials(fl.errors[None], fl.n_train[None],
+                                                 fl.n_test[None], losses=[fl.losses],
+                                                 seeds=[seed])).pvalue[0]
+    assert got == want
+
+
+def test_a_study_that_asks_for_them_stores_them(tmp_path):
+    # named in a cell's tests: computed by the run (the Monte Carlo tests keyed by the
+    # trial's seed, the Bayesian probabilities kept in results.extra) and recomputed from
+    # the stored losses to the same numbers
+    import json
+
+    from simstudy.runner import evaluate as run_evaluate
+
+    cell = Cell("iris", ("nmc", "1nn"), "5x2", ("bayes-correlated-t", "paired-permutation",
+                                                "mcnemar-midp"))
+    study = Study("asks", [cell], runs=4, seed=11, chunk=4)
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store:
+        run_study(study, store, jobs=1, backend="serial", progress=False)
+        res = store.results([cell.id], seed=11)
+        tr = store.trials([cell.id], seed=11, losses=True)
+    assert tr["losses"].notna().all()  # a per-instance test keeps the losses
+    bayes = res[res["test"] == "bayes-correlated-t"].sort_values("run")
+    extra = [json.loads(x) for x in bayes["extra"]]
+    assert set(extra[0]) == {"p_left", "p_rope", "p_right", "rope"}
+    fe = np.stack(list(tr["errors"]))
+    ntr = np.stack(list(tr["n_train"])).reshape(4, -1).mean(1)
+    nte = np.stack(list(tr["n_test"])).reshape(4, -1).mean(1)
+    _, p, pl, p0, pr = BY.correlated_bayesian_ttest_batch(fe[:, 0] - fe[:, 1], ntr, nte)
+    assert [e["p_right"] for e in extra] == pr.tolist()
+    assert bayes["pvalue"].tolist() == p.tolist()
+    perm = res[res["test"] == "paired-permutation"].sort_values("run")["pvalue"].to_numpy()
+    seeds = [trial_seed(11, cell.id, r) for r in range(4)]
+    want = evaluate("paired-permutation", Trials(fe, ntr, nte, losses=list(tr["losses"]),
+                                                 seeds=seeds)).pvalue
+    assert perm.tolist() == want.tolist()
+    # recomputed from the stored losses, as a run does when the statistics code changed
+    with Store(path, readonly=True) as store:
+        for row in store.trials([cell.id], seed=11).itertuples(index=False):
+            fl = dataclasses.replace(store.fold_losses(row),
+                                     seed=trial_seed(11, cell.id, int(row.run)))
+            again = {r.test: r.pvalue for r in run_evaluate(cell, fl, 0.05, int(row.run))}
+            assert again["paired-permutation"] == perm[int(row.run)]
 
 
 def test_replicability_where_the_study_repeats_a_data_set(stored):
