@@ -11,7 +11,7 @@ form keeps what determines every result and nothing that can be recomputed:
   export; a cell whose rates are not such quotients would be kept as float64 instead);
 * **fold sizes** ``n_train``, ``n_test`` once per cell (per trial only where they vary);
 * **the run index** of every trial and, per cell, the root seed, source, learners and design:
-  with :func:`simstudy.study.trial_seed` that is everything needed to recompute a trial
+  with :func:`simstudy.seeding.trial_seed` that is everything needed to recompute a trial
   (``trials verify`` does);
 * **per-instance 0/1 losses** where the store kept them, as packed bits *only at the test
   positions*, instance-major (an instance's losses over all trials side by side, so an
@@ -98,7 +98,7 @@ LEFT_OUT = [
      "why": "derived: recomputed from the fold errors at the recorded alpha "
             "(checks.choices)"},
     {"what": "per-trial seed strings (trials.trial_seed)",
-     "why": "derived from (root seed, cell id, run) by simstudy.study.trial_seed; checked "
+     "why": "derived from (root seed, cell id, run) by simstudy.seeding.trial_seed; checked "
             "for every trial at export"},
     {"what": "test-fold masks of the per-instance losses",
      "why": "recomputed from the trial seeds by the design (as the runner does); a CRC-32 "
@@ -350,24 +350,27 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
     have = np.array([r[1] is not None for r in rows])
     if not np.array_equal(np.array([r[0] for r in rows], dtype=np.int64), runs):
         raise _err(f"cell {cell['cell']!r}: the store changed while exporting")
-    Ls = [unpack_losses(r[1]) for r in rows if r[1] is not None]
-    shapes = {L.shape for L in Ls}
-    tests = [L[0] >= 0 for L in Ls]
-    crc = np.array([zlib.crc32(np.packbits(t.ravel()).tobytes()) for t in tests],
-                   dtype=np.uint32)
-    sizes = np.array([int(t.sum()) for t in tests])
-    if not np.array_equal(sizes, nte[have].reshape(len(Ls), -1).sum(1)):
-        raise _err(f"cell {cell['cell']!r}: per-instance losses disagree with the stored "
-                   "fold sizes")
-    instance = len(shapes) == 1 and all((t.sum(axis=1) == 1).all() for t in tests)
+    # one trial at a time (a cell of optdigits holds 112 MB of int8 losses per 1000 trials)
+    crc, per, flat, shapes, instance = [], [], [], set(), True
+    for (_, blob), n_test in zip((r for r in rows if r[1] is not None), nte[have],
+                                 strict=True):
+        L = unpack_losses(blob)
+        test = L[0] >= 0
+        if int(test.sum()) != int(n_test.sum()):
+            raise _err(f"cell {cell['cell']!r}: per-instance losses disagree with the stored "
+                       "fold sizes")
+        crc.append(zlib.crc32(np.packbits(test.ravel()).tobytes()))
+        shapes.add(L.shape)
+        instance = instance and len(shapes) == 1 and bool((test.sum(axis=1) == 1).all())
+        if instance:
+            per.append((L == 1).any(axis=2))  # (K, R, n): the one fold testing each instance
+        flat.append(L[:, test].ravel() == 1)
+    crc = np.array(crc, dtype=np.uint32)
     if instance:
-        L = np.stack(Ls)  # (T, K, R, F, n)
-        per = np.where(L >= 0, L, 0).max(axis=3).astype(bool)  # (T, K, R, n)
-        bits = np.packbits(per.transpose(3, 1, 0, 2).ravel())
-    else:
-        bits = np.packbits(np.concatenate([L[:, t].ravel() == 1 for L, t in
-                                           zip(Ls, tests, strict=True)]))
-    K, R, F, n = Ls[0].shape
+        bits = np.packbits(np.stack(per).transpose(3, 1, 0, 2).ravel())
+    else:  # positions: each trial's bits at its test positions, end to end
+        bits = np.packbits(np.concatenate(flat))
+    n = next(iter(shapes))[-1]
     members = {"lossbits": bits, "maskcrc": crc}
     if not have.all():
         members["haslosses"] = have
@@ -438,6 +441,8 @@ def export(store: object, study: str, out: str | os.PathLike, *,
         if out.exists() and not out.is_dir():
             raise _err(f"--out {str(out)!r} is a file; give a directory")
         old = _old_manifest(out, study)
+        if not st.con.in_transaction:  # one snapshot, also while a run writes to the store
+            st.con.execute("BEGIN")
         groups = st.con.execute(
             "SELECT cell, seed, COUNT(*), MIN(source), MIN(learners), MIN(design) FROM trials "
             "WHERE study=? GROUP BY cell, seed ORDER BY MIN(rowid)", (study,)).fetchall()
@@ -507,6 +512,8 @@ def export(store: object, study: str, out: str | os.PathLike, *,
     finally:
         if own:
             st.close()
+        elif st.con.in_transaction:
+            st.con.rollback()  # a read transaction: ends the snapshot
     files_bytes = {k: v["bytes"] for k, v in manifest["files"].items()}
     files_bytes[MANIFEST] = (out / MANIFEST).stat().st_size
     return ExportSummary(out, study, int(manifest["trials"]), len(cells_meta), files_bytes,
@@ -533,10 +540,7 @@ def _old_manifest(out: Path, study: str) -> dict | None:
 
 def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, design: str,
                  starts: np.ndarray, ends: np.ndarray):
-    try:
-        from .seeding import cell_key, trial_seed
-    except ImportError:  # before the seeding module
-        from .study import cell_key, trial_seed
+    from .seeding import cell_key, trial_seed
 
     ct = st.fold_errors([cid], seed)[cid]
     T, K, R, F = ct.errors.shape
@@ -570,11 +574,11 @@ def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, d
         members["inv"] = _uint(inv + 1, "invocations")  # 0: not known
     key = cell_key(cid)  # trial_seed(seed, cid, run), written out: one hash per cell
     if rows and str(trial_seed(seed, cid, int(rows[0][0])).spawn_key) != f"({key}, {rows[0][0]})":
-        raise _err("simstudy.study.trial_seed changed its spawn key; export cannot check seeds")
+        raise _err("simstudy.seeding.trial_seed changed its spawn key; export cannot check seeds")
     derived = all(r[1] == f"SeedSequence({seed}, spawn_key=({key}, {r[0]}))" for r in rows)
     if not derived:
         raise _err(f"cell {cid!r}: the stored trial seeds are not those of "
-                   "simstudy.study.trial_seed(root seed, cell, run); this format cannot "
+                   "simstudy.seeding.trial_seed(root seed, cell, run); this format cannot "
                    "recompute them")
     pair, alpha, choice = _tests_in_store(st, cid, seed)
     seconds = [r[3] for r in rows if r[3] is not None]

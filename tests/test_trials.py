@@ -81,6 +81,26 @@ def test_round_trip_is_exact(demo_store, shipped):
     assert all(x["what"] and x["why"] for x in m["left_out"])
 
 
+def test_losses_of_other_designs_and_partly_kept(tmp_path):
+    """A resampling design tests some instances several times per replication and others
+    never (the 'positions' layout); trials computed before losses were kept have none."""
+    from simstudy.study import Study, cells
+
+    grid = cells(["iris"], [("nmc", "1nn")], ["resample[r=3]"], ["resampled-t"])
+    path = tmp_path / "r.sqlite"
+    _run(Study("rs", grid, runs=3, seed=5, chunk=2), path)
+    _run(Study("rs", grid, runs=5, seed=5, chunk=2, meta={"keep_losses": True}), path)
+    T.export(path, "rs", tmp_path / "t")  # the read-back check compares every trial
+    with T.ShippedTrials(tmp_path / "t") as r, Store(path, readonly=True) as st:
+        (g,) = r.manifest["groups"]
+        assert g["losses"]["layout"] == "positions" and g["losses"]["trials"] == 2
+        got, want = r.losses(g["cell"], 5), st.losses(g["cell"], 5)
+        assert [x is None for x in got] == [True, True, True, False, False]
+        assert all(np.array_equal(a, b) for a, b in zip(got[3:], want[3:], strict=True))
+        assert r.fold_errors([g["cell"]], 5)[g["cell"]].has_losses.tolist() == \
+            [False, False, False, True, True]
+
+
 def test_files_are_npz_with_hashes(shipped):
     m = json.loads((shipped / T.MANIFEST).read_text())
     for name, info in m["files"].items():
