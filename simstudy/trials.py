@@ -57,6 +57,8 @@ Export a small store, read it back as a store would be read, recompute one trial
 
 from __future__ import annotations
 
+import contextlib
+
 import hashlib
 import io
 import json
@@ -887,8 +889,14 @@ class ShippedTrials:
 
     # --- plumbing ---------------------------------------------------------------------
     def describe(self) -> str:
-        """A short name for messages: ``shipped trials 'figures/type1/trials'``."""
-        return f"shipped trials {str(self.path)!r}"
+        """A short name for messages: ``shipped trials 'figures/type1/trials'``.
+
+        Relative to the working directory when below it, so a card written in a checkout
+        names the same place on every machine."""
+        path = Path(self.path).resolve()
+        with contextlib.suppress(ValueError):
+            path = path.relative_to(Path.cwd().resolve())
+        return f"shipped trials {str(path)!r}"
 
     def __repr__(self) -> str:
         return (f"<ShippedTrials {self.study!r}: {self.manifest['trials']:,} trials, "
