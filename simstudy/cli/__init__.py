@@ -166,8 +166,8 @@ def _cmd_run(args) -> None:
     if args.costs is not None and shard is None:
         raise SimstudyError(f"--costs {args.costs!r} balances shards; it needs --shard I/N")
     r = run(study, store=args.store, seeds=args.seeds, jobs=args.jobs, backend=args.backend,
-            scheduler=args.scheduler, out=args.out or Path("out") / study.name,
-            progress=not args.no_progress,
+            scheduler=args.scheduler, progress=not args.no_progress,
+            out=None if shard else args.out or Path("out") / study.name,  # a shard: no files
             record={**{k: v for k, v in vars(args).items() if k != "command"},
                     "argv": sys.argv},
             **({} if shard is None else {"shard": shard, "costs": args.costs}))
