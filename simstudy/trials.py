@@ -58,7 +58,6 @@ Export a small store, read it back as a store would be read, recompute one trial
 from __future__ import annotations
 
 import contextlib
-
 import hashlib
 import io
 import json
@@ -255,7 +254,7 @@ def _invocations(store) -> tuple[list[dict], np.ndarray, np.ndarray]:
     times (end: the next start, or +inf, when not recorded) for mapping trials to them."""
     log = store.runs_log()
     recs, starts, ends = [], [], []
-    for i, r in enumerate(log.itertuples(index=False)):
+    for r in log.itertuples(index=False):
         try:
             args = json.loads(r.args) if isinstance(r.args, str) else {}
         except ValueError:
