@@ -237,7 +237,7 @@ def test_mcnemar_midp_is_fagerland_et_al_with_scipy_binom():
         if m == 0:
             continue
         b = min(n01, n10)
-        # Fagerland et al. (2013) eq. 4: 2 [P(X <= b) - P(X = b) / 2], X ~ Bin(m, 1/2)
+        # Fagerland et al. (2013)'s mid-p: 2 [P(X <= b) - P(X = b) / 2], X ~ Bin(m, 1/2)
         want = min(1.0, 2 * (stats.binom.cdf(b, m, 0.5) - 0.5 * stats.binom.pmf(b, m, 0.5)))
         got = I.mcnemar_midp_batch(n01, n10)[1]
         worst = max(worst, abs(float(got) - want))

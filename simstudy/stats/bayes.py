@@ -4,18 +4,19 @@
 (all replications).  With n = R·F differences, mean d̄ and sample variance s² (ddof = 1), the
 marginal posterior of the mean difference μ under the correlation heuristic ρ = n_test / n
 (n = n_train + n_test, the sizes of a fold) is Student's t (Corani & Benavoli 2015, Machine
-Learning 100:285-304, eqs. 7-8; Benavoli, Corani, Demšar & Zaffalon 2017, JMLR 18(77), §3.1)::
+Learning 100:285-304; Benavoli, Corani, Demšar & Zaffalon 2017, JMLR 18(77))::
 
     μ | d ~ St(df = n - 1, location = d̄, scale² = (1/n + ρ / (1 - ρ)) s²)
 
 A region of practical equivalence ``rope`` (in error rate; default 0.01) splits it into
 P(left) = P(μ < -rope) (A's error lower: A better), P(rope) = P(-rope <= μ <= rope) and
-P(right) = P(μ > rope) (A worse).  Benavoli et al. (2017, §3.2) decide when one of them
+P(right) = P(μ > rope) (A worse).  Benavoli et al. (2017) decide when one of them
 exceeds 0.95: a declared difference (left or right) counts as a reject, P(rope) > 0.95
 declares practical equivalence, otherwise the test stays undecided.
 
 So that stored results decide as every other test does (``pvalue < alpha``), the result's
-``pvalue`` is ``1 - max(P(left), P(right))``: at alpha = 0.05 it rejects exactly when the
+``pvalue`` is ``1 - max(P(left), P(right))`` (the three probabilities are the result's
+``extra``, which the store keeps with the row): at alpha = 0.05 it rejects exactly when the
 paper declares a difference (posterior probability of a side above 0.95); another alpha moves
 the threshold to 1 - alpha.  With ``rope = 0`` the decision is a one-sided corrected t test
 at alpha on each side (P(left) is the lower tail of the corrected resampled t of Nadeau &
@@ -155,7 +156,7 @@ def correlated_bayesian_ttest(
     d: object, *, n_train: float | np.ndarray, n_test: float | np.ndarray,
     rope: float = 0.01,
 ) -> BayesResult:
-    """Bayesian correlated t test (Corani & Benavoli 2015 eqs. 7-8; Benavoli et al. 2017 §3).
+    """Bayesian correlated t test (Corani & Benavoli 2015; Benavoli et al. 2017).
 
     Posterior of the mean difference of error rates (A - B):
     ``St(n - 1, d̄, (1/n + ρ/(1 - ρ)) s²)`` with ρ = n_test / (n_train + n_test);

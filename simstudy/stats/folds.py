@@ -11,7 +11,7 @@ the batch on one trial, so the two agree by construction.
   complementary halves (5x2, balanced 5x2, blocked 3x2);
 * :func:`combined_ttest_5x2cv`: Yıldız (2013)'s combined 5x2 cv t, t(5);
 * :func:`wilcoxon_signed_rank` and :func:`sign_test` on the fold differences (Demšar 2006
-  §3.1.3 and §3.1.2 for their use on results), as scipy computes them.
+  for their use on results), as scipy computes them.
 
 Rounding: fold differences are differences of rates (k/n), so "equal" ones may differ by an
 ulp (0.3 - 0.2 != 0.2 - 0.1).  The rank tests therefore read ``d`` snapped to 12 decimals
@@ -117,7 +117,7 @@ def conservative_z_batch(d: object, *, alternative: str = "two-sided"
 
 
 def conservative_z(d: object, *, alternative: str = "two-sided") -> TestResult:
-    """Nadeau & Bengio (2003, Machine Learning 52, §4.2)'s conservative Z on paired halves.
+    """Nadeau & Bengio (2003, Machine Learning 52)'s conservative Z on paired halves.
 
     ``d[j]`` are the two fold differences of replication j of a design of complementary
     halves (train on one half, test on the other, then swap).  With the estimate μ̂ the mean
@@ -225,7 +225,7 @@ def sign_test_batch(d: object, *, alternative: str = "two-sided"
 
 
 def sign_test(d: object, *, alternative: str = "two-sided") -> TestResult:
-    """Sign test on the fold differences (Demšar 2006, §3.1.2, as a test on one data set).
+    """Sign test on the fold differences (Demšar 2006, as a test on one data set).
 
     Zeros dropped; k = #(d > 0) of the m non-zero differences, exact binomial test of
     k ~ Bin(m, 1/2) (``scipy.stats.binomtest``; two-sided: ``min(1, 2 min(P(X <= k),
@@ -324,13 +324,16 @@ def wilcoxon_signed_rank_batch(d: object, *, alternative: str = "two-sided"
             if mm == 0:
                 lo[sel] = hi[sel] = 1.0
                 continue
-            rr = np.sort(r2[sel], axis=1)[:, n - mm:]
+            rows = np.flatnonzero(sel)
             top = int(mm * (mm + 1))
-            pmf = _rank_sum_pmf(rr, top)
-            cdf = np.cumsum(pmf, axis=1)
-            w = w2[sel].astype(np.int64)
-            lo[sel] = cdf[np.arange(w.size), w]
-            hi[sel] = 1.0 - np.where(w > 0, cdf[np.arange(w.size), np.maximum(w - 1, 0)], 0.0)
+            for s in range(0, rows.size, 20000):  # bounded memory: (rows, top + 1) floats
+                part = rows[s:s + 20000]
+                rr = np.sort(r2[part], axis=1)[:, n - mm:]
+                cdf = np.cumsum(_rank_sum_pmf(rr, top), axis=1)
+                w = w2[part].astype(np.int64)
+                at = np.arange(w.size)
+                lo[part] = cdf[at, w]
+                hi[part] = 1.0 - np.where(w > 0, cdf[at, np.maximum(w - 1, 0)], 0.0)
     exact = exact_untied | exact_perm
     if exact.any():
         lo_e, hi_e = np.clip(lo[exact], 0.0, 1.0), np.clip(hi[exact], 0.0, 1.0)
@@ -349,7 +352,7 @@ def wilcoxon_signed_rank_batch(d: object, *, alternative: str = "two-sided"
 
 
 def wilcoxon_signed_rank(d: object, *, alternative: str = "two-sided") -> TestResult:
-    """Wilcoxon signed-rank test on the fold differences (Demšar 2006 §3.1.3), as
+    """Wilcoxon signed-rank test on the fold differences (Wilcoxon 1945; Demšar 2006), as
     ``scipy.stats.wilcoxon(d, alternative=...)`` computes it by default.
 
     Zeros are dropped (Wilcoxon's ``zero_method='wilcox'``); |d| ranked with average ranks

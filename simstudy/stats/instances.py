@@ -11,7 +11,7 @@ depends on the instances only through them.
 * :func:`paired_permutation_test`: approximate randomisation (Noreen 1989; Ojala & Garriga
   2010): swap the two learners' losses of each instance at random;
 * :func:`paired_bootstrap_test`: resample the test instances (Efron & Tibshirani 1993,
-  §16.4: the bootstrap of the loss difference, centred on the null);
+  ch. 16: the bootstrap test of the loss difference, centred on the null);
 * :func:`cv_clt`: the cross-validation CLT test of Bayle, Bayle, Janson & Mackey (2020,
   NeurIPS) over the folds of one k-fold partition, within-fold variance.
 
@@ -221,7 +221,7 @@ def mcnemar_midp_batch(n01: object, n10: object) -> tuple[np.ndarray, np.ndarray
 
 
 def mcnemar_exact(errors_a: object, errors_b: object) -> TestResult:
-    """McNemar's exact test (McNemar 1947; Fagerland, Lydersen & Laake 2013, eq. 3).
+    """McNemar's exact conditional test (McNemar 1947; Fagerland, Lydersen & Laake 2013).
 
     Conditional on the m = n01 + n10 discordant pairs, n01 ~ Bin(m, 1/2) under H0;
     two-sided ``p = min(1, 2 P(X <= min(n01, n10)))`` (statsmodels'
@@ -242,7 +242,7 @@ def mcnemar_exact(errors_a: object, errors_b: object) -> TestResult:
 
 
 def mcnemar_midp(errors_a: object, errors_b: object) -> TestResult:
-    """McNemar mid-p test (Fagerland, Lydersen & Laake 2013, eq. 4).
+    """McNemar mid-p test (Fagerland, Lydersen & Laake 2013).
 
     The exact test's p-value minus the point probability of the observed count:
     ``p = 2 [P(X <= b) - P(X = b) / 2]``, b = min(n01, n10), X ~ Bin(n01 + n10, 1/2);
@@ -291,7 +291,7 @@ def paired_permutation_batch(n01: object, n10: object, keys: object = None, *,
 def paired_permutation_test(errors_a: object, errors_b: object, *,
                             resamples: int | None = 9999, seed: object = None) -> TestResult:
     """Paired permutation test, approximate randomisation (Noreen 1989; Ojala & Garriga
-    2010, JMLR 11, §3 "test 1").
+    2010, JMLR 11).
 
     Each resample swaps the two learners' losses of every instance with probability 1/2;
     the statistic is Σ (loss_A - loss_B) = n01 - n10 (``statistic``), two-sided:
@@ -396,8 +396,8 @@ def paired_bootstrap_batch(n01: object, n10: object, n: object, keys: object = N
 
 def paired_bootstrap_test(errors_a: object, errors_b: object, *,
                           resamples: int | None = 9999, seed: object = None) -> TestResult:
-    """Paired bootstrap test on one test set (Efron & Tibshirani 1993, §16.4, Algorithm
-    16.2 for the paired case, the statistic unstudentised).
+    """Paired bootstrap test on one test set (Efron & Tibshirani 1993, ch. 16: a bootstrap
+    hypothesis test, resampling from data that satisfy H0; the statistic unstudentised).
 
     The observed difference of error rates δ = mean(loss_A - loss_B) (``statistic``); B
     resamples of the n instances with replacement give δ*; the achieved significance level
@@ -463,13 +463,13 @@ def cv_clt_batch(n: object, s1: object, s2: object, *, alternative: str = "two-s
 
 
 def cv_clt(loss_diff: object, folds: object, *, alternative: str = "two-sided") -> TestResult:
-    """Cross-validation CLT test (Bayle, Bayle, Janson & Mackey 2020, NeurIPS, §3-4).
+    """Cross-validation CLT test (Bayle, Bayle, Janson & Mackey 2020, NeurIPS).
 
     ``h_i`` = loss of A minus loss of B on instance i, each instance tested once in a
     k-fold partition (``folds[i]`` its fold).  With R̂ = mean(h) over all n instances and
     the within-fold variance ``σ̂²_in = (1/k) Σ_j (1/(n_j - 1)) Σ_{i in fold j} (h_i - h̄_j)²``
-    (their eq. (4); n_j = n/k in the paper, each fold's own size here, as mlr3inferr's
-    ``ci.wald_cv``), ``Z = sqrt(n) R̂ / σ̂_in`` ~ N(0, 1) (their Thm. 2 and §4's test:
+    (their within-fold estimator; n_j = n/k in the paper, each fold's own size here, as mlr3inferr's
+    ``ci.wald_cv``), ``Z = sqrt(n) R̂ / σ̂_in`` ~ N(0, 1) (their CLT and their test:
     ``alternative='greater'`` is their one-sided test of H1 "A's error > B's").  A fold with
     fewer than 2 instances, or σ̂_in = 0: nan, p = 1.
 

@@ -3,7 +3,7 @@
 ``losses`` is (T, K): T observations (the folds of a trial, R·F of them) of K models'
 losses (fold error rates).  The MCS at level alpha is the set of models that survive
 sequential elimination: while the equal-predictive-ability hypothesis H0,M is rejected at
-alpha, eliminate the worst model.  HLN §3.1-3.2 with the bootstrap of their §5
+alpha, eliminate the worst model.  HLN's T_R and T_max with their bootstrap
 (Econometrica 79(2):453-497):
 
 * ``method='R'``: T_R = max_{i,j in M} |t_ij|, t_ij = d̄_ij / sqrt(var*(d̄_ij)),
@@ -183,7 +183,7 @@ def model_confidence_set(losses: object, *, alpha: float = 0.05, method: str = "
                          reps: int = 1000, shape: tuple[int, int] | None = None,
                          block: str = "replication", indices: object = None,
                          seed: object = None) -> MCSResult:
-    """The model confidence set of Hansen, Lunde & Nason (2011, §3.1-3.2, §5 bootstrap).
+    """The model confidence set of Hansen, Lunde & Nason (2011, Econometrica 79(2)).
 
     Parameters
     ----------

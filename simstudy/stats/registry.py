@@ -355,21 +355,22 @@ def _key(fl: FoldLosses, which: int, a: int, b: int) -> np.ndarray:
     if seed is None:
         raise SimstudyError(
             "the Monte Carlo resampling tests draw from the trial's seed, which these fold "
-            "losses do not carry; simstudy.report.baselines computes them from a store, or "
-            "name the exact variant ([resamples=exact])")
+            "losses do not carry (the runner's and simstudy.report.baselines' do); give them "
+            "FoldLosses(..., seed=simstudy.seeding.trial_seed(root, cell, run)) or name the "
+            "exact variant ([resamples=exact])")
     return np.array([I.resampling_key(seed, which, a, b)])
 
 
 @register_test("bayes-correlated-t", fits=_folds, params={"rope": BY.ROPES})
 def _bayes_correlated_t(fl: FoldLosses, a: int, b: int, rope: str = "0.01") -> TestResult:
-    """Bayesian correlated t test, rho = n_test/n (Corani & Benavoli 2015 eqs. 7-8; Benavoli
-    et al. 2017 sec. 3): P(left/rope/right), rope 0.01; a side's P > 0.95 is a reject"""
+    """Bayesian correlated t test, rho = n_test/n (Corani & Benavoli 2015; Benavoli et
+    al. 2017): P(left/rope/right), rope 0.01; a side's P > 0.95 is a reject"""
     return BY.correlated_bayesian_ttest(fl.diff(a, b), rope=float(rope), **_sizes(fl))
 
 
 @register_test("conservative-z", fits=_halves)
 def _conservative_z(fl: FoldLosses, a: int, b: int) -> TestResult:
-    """Nadeau & Bengio's conservative Z (2003 sec. 4.2) on paired complementary halves, N(0, 1)"""
+    """Nadeau & Bengio's conservative Z (2003) on paired complementary halves, N(0, 1)"""
     return FD.conservative_z(fl.diff(a, b))
 
 
@@ -381,14 +382,14 @@ def _combined_t5x2cv(fl: FoldLosses, a: int, b: int) -> TestResult:
 
 @register_test("wilcoxon", fits=_folds)
 def _wilcoxon(fl: FoldLosses, a: int, b: int) -> TestResult:
-    """Wilcoxon signed-rank test on the fold differences, scipy's method (Demsar 2006 sec.
-    3.1.3)"""
+    """Wilcoxon signed-rank test on the fold differences, scipy's method (Wilcoxon 1945;
+    Demsar 2006)"""
     return FD.wilcoxon_signed_rank(fl.diff(a, b))
 
 
 @register_test("sign-test", fits=_folds)
 def _sign_test(fl: FoldLosses, a: int, b: int) -> TestResult:
-    """sign test on the fold differences, exact binomial (Demsar 2006 sec. 3.1.2)"""
+    """sign test on the fold differences, exact binomial (Demsar 2006)"""
     return FD.sign_test(fl.diff(a, b))
 
 
@@ -396,7 +397,7 @@ def _sign_test(fl: FoldLosses, a: int, b: int) -> TestResult:
                params={"alternative": ("two-sided", "greater", "less")})
 def _cv_clt(fl: FoldLosses, a: int, b: int, alternative: str = "two-sided") -> TestResult:
     """cross-validation CLT test, within-fold variance, on replication 0 (Bayle, Bayle, Janson
-    & Mackey 2020 eq. 4, Thm. 2), N(0, 1)"""
+    & Mackey 2020), N(0, 1)"""
     c = _pair_counts(fl, a, b)[0]
     z, p = I.cv_clt_batch(c[None, :, 2], c[None, :, 0] - c[None, :, 1],
                           c[None, :, 0] + c[None, :, 1], alternative=alternative)
@@ -405,8 +406,8 @@ def _cv_clt(fl: FoldLosses, a: int, b: int, alternative: str = "two-sided") -> T
 
 @register_test("mcnemar-exact", fits=_any, needs_losses=True)
 def _mcnemar_exact(fl: FoldLosses, a: int, b: int) -> TestResult:
-    """McNemar's exact binomial test on the first fold's test set (Fagerland, Lydersen & Laake
-    2013 eq. 3)"""
+    """McNemar's exact binomial test on the first fold's test set (McNemar 1947; Fagerland, Lydersen
+    & Laake 2013)"""
     c = _pair_counts(fl, a, b)[0, 0]
     s, p = I.mcnemar_exact_batch(c[0], c[1])
     return TestResult(float(s), float(p), None, "two-sided")
@@ -414,7 +415,7 @@ def _mcnemar_exact(fl: FoldLosses, a: int, b: int) -> TestResult:
 
 @register_test("mcnemar-midp", fits=_any, needs_losses=True)
 def _mcnemar_midp(fl: FoldLosses, a: int, b: int) -> TestResult:
-    """McNemar mid-p test on the first fold's test set (Fagerland, Lydersen & Laake 2013 eq. 4)"""
+    """McNemar mid-p test on the first fold's test set (Fagerland, Lydersen & Laake 2013)"""
     c = _pair_counts(fl, a, b)[0, 0]
     s, p = I.mcnemar_midp_batch(c[0], c[1])
     return TestResult(float(s), float(p), None, "two-sided")
@@ -443,7 +444,7 @@ def _paired_permutation(fl: FoldLosses, a: int, b: int, resamples: str = "9999")
                params={"resamples": _RESAMPLES})
 def _paired_bootstrap(fl: FoldLosses, a: int, b: int, resamples: str = "9999") -> TestResult:
     """paired bootstrap test on the first fold's per-instance losses (Efron & Tibshirani 1993
-    sec. 16.4), B = 9999 seeded from the trial"""
+    ch. 16), B = 9999 seeded from the trial"""
     c = _pair_counts(fl, a, b)[0, 0]
     B = _resamples(resamples)
     key = None if B is None else _key(fl, I.BOOTSTRAP, a, b)
