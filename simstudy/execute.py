@@ -33,6 +33,7 @@ from .errors import SimstudyError
 from .lease import DONE, FREE, HELD, Leases
 from .shard import unit_id
 
+BACKENDS = ("serial", "joblib", "dask")
 _DASK_TOPIC = "simstudy-unit-start"
 
 
@@ -128,8 +129,6 @@ class Pool:
         elif self.backend == "dask":
             yield from self._dask_map(fn, items, unit)
         else:
-            from .runner import BACKENDS
-
             raise SimstudyError(
                 f"unknown backend {self.backend!r}; valid choices: {', '.join(BACKENDS)}")
 

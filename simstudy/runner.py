@@ -22,11 +22,10 @@ import numpy as np
 
 from .core import Dataset, FoldLosses
 from .errors import SimstudyError
+from .execute import BACKENDS
 from .seeding import design_seed, model_seed, source_seed, trial_seed
 from .store import ResultRow, Store, TrialRecord
 from .study import Cell, Study
-
-BACKENDS = ("serial", "joblib", "dask")
 
 
 @dataclass(frozen=True)

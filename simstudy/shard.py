@@ -86,12 +86,13 @@ def estimated_cost(cell) -> float:
     so it balances cells of one learner family well and mixed families roughly; a costs
     store (measured seconds) balances those.
     """
-    from .runner import _design, _source
+    from .designs import get_design
+    from .sources import get_source
 
-    data = _source(cell.source).sample(np.random.default_rng(0))
+    data = get_source(cell.source).sample(np.random.default_rng(0))
     n = data.X.shape[0] + (0 if data.X_test is None else data.X_test.shape[0])
     d = data.X.shape[1] if data.X.ndim > 1 else 1
-    R, F = _design(cell.design).shape
+    R, F = get_design(cell.design).shape
     return float(len(cell.learners) * R * F * n * max(d, 1))
 
 
