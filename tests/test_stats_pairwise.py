@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from oracles.pairwise_batch import ftest_5x2cv_batch, ttest_5x2cv_batch
 from scipy import integrate, stats
 
 from simstudy.errors import SimstudyError
@@ -20,12 +21,10 @@ from simstudy.stats import (
     TestResult,
     dof_balanced,
     ftest_5x2cv,
-    ftest_5x2cv_batch,
     ftest_balanced_5x2cv,
     mcnemar,
     proportions_test,
     ttest_5x2cv,
-    ttest_5x2cv_batch,
     ttest_blocked_3x2cv,
     ttest_corrected_repeated_kfold,
     ttest_corrected_resampled,

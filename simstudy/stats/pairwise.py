@@ -34,7 +34,7 @@ import numpy as np
 from scipy import special, stats
 
 from ..errors import SimstudyError, unknown
-from ._common import REL_TOL, check_array, degenerate, undefined
+from ._common import check_array, degenerate, undefined
 from ._result import TestResult
 
 __all__ = [
@@ -42,12 +42,10 @@ __all__ = [
     "DF_BALANCED_EQ7",
     "dof_balanced",
     "ftest_5x2cv",
-    "ftest_5x2cv_batch",
     "ftest_balanced_5x2cv",
     "mcnemar",
     "proportions_test",
     "ttest_5x2cv",
-    "ttest_5x2cv_batch",
     "ttest_blocked_3x2cv",
     "ttest_corrected_repeated_kfold",
     "ttest_corrected_resampled",
@@ -440,57 +438,3 @@ def proportions_test(
         return undefined(None, alternative)
     z = (pa - pb) / math.sqrt(var)
     return TestResult(z, _z_pvalue(z, alternative), None, alternative)
-
-
-# ---------------------------------------------------------------------- batch helpers
-def _batch(d: object) -> np.ndarray:
-    a = np.asarray(d, dtype=np.float64)
-    if a.ndim < 2 or a.shape[-2:] != (5, 2):
-        raise SimstudyError(f"d must have shape (..., 5, 2), got shape {a.shape!r}")
-    if not np.isfinite(a).all():
-        raise SimstudyError("d contains nan or inf")
-    m = np.abs(a).max(axis=(-2, -1), keepdims=True)  # unit scale, as _d_array
-    return a / np.where(m > 0, m, 1.0)
-
-
-def _batch_s2(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    diff = a[..., 0] - a[..., 1]
-    s2 = (diff * diff).sum(axis=-1) / 2.0
-    scale = np.abs(a).max(axis=(-2, -1))
-    bad = 2.0 * s2 <= 5 * (REL_TOL * scale) ** 2
-    return np.where(bad, 1.0, s2), bad
-
-
-def ttest_5x2cv_batch(
-    d: object, *, numerator: tuple[int, int] = (0, 0), alternative: str = "two-sided"
-) -> tuple[np.ndarray, np.ndarray]:
-    """Vectorised :func:`ttest_5x2cv` over ``d`` of shape (..., 5, 2).
-
-    Returns ``(statistic, pvalue)`` arrays of shape ``d.shape[:-2]`` with the same
-    nan / p = 1 convention for zero variance.
-    """
-    a = _batch(d)
-    alternative = _check_alternative(alternative)
-    i, j = _check_numerator(numerator)
-    s2, bad = _batch_s2(a)
-    t = a[..., i, j] / np.sqrt(s2 / 5.0)
-    if alternative == "two-sided":
-        p = np.minimum(1.0, 2.0 * special.stdtr(5.0, -np.abs(t)))
-    elif alternative == "greater":
-        p = special.stdtr(5.0, -t)
-    else:
-        p = special.stdtr(5.0, t)
-    return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
-
-
-def ftest_5x2cv_batch(d: object, *, df_num: float = 10.0) -> tuple[np.ndarray, np.ndarray]:
-    """Vectorised :func:`ftest_5x2cv` over ``d`` of shape (..., 5, 2).
-
-    ``df_num=7`` gives the calibrated balanced F of :func:`ftest_balanced_5x2cv` (the
-    statistic is the same).  Returns ``(statistic, pvalue)`` arrays.
-    """
-    a = _batch(d)
-    s2, bad = _batch_s2(a)
-    f = (a * a).sum(axis=(-2, -1)) / (2.0 * s2)
-    p = special.fdtrc(float(df_num), 5.0, f)
-    return np.where(bad, np.nan, f), np.where(bad, 1.0, p)
