@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from oracles.j48_tree_text import tree_text
 
 from simstudy.errors import SimstudyError
 from simstudy.learners import get_learner
@@ -102,7 +103,7 @@ def test_trees_are_the_trees_weka_prints(kind):
         learner = J48(prune=kind == "pruned").prepare(ds)
         for s in fx["splits"]:
             want = frozen[kind][f"{fx['dataset']}/{s['seed']}"]
-            got = learner.tree_text(ds.X, ds.y, np.asarray(s["train"]), names=names, values=values,
+            got = tree_text(learner, ds.X, ds.y, np.asarray(s["train"]), names=names, values=values,
                                     classes=list(ds.classes)).strip("\n")
             assert got == want, f"{fx['dataset']} seed {s['seed']} ({kind}):\n{got}\n--- Weka:\n{want}"
             checked += 1
@@ -265,7 +266,7 @@ def test_weather_tree_and_every_prediction_match_weka(name, rows, nominal, prune
     Xg, yg = _table(_grid(nominal), nominal)
     learner = J48(_groups(nominal), prune=prune)
     values = W_VALUES_NOM if nominal else W_VALUES_NUM
-    assert learner.tree_text(X, y, names=W_NAMES, values=values, classes=CLASSES).strip("\n") == tree
+    assert tree_text(learner, X, y, names=W_NAMES, values=values, classes=CLASSES).strip("\n") == tree
     n = len(y)
     XX, yy = np.vstack([X, Xg]), np.concatenate([y, yg])
     tr = np.zeros((1, len(yy)), dtype=bool)
@@ -297,7 +298,7 @@ def test_weather_tree_by_hand():
     ratio = {a: gains[a] / split[a] for a in gains if gains[a] >= avg - 1e-3}
     assert max(ratio, key=ratio.get) == "outlook"
     X, y = _table(WEATHER, True)
-    text = J48(_groups(True)).tree_text(X, y, names=W_NAMES, values=W_VALUES_NOM, classes=CLASSES)
+    text = tree_text(J48(_groups(True)), X, y, names=W_NAMES, values=W_VALUES_NOM, classes=CLASSES)
     assert text.splitlines()[0] == "outlook = sunny"
 
 
@@ -326,22 +327,6 @@ def test_add_errs_equals_wekas(N, e, weka):
 def _crx():
     fx = next(f for f in FIXTURES if f["dataset"] == "crx")
     return MF.fixture_dataset(fx)
-
-
-def test_batch_invariance_and_order():
-    """A model's predictions do not depend on the other models in the call or their order."""
-    ds = _crx()  # numeric + nominal attributes, missing values
-    rng = np.random.default_rng(12)
-    B = 7
-    train = np.array([rng.random(ds.n) < 0.6 for _ in range(B)])
-    test = ~train
-    learner = J48().prepare(ds)
-    together = learner.fit_predict(ds.X, ds.y, train, test)
-    alone = np.vstack([learner.fit_predict(ds.X, ds.y, train[b:b + 1], test[b:b + 1]) for b in range(B)])
-    np.testing.assert_array_equal(together, alone)
-    perm = rng.permutation(B)
-    np.testing.assert_array_equal(learner.fit_predict(ds.X, ds.y, train[perm], test[perm]), together[perm])
-    assert (together[test] >= 0).all() and (together[~test] == -1).all()
 
 
 def test_rows_outside_the_fold_do_not_matter():
@@ -456,7 +441,7 @@ def test_an_attribute_missing_in_every_training_row_is_never_used():
     X[:150, 0] = np.nan  # attribute 0 known only in the test rows
     tr = np.zeros((1, 200), bool)
     tr[0, :150] = True
-    text = J48().tree_text(X, y, np.arange(150))
+    text = tree_text(J48(), X, y, np.arange(150))
     assert "a0" not in text and "a1 <=" in text
     p = J48().fit_predict(X, y, tr, ~tr)[0, 150:]
     assert np.mean(p == y[150:]) > 0.9

@@ -33,9 +33,9 @@ prints.  Not reproduced: Weka's other options (``-U`` is ``prune=False``; no ``-
 
 Checked against Weka 3.6.14 itself (``tests/test_learners_j48.py``): 4725 of 4725 test
 predictions of the oracle fixtures (12 sets × 3 splits, ``tests/weka/fixtures``), the
-printed tree (attributes, split points, leaf weights and errors) identical on all 36
-training sets, pruned and ``-U``, and Quinlan's weather data with Weka's predictions for
-every combination of values and missing values.
+printed tree (``tests/oracles/j48_tree_text.py``: attributes, split points, leaf weights
+and errors) identical on all 36 training sets, pruned and ``-U``, and Quinlan's weather
+data with Weka's predictions for every combination of values and missing values.
 
 The gain-ratio criterion and the split evaluation are the tree engine's
 (``trees/criteria.py``: ``c45_info_gain``, ``c45_gain_ratio``; ``trees/splitter.py``:
@@ -82,21 +82,6 @@ def _ranks(A: np.ndarray, numeric: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     return rank, uvals, uoff
 
 
-def _first_max(w: np.ndarray) -> int:
-    """Distribution.maxClass: the first class above the running maximum by > 1e-6."""
-    best, idx = 0.0, 0
-    for c, x in enumerate(w):
-        if x - best > 1e-6:
-            best, idx = x, c
-    return idx
-
-
-def _java_round2(x: float) -> str:
-    """``Utils.roundDouble(x, 2)`` printed as Java prints a double (``3.0``, ``2.33``)."""
-    r = np.floor(x * 100.0 + 0.5) / 100.0
-    return repr(float(r))
-
-
 @register_learner("j48", description="Weka 3.6.14 J48 -C 0.25 -M 2 (Bouckaert & Frank 2004)")
 class J48(Learner):
     """Weka 3.6 J48 ``-C 0.25 -M 2`` (see the module docstring for what is reproduced).
@@ -132,81 +117,6 @@ class J48(Learner):
         nval = np.array([a.n_values for a in attrs], dtype=np.int64)
         rank, uvals, uoff = _ranks(A, numeric)
         return A, nval, rank, uvals, uoff, numeric
-
-    def tree_text(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        rows: np.ndarray | None = None,
-        *,
-        names: Sequence[str] | None = None,
-        values: Sequence[Sequence[str]] | None = None,
-        classes: Sequence[str] | None = None,
-    ) -> str:
-        """The tree fitted on ``rows`` (default: all), printed as Weka's J48 prints it
-        (``J48 pruned tree`` body, then ``Number of Leaves`` and ``Size of the tree``).
-
-        ``names``/``values``/``classes``: attribute names, nominal value names per attribute
-        and class names (defaults ``a<k>``, ``v<i>``, ``c<j>``)."""
-        from ._j48_kernels import fit_tree
-
-        X = np.asarray(X, dtype=np.float64)
-        y = np.asarray(y, dtype=np.int64)
-        rows = np.arange(X.shape[0]) if rows is None else np.asarray(rows, dtype=np.int64)
-        A, nval, rank, uvals, uoff, numeric = self._arrays(X)
-        C = int(y.max()) + 1
-        attr, split, nsub, child, leaf, empty, cw, tot, _, _ = fit_tree(
-            A, nval, rank, uvals, uoff, numeric, frozen(y, np.int64), C, np.ascontiguousarray(rows),
-            bool(self.prune)
-        )
-        m = len(nval)
-        names = list(names) if names is not None else [f"a{k}" for k in range(m)]
-        values = (
-            [list(v) for v in values] if values is not None else [[f"v{i}" for i in range(V)] for V in nval]
-        )
-        classes = list(classes) if classes is not None else [f"c{j}" for j in range(C)]
-
-        def num(v: float) -> str:  # Utils.doubleToString(v, 6)
-            s = f"{v:.6f}".rstrip("0").rstrip(".")
-            return "0" if s in ("-0", "") else s
-
-        def label(k: int, parent: int) -> str:
-            # C45Split.dumpLabel: majority class (weight[/errors]); an empty branch shows
-            # its parent's majority class (Distribution.maxClass(index))
-            w = cw[k]
-            c = _first_max(w) if tot[k] > 1e-6 else _first_max(cw[parent])
-            err = tot[k] - w[c]
-            out = f"{classes[c]} ({_java_round2(tot[k])}"
-            if err > 1e-6:
-                out += f"/{_java_round2(err)}"
-            return out + ")"
-
-        lines: list[str] = []
-        counts = [0, 0]
-
-        def dump(k: int, depth: int) -> None:
-            counts[0] += 1
-            for j in range(nsub[k]):
-                ch = child[k] + j
-                a = attr[k]
-                test = f"{names[a]} = {values[a][j]}" if nval[a] > 0 else (
-                    f"{names[a]} {'<=' if j == 0 else '>'} {num(split[k])}"
-                )
-                text = "|   " * depth + test
-                if leaf[ch]:
-                    counts[0] += 1
-                    counts[1] += 1
-                    lines.append(f"{text}: {label(ch, k)}")
-                else:
-                    lines.append(text)
-                    dump(ch, depth + 1)
-
-        if leaf[0]:
-            lines.append(f": {label(0, 0)}")
-            counts = [1, 1]
-        else:
-            dump(0, 0)
-        return "\n".join(lines) + f"\n\nNumber of Leaves  : \t{counts[1]}\n\nSize of the tree : \t{counts[0]}\n"
 
     def fit_predict(self, X, y, train, test, seeds: Sequence[Any] = ()) -> np.ndarray:
         from ._j48_kernels import fit_predict_batch
