@@ -221,18 +221,7 @@ def test_ab_options_and_early_stop_identical_to_sklearn() -> None:
 
 
 # --------------------------------------------------------------------- batch contract
-
-
-@pytest.mark.parametrize("learner", [RandomForest(n_estimators=10), AdaBoost(), RegressionTree()])
-def test_model_depends_only_on_its_own_seed(learner) -> None:
-    X, y = gaussian(seed=12)
-    train, test = half_masks(len(y), 6, seed=13)
-    seeds = seeds_for(6)
-    full = learner.fit_predict(X, y, train, test, seeds)
-    order = [4, 1, 5]
-    part = learner.fit_predict(X, y, train[order], test[order], [seeds[i] for i in order])
-    np.testing.assert_array_equal(part, full[order])
-    assert np.all(full[~test] == -1) and np.all(full[test] >= 0)
+# (a model depends only on its own masks and seed: tests/test_conformance.py)
 
 
 def test_predictions_do_not_depend_on_the_number_of_threads() -> None:
