@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracles.nnet_plain import _vmmin_plain
 
-from simstudy.learners.neural.nnet import _vmmin, _vmmin_plain
+from simstudy.learners.neural.nnet import _vmmin
 from simstudy.sources import get_source
 
 
