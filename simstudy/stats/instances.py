@@ -169,6 +169,20 @@ def _mc_counts(keys: np.ndarray, g_lo: np.ndarray, g_hi: np.ndarray, B: int) -> 
     return out
 
 
+def _tail_counts(keys: object, g_lo: np.ndarray, g_hi: np.ndarray, tie: np.ndarray, B: int,
+                 what: str) -> np.ndarray:
+    """Resamples (of B) whose statistic is at least as extreme as the observed one: a
+    uniform at or below G(lower tail) or above G(just below the upper tail); every one
+    where the observed statistic is 0 (``tie``)."""
+    if keys is None:
+        raise SimstudyError(f"the Monte Carlo {what} needs a key per trial (resampling_key); "
+                            "give resamples=None for its B -> infinity limit")
+    k = np.asarray(keys, dtype=np.uint64).ravel()
+    if k.size != g_lo.size:
+        raise SimstudyError(f"need one key per trial: {k.size} keys for {g_lo.size} trials")
+    return np.where(tie, B, _mc_counts(k, g_lo, g_hi, B))
+
+
 def _check_resamples(resamples: object) -> int | None:
     if resamples is None:
         return None
@@ -277,13 +291,7 @@ def paired_permutation_batch(n01: object, n10: object, keys: object = None, *,
     if B is None:  # the two tails are equal (symmetry): McNemar's exact p-value
         p = np.where(tie, 1.0, np.minimum(1.0, 2.0 * g_lo))
     else:
-        if keys is None:
-            raise SimstudyError("the Monte Carlo permutation test needs a key per trial "
-                                "(resampling_key); give resamples=None for the exact test")
-        k = np.asarray(keys, dtype=np.uint64).ravel()
-        if k.size != a.size:
-            raise SimstudyError(f"need one key per trial: {k.size} keys for {a.size} trials")
-        cnt = np.where(tie, B, _mc_counts(k, g_lo, g_hi, B))
+        cnt = _tail_counts(keys, g_lo, g_hi, tie, B, "permutation test")
         p = (1.0 + cnt) / (B + 1.0)
     return delta.astype(float), p
 
@@ -383,14 +391,7 @@ def paired_bootstrap_batch(n01: object, n10: object, n: object, keys: object = N
     if B is None:
         p = np.where(tie, 1.0, np.clip(g_lo + (1.0 - g_hi), 0.0, 1.0))
     else:
-        if keys is None:
-            raise SimstudyError("the Monte Carlo bootstrap needs a key per trial "
-                                "(resampling_key); give resamples=None for the ideal bootstrap")
-        k = np.asarray(keys, dtype=np.uint64).ravel()
-        if k.size != a.size:
-            raise SimstudyError(f"need one key per trial: {k.size} keys for {a.size} trials")
-        cnt = np.where(tie, B, _mc_counts(k, g_lo, g_hi, B))
-        p = cnt / float(B)
+        p = _tail_counts(keys, g_lo, g_hi, tie, B, "bootstrap") / float(B)
     return delta / nn.astype(float), p
 
 
