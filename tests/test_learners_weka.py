@@ -242,6 +242,21 @@ def test_wnb_and_j48_predictions_do_not_depend_on_the_training_rows_order(name: 
             np.testing.assert_array_equal(*preds)
 
 
+@pytest.mark.parametrize("name", ["vote", "crx"])
+def test_ib1_orders_drawn_block_by_block_change_nothing(name: str, monkeypatch) -> None:
+    import simstudy.learners.weka.ib1 as ib1
+
+    data = mf.dataset(name)
+    tr = np.random.default_rng(2).random((9, data.n)) < 0.8
+    seeds = [np.random.SeedSequence(60 + b) for b in range(9)]
+    whole = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds)
+    monkeypatch.setattr(ib1, "ORDER_BLOCK", 4)
+    blocks = WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds)
+    np.testing.assert_array_equal(whole, blocks)
+    with pytest.raises(SimstudyError, match="9 masks, 13 seeds"):  # not hidden by the blocks
+        WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds + seeds[:4])
+
+
 def test_ib1_ties_option() -> None:
     assert get_learner("ib1").ties == "random"
     assert get_learner("ib1[ties=order]").ties == "order"

@@ -281,6 +281,15 @@ def _ib1_nominal(D, y, order, n_train, test, out):  # pragma: no cover - compile
 TIES = ("random", "order")
 
 
+#: models whose visiting orders (B x n int64) are drawn at a time: bounds the memory
+ORDER_BLOCK = 256
+
+
+def _check_seeds(B: int, seeds: Sequence[Any], ties: str) -> None:
+    if ties == "random" and len(seeds) not in (0, B):
+        raise SimstudyError(f"ib1: need one seed per model: {B} masks, {len(seeds)} seeds")
+
+
 def visit_order(train: np.ndarray, seeds: Sequence[Any], ties: str) -> tuple[np.ndarray, np.ndarray]:
     """The training rows of each model in the order IB1 visits them, and how many there are.
 
@@ -288,10 +297,17 @@ def visit_order(train: np.ndarray, seeds: Sequence[Any], ties: str) -> tuple[np.
     permutation of them drawn from ``np.random.default_rng(seeds[b])`` (``"random"``; without
     seeds every model draws from ``SeedSequence(0)``), so a model's order depends on its own
     mask and seed only.
+
+    Examples
+    --------
+    >>> train = np.array([[True, False, True, True]])
+    >>> visit_order(train, (), "order")[0][0, :3].tolist()
+    [0, 2, 3]
+    >>> sorted(visit_order(train, [np.random.SeedSequence(1)], "random")[0][0, :3].tolist())
+    [0, 2, 3]
     """
     B, n = train.shape
-    if ties == "random" and len(seeds) not in (0, B):
-        raise SimstudyError(f"ib1: need one seed per model: {B} masks, {len(seeds)} seeds")
+    _check_seeds(B, seeds, ties)
     order = np.zeros((B, n), dtype=np.int64)
     n_train = np.zeros(B, dtype=np.int64)
     for b in range(B):
@@ -363,6 +379,17 @@ class WekaIB1(Learner):
       a simulation that partitions the data its own way.
     * A fold without training instances predicts class 0 (Weka raises "No training
       instances!").
+
+    Examples
+    --------
+    >>> from simstudy.learners import get_learner
+    >>> from simstudy.sources.bundled import load_bundled
+    >>> data = load_bundled("vote")
+    >>> train = np.random.default_rng(1).random((1, data.n)) < 0.9
+    >>> seeds = [np.random.SeedSequence(7)]
+    >>> pred = get_learner("ib1").prepare(data).fit_predict(data.X, data.y, train, ~train, seeds)
+    >>> int(((pred == data.y) & ~train).sum()), int((~train).sum())
+    (35, 41)
     """
 
     name = "ib1"
@@ -382,19 +409,24 @@ class WekaIB1(Learner):
         attrs = _layout_cached(self.nominal_groups, X.shape[1])
         codes = np.ascontiguousarray(to_codes(X, attrs))
         is_nom = np.array([a.kind == NOMINAL for a in attrs], dtype=np.bool_)
-        order, n_train = visit_order(train, seeds, self.ties)
+        B, n = train.shape
+        _check_seeds(B, seeds, self.ties)
         out = np.empty(train.shape, dtype=np.int64)
-        n = X.shape[0]
         if is_nom.all() and n <= HAMMING_MAX_ROWS:
-            _ib1_nominal(_hamming(codes), y, order, n_train, test, out)
-            return out
-        glo, ghi = _ranges(codes, is_nom)
-        Zg, kind = _scaled(codes, is_nom, glo, ghi)
-        # one matrix for the batch (half of it computed) when the models classify at least
-        # n / 2 rows: then it costs less than their own rows of distances
-        if n <= DENSE_MAX_ROWS and 2 * int(test.sum()) >= n:
-            D = _dense(Zg, kind)
+            H = _hamming(codes)
+            fit = lambda o, k, te, res: _ib1_nominal(H, y, o, k, te, res)  # noqa: E731
         else:
-            D = np.empty((0, 0))
-        _ib1_mixed(codes, is_nom, y, order, n_train, test, Zg, kind, D, glo, ghi, out)
+            glo, ghi = _ranges(codes, is_nom)
+            Zg, kind = _scaled(codes, is_nom, glo, ghi)
+            # one matrix for the batch (half of it computed) when the models classify at
+            # least n / 2 rows: then it costs less than their own rows of distances
+            D = (_dense(Zg, kind) if n <= DENSE_MAX_ROWS and 2 * int(test.sum()) >= n
+                 else np.empty((0, 0)))
+            fit = lambda o, k, te, res: _ib1_mixed(  # noqa: E731
+                codes, is_nom, y, o, k, te, Zg, kind, D, glo, ghi, res)
+        for lo in range(0, B, ORDER_BLOCK):  # visiting orders for a block of models at a time
+            hi = min(lo + ORDER_BLOCK, B)
+            order, n_train = visit_order(train[lo:hi], seeds[lo:hi] if len(seeds) else (),
+                                         self.ties)
+            fit(order, n_train, test[lo:hi], out[lo:hi])
         return out
