@@ -55,10 +55,18 @@ from .aggregate import (
     tango_paired,
     wilson,
 )
+from .designs import get_design
 from .errors import SimstudyError
+from .stats.baselines import Trials, evaluate
+from .stats.registry import get_test
 from .study import Study
 from .truth import truth, truth_text
 from .usertest import UserTest, locate, no_trials, open_readers, progress_bar
+
+#: the tests proposed since 1998 that read only fold errors: the card computes them from the
+#: same stored fold errors and ranks the new test among them beside the stored classic tests
+NEW_BASELINES = ("bayes-correlated-t", "conservative-z", "combined-t5x2cv", "wilcoxon",
+                 "sign-test")
 
 #: default alpha grid of the calibration curves
 ALPHA_GRID: tuple[float, ...] = tuple(sorted({*np.round(np.linspace(0.005, 0.2, 40), 4),
@@ -175,7 +183,8 @@ INTERVAL_BASELINES["corrected-t interval"] = corrected_t_interval
 def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=None, *,
          name: str | None = None, alpha: float = 0.05, alphas: Sequence[float] = ALPHA_GRID,
          swap: bool = False, runs: int | None = None, seed: int | None = None,
-         resolve: float = 0.01, progress: bool | None = None) -> Card:
+         resolve: float = 0.01, progress: bool | None = None,
+         baselines: Sequence[str] = NEW_BASELINES) -> Card:
     """The report card of test ``fn`` on the stored trials of ``studies`` (no refit).
 
     ``fn``: a function, or ``"MODULE:FUNCTION"`` / ``"path.py:FUNCTION"``.  ``studies``:
@@ -185,7 +194,9 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=No
     ``swap=True`` evaluates the new test on (learner b, learner a): a two-sided test's card
     must not change.  ``resolve``: the difference in reject rate whose runs-to-resolve the
     paired table gives.  ``progress``: a bar over trials on stderr (default: when stderr
-    is a terminal).
+    is a terminal).  ``baselines``: tests computed from the same stored fold errors and
+    ranked beside the stored classic tests of each cell (default :data:`NEW_BASELINES`,
+    the fold-error tests proposed since 1998; ``()`` for the stored tests only).
 
     Examples
     --------
@@ -211,8 +222,11 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=No
     t0 = time.perf_counter()
     readers, opened = open_readers(store, [s for s in studies if isinstance(s, str)])
     try:
+        for b in baselines:
+            get_test(b)  # an unknown name fails here, naming the valid ones
         return _card(test, studies, readers, alpha=float(alpha), alphas=alphas, swap=swap,
-                     runs=runs, seed=seed, resolve=float(resolve), progress=progress, t0=t0)
+                     runs=runs, seed=seed, resolve=float(resolve), progress=progress, t0=t0,
+                     baselines=tuple(baselines))
     finally:
         for r in opened:
             r.close()
@@ -233,14 +247,16 @@ class _Acc:
         self.notes: list[str] = []
         self.studies: list[dict] = []
         self.trials = 0
+        self.baselines: tuple[str, ...] = ()
 
 
 def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas, swap: bool,
-          runs, seed, resolve: float, progress, t0: float) -> Card:
+          runs, seed, resolve: float, progress, t0: float, baselines: tuple = ()) -> Card:
     name = test.name
     alphas = np.asarray(sorted({float(x) for x in alphas} | {alpha}))
     secs = {"read": 0.0, "new test": 0.0, "aggregate": 0.0}
     acc = _Acc()
+    acc.baselines = baselines
     located = []
     for st in studies:
         t = time.perf_counter()
@@ -335,6 +351,22 @@ def _baselines(pv: pd.DataFrame) -> dict[str, dict[tuple[int, int], dict]]:
     return out
 
 
+def _with_baselines(stored: dict, names: tuple, design: str, tr, K: int) -> dict:
+    """The cell's stored baselines, (a, b) -> test -> (runs, p-values), plus the tests
+    ``names`` that fit the design and read only fold errors, computed from ``tr``."""
+    d = get_design(design)
+    fitting = [n for n in names if get_test(n).fits(d)
+               and not getattr(get_test(n), "needs_losses", False)]
+    if not fitting:
+        return stored
+    out = {k: dict(v) for k, v in stored.items()}
+    trials = Trials(tr.errors, tr.n_train, tr.n_test)
+    for a, b in itertools.combinations(range(K), 2):
+        for n in fitting:
+            out.setdefault((a, b), {})[n] = (tr.runs, evaluate(n, trials, a, b).pvalue)
+    return out
+
+
 def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, alpha: float,
            alphas: np.ndarray, swap: bool, resolve: float, bar, secs: dict) -> None:
     name = test.name
@@ -380,7 +412,7 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
             secs["read"] += time.perf_counter() - t
         K = tr.errors.shape[1]
         ntr, nte = tr.n_train.mean((1, 2)), tr.n_test.mean((1, 2))
-        bc = base.get(cell.id, {})
+        bc = _with_baselines(base.get(cell.id, {}), acc.baselines, cell.design, tr, K)
         read = False
         for a, b in itertools.combinations(range(K), 2):
             t = time.perf_counter()
