@@ -11,11 +11,19 @@ from simstudy.testing import check_learner, check_test, learner_specs, test_spec
 
 # spec variants the descriptions do not list with values: rpart's pruned regression tree
 EXTRA_LEARNERS = ["rt[cp=0.01]"]
+# whose reference path is another model: rt[cp=...]@sklearn is the unpruned tree
+NO_REFERENCE = {"rt[cp=0.01]"}
 
 
 @pytest.mark.parametrize("spec", learner_specs() + EXTRA_LEARNERS)
 def test_learner_conforms(spec: str) -> None:
-    check_learner(spec)
+    check_learner(spec, reference=spec not in NO_REFERENCE)
+
+
+@pytest.mark.xfail(strict=True, reason="rt[cp=...]@sklearn ignores cp (reference_estimator "
+                   "falls back to the unpruned tree); 18 of 99 predictions differ")
+def test_rpart_tree_agrees_with_its_reference() -> None:
+    check_learner("rt[cp=0.01]")
 
 
 @pytest.mark.parametrize("name", test_specs())
