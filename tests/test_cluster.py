@@ -200,3 +200,34 @@ def test_refuses_bad_outputs_and_inputs(shards, tmp_path):
     with pytest.raises(SimstudyError, match="does not exist"):
         merge_stores(tmp_path / "o.sqlite", [tmp_path / "nope.sqlite"])
     assert not (tmp_path / "o.sqlite").exists()
+
+
+def test_old_store_resumes_with_its_columns_and_merges(tmp_path):
+    """A store of the previous version: a run adds the leases table and records its facts
+    in args (no column of trials, results or runs changes); merge takes it as it is."""
+    from pathlib import Path
+
+    old = tmp_path / "old.sqlite"
+    shutil.copyfile(Path(__file__).parent / "fixtures" / "old_store.sqlite", old)
+
+    def columns(path):
+        con = sqlite3.connect(path)
+        cols = {t: con.execute(f"PRAGMA table_info({t})").fetchall()
+                for t in ("trials", "results", "runs")}
+        con.close()
+        return cols
+
+    before = columns(old)
+    study = get_study("demo", runs=4, chunk=2).select("wine/max~nmc")
+    s = _run(old, study)
+    assert s.trials_computed > 0 and "definition" not in s.execution
+    assert columns(old) == before
+    with Store(old, readonly=True) as st:
+        import json
+
+        args = json.loads(st.runs_log()["args"].iloc[-1])
+        assert args["definition"]["grid"] and args["execution"]["trials_by_other_runs"] == 0
+        assert st.con.execute("SELECT COUNT(*) FROM leases").fetchone()[0] == 0
+        n = st.count()
+    m = merge_stores(tmp_path / "m.sqlite", [old])
+    assert m.trials == n
