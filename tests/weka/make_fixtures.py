@@ -123,6 +123,19 @@ def split(name: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.sort(perm[:k]), np.sort(perm[k:])
 
 
+def learner_info() -> dict[str, dict[str, str]]:
+    """Each fixture key's Weka class and options, as stored in the fixture files."""
+    return {k: {"weka_class": c, "options": " ".join(o)} for k, (c, o) in LEARNERS.items()}
+
+
+def _stored_rows(name: str) -> dict[str, Any]:
+    """``binary9``'s rows, stored in its fixtures (the others are bundled data sets)."""
+    if name != "binary9":
+        return {}
+    X, y = binary9_rows()
+    return {"rows": {"X": ["".join(str(v) for v in r) for r in X], "y": "".join(str(v) for v in y)}}
+
+
 def weka_version(jar: str) -> str:
     out = subprocess.run(["java", "-cp", jar, "weka.core.Version"], capture_output=True,
                          text=True, check=True, timeout=120).stdout
@@ -162,12 +175,10 @@ def make(name: str, jar: str, version: str) -> dict[str, Any]:
         "train_fraction": TRAIN_FRACTION,
         "n": data.n,
         "classes": list(data.classes),
-        "learners": {k: {"weka_class": c, "options": " ".join(o)} for k, (c, o) in LEARNERS.items()},
+        "learners": learner_info(),
         "splits": [],
     }
-    if name == "binary9":
-        X, y = binary9_rows()
-        fx["rows"] = {"X": ["".join(str(v) for v in r) for r in X], "y": "".join(str(v) for v in y)}
+    fx.update(_stored_rows(name))
     with tempfile.TemporaryDirectory() as tmp:
         for seed in SEEDS:
             tr, te = split(name, data.n, seed)
@@ -303,9 +314,7 @@ def make_edge(jar: str, version: str) -> dict[str, Any]:
             for key, (cls, opts) in LEARNERS.items():
                 case["pred"][key] = run_weka(jar, cls, opts, p_tr, p_te, len(case["test"]))
             cases.append(case)
-    return {"weka_version": version, "learners": {k: {"weka_class": c, "options": " ".join(o)}
-                                                  for k, (c, o) in LEARNERS.items()},
-            "cases": cases}
+    return {"weka_version": version, "learners": learner_info(), "cases": cases}
 
 
 def load_edge() -> dict[str, Any]:
@@ -463,12 +472,10 @@ def make_cv(name: str, jar: str, version: str) -> dict[str, Any]:
     fx: dict[str, Any] = {
         "dataset": name, "weka_version": version, "n": data.n, "k": CV_FOLDS,
         "sha256_arff": sha256(text), "spec": SPEC,
-        "learners": {k: {"weka_class": c, "options": " ".join(o)} for k, (c, o) in LEARNERS.items()},
+        "learners": learner_info(),
         "runs": [],
     }
-    if name == "binary9":
-        X, y = binary9_rows()
-        fx["rows"] = {"X": ["".join(str(v) for v in r) for r in X], "y": "".join(str(v) for v in y)}
+    fx.update(_stored_rows(name))
     with tempfile.TemporaryDirectory() as tmp:
         arff = Path(tmp) / "data.arff"
         arff.write_text(text, encoding="utf-8")
