@@ -43,6 +43,16 @@ def perf(session: nox.Session) -> None:
     session.run("python", "-m", "simstudy", "perf", "--json", "out/perf.json", *session.posargs)
 
 
+@nox.session(python=PY, name="perf-weka")
+def perf_weka(session: nox.Session) -> None:
+    """JIT-warm Weka 3.6.14 (Debian's ``weka`` + Java) beside wnb, j48 and ib1 on the same
+    credit-g 10x10 cv splits, per fit and for the whole replicability cell; writes
+    figures/perf-weka.json and .md with the commit measured."""
+    session.install("-e", ".[dev]")
+    session.run("python", "-m", "simstudy.perf.weka_peer", "--out", "figures/perf-weka",
+                *session.posargs)
+
+
 @nox.session(python=PY, name="weka-fixtures")
 def weka_fixtures(session: nox.Session) -> None:
     """Regenerate tests/weka/fixtures/ with Weka 3.6.14 (Debian's ``weka`` package + Java)."""

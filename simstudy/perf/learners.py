@@ -286,6 +286,8 @@ def _row(e: dict[str, Any]) -> str:
                   f"x{e['credit_g_speedup_vs_sklearn']:.1f} vs sklearn entropy tree per fit, CPU, one thread; "
                   f"x{e.get('credit_g_speedup_vs_sklearn_wall', float('nan')):.1f} wall, "
                   f"{e.get('j48_threads', 1)} threads)")
+    elif "fast_cpu_us_per_model_1_thread" in e:
+        agree += f" ({e['fast_cpu_us_per_model_1_thread']:.0f} us CPU per model, one thread)"
     return (
         f"{e['name']:<10} {e['dataset']:<10} n={e['n']:<6} B={e['n_models']:<5} "
         f"fast {e['fast_s']:8.4f}s {ref} {sp}{agree}{extra}"
