@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from simstudy import runner as runner_mod
-from simstudy.card import _matched_alpha, _reject_rate, card
+from simstudy.card import NEW_BASELINES, _matched_alpha, _reject_rate, card
 from simstudy.catalog import get_study
 from simstudy.report.card import write_card
 from simstudy.cli import main
@@ -145,7 +145,7 @@ def test_per_instance_test_reads_the_stored_losses(demo_store, no_fits):
     applied to the store's decoded losses, trial by trial."""
     study = _demo_h0()
     with Store(demo_store, readonly=True) as s:
-        c = card(mcnemar_first_fold, [study], s, name="mc")
+        c = card(mcnemar_first_fold, [study], s, name="mc", baselines=())
         trials = s.trials([x.id for x in study.cells], seed=0, runs=20, losses=True)
     assert sum(no_fits.values()) == 0
     for cell, g in trials.groupby("cell"):
@@ -200,7 +200,7 @@ def test_replicability_on_repeated_sets(tmp_path):
     s = s.replace(meta={"runs_per_set": 5})
     with Store(tmp_path / "s.sqlite") as st_:
         run_study(s, st_, backend="serial", progress=False)
-        c = card(pooled_t, [s], st_, name="pooled")
+        c = card(pooled_t, [s], st_, name="pooled", baselines=())
         res = st_.results()
     r = c.replicability.set_index("test")
     assert set(r.index) == {"pooled", "t5x2cv", "F5x2cv"}
@@ -242,7 +242,8 @@ def test_cli_card_writes_the_card(demo_store, tmp_path, capsys, monkeypatch):
         assert (out / f).stat().st_size > 0
     summary = pd.read_csv(out / "card_summary.csv")
     assert summary["test"].tolist()[0] == "pooled_t"
-    assert set(summary["test"]) == {"pooled_t", "t5x2cv", "F5x2cv"}
+    # the classic tests the cells store, and the fold-error tests proposed since 1998
+    assert set(summary["test"]) == {"pooled_t", "t5x2cv", "F5x2cv", *NEW_BASELINES}
 
 
 def test_cli_card_bad_input(demo_store, capsys):
@@ -272,7 +273,7 @@ def test_tiny_type1_slice_keeps_losses_by_default(tmp_path, no_fits):
     fitted = no_fits["fit_predict"]
     assert fitted > 0  # the run fitted (sanity of the counter) ...
     with Store(path, readonly=True) as s:
-        c = card(mcnemar_first_fold, [study], s, name="mc")
+        c = card(mcnemar_first_fold, [study], s, name="mc", baselines=())
         paths = write_card(c, tmp_path / "out", figures=False)
     assert no_fits["fit_predict"] == fitted  # ... the card did not
     assert c.size["truth"].tolist() == ["H0"] * 3 and c.size["runs"].tolist() == [3] * 3
@@ -311,7 +312,7 @@ def test_three_learners_one_row_per_pair_with_its_own_truth(tmp_path):
                   meta={"runs_per_set": 3})
     with Store(tmp_path / "s.sqlite") as st_:
         run_study(s, st_, backend="serial", progress=False)
-        c = card(dietterich_vec, [s], st_, name="mine")
+        c = card(dietterich_vec, [s], st_, name="mine", baselines=())
         res = st_.results()
     assert c.size["pair"].unique().tolist() == ["lp#1~lp#2"]
     assert set(c.size["truth"]) == {"H0"} and set(c.power["truth"]) == {"unknown"}

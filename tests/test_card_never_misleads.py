@@ -280,7 +280,7 @@ def test_wilson_is_scipys_to_the_bit():
 
 
 def test_paired_rows_count_the_same_trials(stores):
-    c = card(pooled_t, [A], stores[0], name="pooled")
+    c = card(pooled_t, [A], stores[0], name="pooled", baselines=())
     with Store(stores[0], readonly=True) as s:
         base = s.pvalues(A.cells, A.seed, A.runs)
         fe = s.fold_errors([x.id for x in A.cells], A.seed, A.runs)
