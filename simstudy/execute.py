@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import os
 import signal
 import threading
@@ -35,6 +36,7 @@ from .shard import unit_id
 
 BACKENDS = ("serial", "joblib", "dask")
 _DASK_TOPIC = "simstudy-unit-start"
+CLAIM_SECONDS = 0.5  # work claimed per lease transaction: few transactions, little held back
 
 
 class Terminated(KeyboardInterrupt):
@@ -231,6 +233,7 @@ class Execution:
         self.pool = Pool(backend, jobs, scheduler, self.facts)
         self.losses = {c.id: bool(needs_losses(c)) for c in study.cells}
         self.poll = 1.0 if self.leases is None else min(1.0, self.leases.ttl / 4)
+        self._timed = (0, 0.0)  # units computed by this run, their summed seconds
 
     def unit(self, chunk) -> str:
         return self._unit(chunk.cell.id, chunk.seed, chunk.runs[0])
@@ -247,38 +250,59 @@ class Execution:
         args = (chunk.cell.id, chunk.seed, min(chunk.runs), max(chunk.runs))
         return lambda con: {int(r[0]) for r in con.execute(q, args)}
 
-    def _claim(self, chunk) -> tuple[str, object]:
-        """``(FREE, the chunk trimmed to its runs still missing)``, ``(DONE, None)`` or
-        ``(HELD, chunk)``; trials another run stored meanwhile are counted and shown."""
-        state, runs = self.leases.claim(self.unit(chunk), self._stored(chunk), chunk.runs)
-        others = len(chunk.runs) - len(runs) if state != HELD else 0
-        if others:
-            self.facts["trials_by_other_runs"] += others
-            self.progress(others)
-        if state == FREE:
-            return state, dataclasses.replace(chunk, runs=runs)
-        return state, (chunk if state == HELD else None)
+    def _claim(self, chunks: list) -> list[tuple[str, object]]:
+        """Per chunk ``(FREE, the chunk trimmed to its runs still missing)``, ``(DONE,
+        None)`` or ``(HELD, chunk)``, in one transaction; trials another run stored
+        meanwhile are counted and shown."""
+        claims = self.leases.claim_many([(self.unit(ch), self._stored(ch), ch.runs)
+                                         for ch in chunks])
+        out = []
+        for ch, (state, runs) in zip(chunks, claims, strict=True):
+            others = len(ch.runs) - len(runs) if state != HELD else 0
+            if others:
+                self.facts["trials_by_other_runs"] += others
+                self.progress(others)
+            if state == FREE:
+                out.append((state, dataclasses.replace(ch, runs=runs)))
+            else:
+                out.append((state, ch if state == HELD else None))
+        return out
+
+    def _batch(self) -> int:
+        """How many units to claim at once: about :data:`CLAIM_SECONDS` of work, judged
+        from the units computed so far (one at a time until one has been timed)."""
+        n, secs = self._timed
+        if not n:
+            return 1
+        per_unit = secs / n
+        return max(1, min(64, int(CLAIM_SECONDS / max(per_unit, 1e-6))))
 
     def _claiming(self, chunks: list, held: list) -> Iterator:
-        """Claim each chunk as the backend asks for the next; set aside those held."""
-        for ch in chunks:
-            state, got = self._claim(ch)
-            if state == FREE:
-                yield got
-            elif state == HELD:
-                held.append(got)
+        """Claim chunks as the backend asks for the next; set aside those held."""
+        it = iter(chunks)
+        while batch := list(itertools.islice(it, self._batch())):
+            for state, got in self._claim(batch):
+                if state == FREE:
+                    yield got
+                elif state == HELD:
+                    held.append(got)
 
     def _wait(self, held: list) -> list:
         """Block until some held unit is free (its holder died or its lease expired) or
         every one is stored; return the units still to do."""
-        while held:
-            claims = [self._claim(ch) for ch in held]
-            held = [got for state, got in claims if state != DONE]
-            if any(state == FREE for state, _ in claims):
-                return held
-            if held:
-                time.sleep(self.poll)
-        return []
+        t0 = time.perf_counter()
+        try:
+            while held:
+                claims = self._claim(held)
+                held = [got for state, got in claims if state != DONE]
+                if any(state == FREE for state, _ in claims):
+                    return held
+                if held:
+                    time.sleep(self.poll)
+            return []
+        finally:
+            self.facts["seconds_waiting"] = round(
+                self.facts.get("seconds_waiting", 0.0) + time.perf_counter() - t0, 3)
 
     def __iter__(self) -> Iterator:
         pending = self.chunks
@@ -291,6 +315,8 @@ class Execution:
                     if records:  # the caller has stored them: the unit is no one's now
                         r = records[0]
                         self.leases.release(self._unit(r.cell, r.seed, r.run))
+                        n, secs = self._timed
+                        self._timed = (n + 1, secs + sum(x.seconds for x in records))
                 pending = self._wait(held)
 
     def close(self) -> dict:

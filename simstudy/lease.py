@@ -83,6 +83,13 @@ class Leases:
         """Try to claim ``unit``; ``(FREE, runs still missing)``, ``(DONE, ())`` or
         ``(HELD, runs)`` when another live run holds it.  One write transaction, so a unit
         stored meanwhile by another run is seen as done."""
+        return self.claim_many([(unit, stored, runs)])[0]
+
+    def claim_many(self, items: list[tuple[str, Callable[[sqlite3.Connection], set[int]],
+                                          tuple[int, ...]]]) -> list[tuple[str, tuple]]:
+        """:meth:`claim` for several units in one write transaction (short units would
+        otherwise spend more time taking the store's write lock than computing)."""
+        out = []
         with self.lock:
             self.con.execute("BEGIN IMMEDIATE")
             try:
@@ -90,27 +97,29 @@ class Leases:
                     self.con.executemany("DELETE FROM leases WHERE unit=? AND owner=?",
                                          [(u, self.owner) for u in self._released])
                     self._released.clear()
-                have = stored(self.con)
-                missing = tuple(r for r in runs if r not in have)
-                if not missing:
-                    self.con.execute("DELETE FROM leases WHERE unit=?", (unit,))
-                    self.con.execute("COMMIT")
-                    return DONE, ()
-                row = self.con.execute("SELECT owner, expires FROM leases WHERE unit=?",
-                                       (unit,)).fetchone()
                 now = time.time()
-                if row is not None and row[0] != self.owner:
-                    if row[1] > now and _alive_here(row[0]):
-                        self.con.execute("COMMIT")
-                        return HELD, runs
-                    self.taken_over += 1
-                self.con.execute("INSERT OR REPLACE INTO leases VALUES (?,?,?)",
-                                 (unit, self.owner, now + self.ttl))
+                for unit, stored, runs in items:
+                    have = stored(self.con)
+                    missing = tuple(r for r in runs if r not in have)
+                    if not missing:
+                        self.con.execute("DELETE FROM leases WHERE unit=?", (unit,))
+                        out.append((DONE, ()))
+                        continue
+                    row = self.con.execute("SELECT owner, expires FROM leases WHERE unit=?",
+                                           (unit,)).fetchone()
+                    if row is not None and row[0] != self.owner:
+                        if row[1] > now and _alive_here(row[0]):
+                            out.append((HELD, runs))
+                            continue
+                        self.taken_over += 1
+                    self.con.execute("INSERT OR REPLACE INTO leases VALUES (?,?,?)",
+                                     (unit, self.owner, now + self.ttl))
+                    out.append((FREE, missing))
                 self.con.execute("COMMIT")
-                return FREE, missing
             except BaseException:
                 self.con.execute("ROLLBACK")
                 raise
+        return out
 
     def release(self, unit: str) -> None:
         """``unit`` is stored: its lease is dropped with the next claim (one write

@@ -76,9 +76,14 @@ def _lease(path, unit: str, owner: str, expires: float) -> None:
     con.close()
 
 
-def test_two_runs_on_one_store_split_the_work(demo, single, tmp_path):
+def test_two_runs_on_one_store_split_the_work(demo, single, tmp_path, monkeypatch):
     """Two runs at once on one store (threads here: the same leases, separate connections)
     each compute part of the units and together every trial once."""
+    import simstudy.execute
+
+    # one unit per claim: this study's units take milliseconds, so a run would otherwise
+    # claim half a second's worth -- all of them -- in its second claim
+    monkeypatch.setattr(simstudy.execute, "CLAIM_SECONDS", 0.0)
     store = tmp_path / "shared.sqlite"
     with Store(store):
         pass
