@@ -11,8 +11,9 @@ gbm: the paper variants), ``weka/`` (j48, wnb, ib1); ``_batched`` (what the batc
 ``preprocess`` (per-fold imputation and standardisation), ``reference`` (scikit-learn paths).
 """
 
+from typing import Any
+
 from .base import Learner
-from .reference import SklearnLearner
 from .registry import (
     LEARNERS,
     describe_learners,
@@ -24,3 +25,12 @@ from .registry import (
 
 __all__ = ["LEARNERS", "Learner", "SklearnLearner", "describe_learners", "get_learner",
            "list_learners", "register", "register_learner"]
+
+
+def __getattr__(name: str) -> Any:
+    # the reference path imports scikit-learn: only when it is asked for
+    if name == "SklearnLearner":
+        from .reference import SklearnLearner
+
+        return SklearnLearner
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,13 +24,14 @@ neural learners).
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.impute import SimpleImputer
-from sklearn.pipeline import Pipeline
-from sklearn.preprocessing import StandardScaler
 
 from ..errors import unknown
+
+if TYPE_CHECKING:  # scikit-learn is imported by the reference path only
+    from sklearn.pipeline import Pipeline
 
 #: accepted values of a learner's ``preprocess`` setting
 PREPROCESS = ("standardize", "impute", "none")
@@ -47,6 +48,10 @@ def check_preprocess(value: str) -> str:
 
 def make_preprocessor(preprocess: str = "standardize") -> Pipeline | None:
     """The per-fit scikit-learn form: imputer (+ scaler), or ``None`` for ``"none"``."""
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
     check_preprocess(preprocess)
     if preprocess == "none":
         return None

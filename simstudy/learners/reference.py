@@ -134,6 +134,41 @@ class SklearnLearner(Learner):
         return f"<SklearnLearner {self.name}: {self.estimator!r}, preprocess={self.preprocess}>"
 
 
+# trees are scale invariant: their references only impute (used when the class does not
+# set ``preprocess`` itself)
+_IMPUTE_ONLY = {"rt", "rf", "ab", "c45", "max"}
+
+
+def _preprocess_of(learner: Learner) -> str:
+    explicit = "preprocess" in vars(learner) or any(
+        "preprocess" in vars(k) for k in type(learner).__mro__ if k is not Learner
+    )
+    if explicit:
+        return learner.preprocess
+    return "impute" if learner.name in _IMPUTE_ONLY else "standardize"
+
+
+class ReferenceOf(SklearnLearner):
+    """The reference path of a fast learner: its ``reference_estimator()`` and preprocessing,
+    looped with scikit-learn; :meth:`prepare` re-binds through the fast learner."""
+
+    # the implementation tag stored with each trial (runner.learner_impl) keeps the module
+    # this class was defined in before it moved here; pickling finds it there too
+    __module__ = "simstudy.learners.registry"
+
+    def __init__(self, learner: Learner, n_jobs: int = 1) -> None:
+        super().__init__(
+            learner.reference_estimator(),
+            name=learner.name,
+            preprocess=_preprocess_of(learner),
+            n_jobs=n_jobs,
+        )
+        self.learner = learner
+
+    def prepare(self, data: Any) -> ReferenceOf:
+        return ReferenceOf(self.learner.prepare(data), self.n_jobs)
+
+
 # --------------------------------------------------------------------------------------
 # estimators scikit-learn does not have
 

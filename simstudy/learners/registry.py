@@ -19,12 +19,17 @@ passes its integer parts as keyword arguments (``h="10"``).  ``python -m simstud
 prints :func:`describe_learners`: the registered names and their descriptions.
 
 The family modules (:data:`FAMILIES`: every public module of this package but the
-infrastructure) are imported on the first lookup, not with the package: they load numba
-kernels, and ``import simstudy.learners`` stays light.  So a learner in a new file needs
-nothing but its decorator (in a subpackage, its package's ``__init__`` imports it).  A family that cannot be imported registers
-nothing, so its names are unknown -- a fast path never silently becomes another model -- and
-the error says which module failed and that ``NAME@sklearn`` (e.g. ``rf@sklearn``) names the
-scikit-learn reference explicitly.  ``NAME@sklearn`` is its own learner, with its own cell ids.
+infrastructure) are not imported to list or find names: the names and descriptions are read
+from the ``register_learner(...)`` calls in their source text (string literals there), and a
+family is imported when one of its names is built -- its decorator then registers the real
+factory.  So ``list`` loads no numba kernel and no scikit-learn, and a study loads only the
+families of its own learners.  A family whose calls are not literals is imported when the
+names are first indexed.  A learner in a new file needs nothing but its decorator.  A family
+that cannot be imported registers nothing, so its names are unknown -- a fast path never
+silently becomes another model -- and the error says which module failed and that
+``NAME@sklearn`` (e.g. ``rf@sklearn``) names the scikit-learn reference explicitly.
+``NAME@sklearn`` is its own learner, with its own cell ids; scikit-learn itself is imported
+only for a reference path (:mod:`.reference`).
 
 Routing that a name's factory does (``lp`` / ``mlp-<h>``: ``solver=online|nnet`` selects the
 older training regimes of :mod:`simstudy.learners.neural.older`; ``rt[cp=,minsplit=]`` the
@@ -51,7 +56,6 @@ from ..errors import SimstudyError, unknown
 from ..registry import Registry
 from ..spec import format_spec, parse_spec
 from .base import Learner
-from .reference import SklearnLearner, reference_estimator
 
 Factory = Callable[..., Learner]
 
@@ -74,23 +78,121 @@ def _family_modules(here: Path = Path(__file__).parent) -> tuple[str, ...]:
     return (*(f"{__package__}.{m}" for m in mods), *_SUBMODULES)
 
 
-#: modules whose import registers the built-in learners (imported on the first lookup):
-#: baseline (max), bayes (nb), gbm, linear (nmc, lda, ls), neighbours (1nn), neural (lp, lgc,
-#: mlp-{h}), rt_rpart (rt), svm, trees (c45, rf, ab), weka's j48, nb (wnb), ib1
+#: modules whose import registers the built-in learners (indexed on the first lookup,
+#: imported when one of their names is built): baseline (max), bayes (nb), gbm, linear (nmc,
+#: lda, ls), neighbours (1nn), neural (lp, lgc, mlp-{h}), rt_rpart (rt), svm, trees (c45,
+#: rf, ab), weka's j48, nb (wnb), ib1
 FAMILIES: tuple[str, ...] = _family_modules()
-# module -> None once imported, or why it could not be
+# module -> None once indexed (or imported), or why it could not be imported
 _loaded: dict[str, str | None] = {}
+# name -> what a decorator registered under it, kept for a registry swapped since
+_BUILT: dict[str, tuple[_Build, str]] = {}
 _MLP = re.compile(r"mlp-(\d+)")
+_CALL = re.compile(r"^[ \t]*@?register_learner\(", re.M)
+
+
+def _source_of(mod: str, here: Path = Path(__file__).parent) -> Path | None:
+    """The file of a family module of this package, found without importing it."""
+    prefix = f"{__package__}."
+    if not mod.startswith(prefix):
+        return None
+    rel = here.joinpath(*mod[len(prefix):].split("."))
+    for path in (rel.with_suffix(".py"), rel / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _scan(text: str) -> list[tuple[str, str]] | None:
+    """(name, description) of each ``register_learner(...)`` call at the start of a line
+    of a module's source, read without importing it; None when one is not made of string
+    literals (the module is then imported to learn its names)."""
+    out = []
+    for m in _CALL.finditer(text):
+        start = m.end() - len("register_learner(")
+        call = None
+        for close in re.finditer(r"\)", text[m.end():]):  # the first ")" closing the call
+            try:
+                call = ast.parse(text[start:m.end() + close.end()], mode="eval").body
+                break
+            except SyntaxError:
+                continue
+        if not isinstance(call, ast.Call) or not call.args:
+            return None
+        try:
+            name = ast.literal_eval(call.args[0])
+            kw = {k.arg: k.value for k in call.keywords}
+            desc = ast.literal_eval(kw["description"]) if "description" in kw else ""
+        except ValueError:
+            return None
+        if not isinstance(name, str) or not isinstance(desc, str):
+            return None
+        out.append((name, desc))
+    return out
+
+
+class _Lazy:
+    """The registry entry of a learner whose family is not imported yet."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+
+    def __call__(self, spec: str, params: dict[str, str], **parts: str) -> Learner:
+        entry = _resolve(parse_spec(spec)[0])
+        if entry is None:
+            raise _unknown(spec)
+        return entry.factory(spec, params, **parts)
+
+
+def _import_family(mod: str) -> None:
+    """Import a family (its decorators register its learners); if it cannot be imported,
+    drop its names and remember why."""
+    try:
+        importlib.import_module(mod)
+    except ImportError as exc:
+        _loaded[mod] = f"{type(exc).__name__}: {exc}"
+        for e in [e for e in LEARNERS if isinstance(e.factory, _Lazy) and e.factory.module == mod]:
+            LEARNERS.unregister(e.name)
+
+
+def _resolve(name: str):
+    """The registry entry of ``name`` with its family imported (None: unknown, or its family
+    cannot be imported)."""
+    hit = LEARNERS.find(name)
+    if hit is None or not isinstance(hit[0].factory, _Lazy):
+        return None if hit is None else hit[0]
+    name, mod = hit[0].name, hit[0].factory.module
+    _import_family(mod)
+    e = _entry(name)
+    if e is not None and isinstance(e.factory, _Lazy):
+        built = _BUILT.get(name)
+        if built is None:  # its module did not register it after all
+            LEARNERS.unregister(name)
+            return None
+        # the module was imported before this registry was made: what it registered then
+        LEARNERS.register(name, built[0], description=built[1])
+        e = _entry(name)
+    return e
+
+
+def _entry(name: str):
+    return next((e for e in LEARNERS if e.name == name), None)
 
 
 def _load_families() -> None:
+    """Index every family not indexed yet: its names become lazy entries (a family whose
+    source cannot be read, or whose calls are not literals, is imported instead)."""
     for mod in FAMILIES:
         if mod not in _loaded:
             _loaded[mod] = None  # set first: a family that looks a learner up while loading
-            try:
-                importlib.import_module(mod)
-            except ImportError as exc:
-                _loaded[mod] = f"{type(exc).__name__}: {exc}"
+            path = _source_of(mod)
+            found = None if path is None else _scan(path.read_text(encoding="utf-8"))
+            if found is None:
+                _import_family(mod)
+                continue
+            for name, desc in found:
+                if _entry(name) is None:
+                    LEARNERS.register(name, _Lazy(mod), description=desc)
 
 
 def _literal(v: str) -> Any:
@@ -150,7 +252,11 @@ def register_learner(name: str, *, description: str, params: Iterable[str] | Non
     """
 
     def deco(obj: Factory) -> Factory:
-        LEARNERS.register(name, _Build(obj, params), description=description)
+        build = _Build(obj, params)
+        _BUILT[name] = (build, description)
+        cur = _entry(name)
+        if cur is None or not getattr(cur.factory, "user", False):  # the user's entry wins
+            LEARNERS.register(name, build, description=description)
         return obj
 
     return deco
@@ -164,7 +270,8 @@ def register(name: str, factory: Factory) -> None:
     """
     if not callable(factory):
         raise SimstudyError(f"learner factory for {name!r} must be callable, got {factory!r}")
-    _load_families()  # first: a family loaded later must not replace the user's entry
+    _load_families()  # first: the family's lazy entry is replaced (its decorator then
+    # keeps the user's entry)
     doc = (getattr(factory, "__doc__", None) or "").strip()
     desc = doc.splitlines()[0] if doc else "registered by the user"
     LEARNERS.register(name, _Build(factory, None, user=True), description=desc)
@@ -217,40 +324,20 @@ def _paper_name(name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]
 
 
 def _reference(name: str, params: dict[str, Any]) -> Learner:
+    from .reference import SklearnLearner, reference_estimator
+
     canonical = f"mlp-{params['hidden']}" if name == "mlp" else format_spec(name, params)
     est, pre = reference_estimator(name, **dict(params))
     return SklearnLearner(est, name=canonical, preprocess=pre)
 
 
-# trees are scale invariant: their references only impute (used when the class does not
-# set ``preprocess`` itself)
-_IMPUTE_ONLY = {"rt", "rf", "ab", "c45", "max"}
+def __getattr__(name: str) -> Any:
+    # the reference path's names, imported with scikit-learn on first use
+    if name in ("ReferenceOf", "SklearnLearner", "reference_estimator"):
+        from . import reference
 
-
-def _preprocess_of(learner: Learner) -> str:
-    explicit = "preprocess" in vars(learner) or any(
-        "preprocess" in vars(k) for k in type(learner).__mro__ if k is not Learner
-    )
-    if explicit:
-        return learner.preprocess
-    return "impute" if learner.name in _IMPUTE_ONLY else "standardize"
-
-
-class ReferenceOf(SklearnLearner):
-    """The reference path of a fast learner: its ``reference_estimator()`` and preprocessing,
-    looped with scikit-learn; :meth:`prepare` re-binds through the fast learner."""
-
-    def __init__(self, learner: Learner, n_jobs: int = 1) -> None:
-        super().__init__(
-            learner.reference_estimator(),
-            name=learner.name,
-            preprocess=_preprocess_of(learner),
-            n_jobs=n_jobs,
-        )
-        self.learner = learner
-
-    def prepare(self, data: Any) -> ReferenceOf:
-        return ReferenceOf(self.learner.prepare(data), self.n_jobs)
+        return getattr(reference, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _mlp_spelling(spec: str) -> str:
@@ -284,9 +371,13 @@ def get_learner(spec: Any, *, reference: bool = False) -> Learner:
         return spec
     if not isinstance(spec, str):
         if hasattr(spec, "fit") and hasattr(spec, "predict"):
+            from .reference import SklearnLearner
+
             return SklearnLearner(spec)
         raise unknown("learner", spec, list_learners())
     if spec.endswith("@sklearn"):  # the reference path, named explicitly
+        from .reference import SklearnLearner
+
         base = spec[: -len("@sklearn")]
         lr = get_learner(base, reference=True)
         if not isinstance(lr, SklearnLearner):
@@ -296,14 +387,16 @@ def get_learner(spec: Any, *, reference: bool = False) -> Learner:
     spec = _mlp_spelling(spec)
     name, raw = parse_spec(spec)
     _load_families()
-    hit = LEARNERS.find(name)
-    if hit is not None:
-        entry, parts = hit
+    entry = _resolve(name)  # imports the family of the name, and only that one
+    if entry is not None:
+        parts = entry.match(name) or {}
         learner = entry.factory(spec, raw, **parts)
         if not reference or getattr(entry.factory, "user", False):
             return learner
         if learner.reference_estimator() is None:
             return _reference(*_paper_name(name, {k: _literal(v) for k, v in raw.items()}))
+        from .reference import ReferenceOf
+
         return ReferenceOf(learner)
     if "." in name or ":" in name:
         return _import_path(name, raw)
@@ -331,4 +424,6 @@ def _import_path(name: str, raw: dict[str, str]) -> Learner:
         return est
     if not (hasattr(est, "fit") and hasattr(est, "predict")):
         raise SimstudyError(f"{name!r} is not a scikit-learn estimator or a Learner")
+    from .reference import SklearnLearner
+
     return SklearnLearner(est, name=format_spec(name, raw))

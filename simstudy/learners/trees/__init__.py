@@ -42,7 +42,6 @@ import numpy as np
 from ...errors import SimstudyError
 from ...spec import format_spec
 from ..base import Learner, frozen
-from ..reference import ThresholdTreeRegressor as ThresholdedRegressionTree
 from ..registry import register_learner
 from ._cache import ensure_coherent_cache
 
@@ -52,6 +51,16 @@ from . import kernels as K  # noqa: E402
 
 __all__ = ["AdaBoost", "C45", "RandomForest", "RegressionTree", "ThresholdedRegressionTree",
            "seed_ints"]
+
+
+def __getattr__(name: str) -> Any:
+    # scikit-learn (the reference path) is imported when its estimator is asked for
+    if name == "ThresholdedRegressionTree":
+        from ..reference import ThresholdTreeRegressor
+
+        return ThresholdTreeRegressor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _MAX_DEPTH_NONE = np.iinfo(np.int32).max  # what scikit-learn uses for max_depth=None
 # c45's table of entropy terms covers nodes of up to this many rows (about 4 MB); larger
@@ -350,7 +359,9 @@ class RegressionTree(Learner):
         self.name = format_spec("rt", {} if self.max_depth is None else {"max_depth": self.max_depth})
 
     def reference_estimator(self) -> Any:
-        return ThresholdedRegressionTree(max_depth=self.max_depth)
+        from ..reference import ThresholdTreeRegressor
+
+        return ThresholdTreeRegressor(max_depth=self.max_depth)
 
     def fit_predict(
         self,
