@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from ..errors import SimstudyError
 from ._result import TestResult
@@ -210,6 +210,8 @@ def _as_counts(*xs: object) -> list[np.ndarray]:
 def _binom_half(b: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """P(X <= b) and P(X = b), X ~ Bin(m, 1/2) (m = 0: 1 and 1)."""
     cdf = np.where(m > 0, special.bdtr(b, np.maximum(m, 1), 0.5), 1.0)
+    from scipy import stats  # imported on first use: about 0.5 s CPU
+
     pmf = np.where(m > 0, stats.binom.pmf(b, np.maximum(m, 1), 0.5), 1.0)
     return cdf, pmf
 

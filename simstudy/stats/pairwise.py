@@ -31,7 +31,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from ..errors import SimstudyError, unknown
 from ._common import check_array, degenerate, undefined
@@ -405,6 +405,8 @@ def mcnemar(
     if exact:
         if n == 0:
             return undefined(None, "two-sided")
+        from scipy import stats  # imported on first use: about 0.5 s CPU
+
         return TestResult(float(n01), float(stats.binomtest(n01, n, 0.5).pvalue), None, "two-sided")
     if n == 0:
         return undefined(1.0, "two-sided")
