@@ -512,19 +512,20 @@ def run_study(
     t0 = time.perf_counter()
     run_id = store.start_run(study.name, {**(args or {}), **facts})
     computed = recomputed = 0
-    from tqdm.auto import tqdm
+    from .progress import Progress
 
     ex = Execution(study, store, run_id, chunks, backend=backend, jobs=int(jobs),
                    scheduler=scheduler, compute=compute_chunk, needs_losses=_needs_losses)
 
     try:
         recomputed = recompute_results(study, store, todo, progress)
-        with tqdm(total=total, initial=done_before, unit="trial", desc=study.name,
-                  disable=not progress, dynamic_ncols=True) as bar:
-            ex.progress = bar.update  # trials a cooperating run stored
+        # counted in cost units (measured or estimated seconds), not trials: progress.py
+        with Progress(study, store, chunks, total, done_before, enabled=progress,
+                      jobs=1 if backend == "serial" else int(jobs)) as bar:
+            ex.progress = bar.others  # trials a cooperating run stored
             for records in ex:
                 computed += store.write(records)
-                bar.update(len(records))
+                bar.update(records)
     except KeyboardInterrupt as e:
         store.note_run(run_id, "execution", ex.close())
         store.finish_run(run_id, computed, "interrupted", str(e) or "interrupted by the user")

@@ -1,0 +1,212 @@
+"""The run's progress bar: work counted in cost units, so its estimate is right early.
+
+A study's cells differ in cost by orders of magnitude (``type1``: iris's 150 x 4 beside
+optdigits' 5620 x 64), so a bar over trials moves fast through the cheap cells and then
+stalls, and its first estimate extrapolates start-up.  :class:`Progress` counts each work
+unit as its *cost*: the mean seconds per trial this store measured for the cell in earlier
+runs (any root seed), else an estimate from the cell's shape (:func:`trial_cost`) scaled to
+the measured cells when some are.  The percentage is of that work.  The time left is the
+remaining cost times the seconds per cost unit the workers measured on the units done so
+far, over the workers: their own timings, so the run's start-up is not extrapolated, and
+not on a worker's first unit, which also loads the learners' kernels.  Before that, the
+measured seconds when every cell has them; else the bar says how many units it waits for.
+The bar also says how many trials are done.
+
+The first run of a learner compiles its numba kernels (later runs load them from numba's
+cache beside the sources); :func:`cold_kernels` tells which learner families have nothing
+cached yet, and the bar says "compiling kernels (first run only)…" until the first unit is
+done.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Sequence
+
+COMPILING = "compiling kernels (first run only)…"
+
+
+def _cached(dispatcher) -> bool:
+    """Whether numba's cache holds a current compilation of ``dispatcher`` (its index file
+    exists, and its stamp matches the source file and numba's version)."""
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - numba internals moved, or no cache: say nothing
+        return True
+
+
+def cold_kernels(learners: Iterable) -> list[str]:
+    """The learner families (e.g. ``simstudy.learners.neural``) among ``learners`` whose
+    numba kernels have nothing in numba's cache: their first call compiles.
+
+    A family counts as warm when any of its kernels is cached (a family holds kernels of
+    several solvers, most runs use some of them); a learner without numba kernels is never
+    cold.  The families' modules must be imported already (``runner.validate`` does).
+    """
+    numba = sys.modules.get("numba")
+    if numba is None:
+        return []
+    from numba.core.registry import CPUDispatcher
+
+    roots = sorted({".".join(type(lr).__module__.split(".")[:3]) for lr in learners})
+    cold = []
+    for root in roots:
+        kernels = [v for name, mod in list(sys.modules.items())
+                   if mod is not None and (name == root or name.startswith(root + "."))
+                   for v in vars(mod).values()
+                   if isinstance(v, CPUDispatcher) and v.py_func.__module__ == name]
+        if kernels and not any(_cached(k) for k in kernels):
+            cold.append(root)
+    return cold
+
+
+#: per model, cost grows as (instances x features) ** this: fitted on README command 1
+#: (type1, 10 runs: MLPs on iris .. optdigits, 12,000 .. 7 M) where the linear model put
+#: optdigits' two cells at 94 % of the work, measured 67 % (this: 81 %)
+SIZE_EXPONENT = 0.7
+
+
+def trial_cost(cell) -> float:
+    """Estimated relative cost of one trial of ``cell``: its models (learners x
+    replications x folds) times (instances x features) ** :data:`SIZE_EXPONENT`.
+
+    Fixed costs per fit (calls, iterations that do not scale with the data) make small
+    data sets dearer than their size says.
+    """
+    from .runner import _design
+    from .shard import estimated_cost
+
+    R, F = _design(cell.design).shape
+    models = len(cell.learners) * R * F
+    return models * (estimated_cost(cell) / models) ** SIZE_EXPONENT
+
+
+def cell_seconds(study, store, chunks: Sequence) -> tuple[dict[str, float], bool]:
+    """Cost per trial of each cell with a unit in ``chunks``, and whether every one of them
+    is measured (then the costs are seconds)."""
+    from .shard import measured_costs
+
+    cells = {c.cell.id: c.cell for c in chunks}
+    got = measured_costs(store.path, list(cells)) if cells else {}
+    est = {cid: trial_cost(cell) for cid, cell in cells.items() if cid not in got}
+    if got and est:  # the estimates in the measured cells' seconds
+        both = {cid: trial_cost(cells[cid]) for cid in got}
+        ratios = sorted(got[c] / both[c] for c in got if both[c] > 0) or [1.0]
+        scale = ratios[len(ratios) // 2]
+        est = {cid: v * scale for cid, v in est.items()}
+    return {**est, **got}, not est
+
+
+def _clock(seconds: float) -> str:
+    s = int(round(seconds))
+    h, s = divmod(s, 3600)
+    m, s = divmod(s, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+
+
+class Progress:
+    """The bar of one ``run_study``: :meth:`update` with each unit's trial records,
+    :meth:`others` with trials a cooperating run stored.  A context manager.
+
+    Parameters
+    ----------
+    study, store
+        The run's study and open store (its measured seconds per trial are read).
+    chunks : the work units still to compute.
+    total, done_before : the study's trials, and those stored before the run.
+    jobs : workers computing units at once.
+    enabled : show the bar (``False``: every method does nothing).
+    """
+
+    def __init__(self, study, store, chunks: Sequence, total: int, done_before: int, *,
+                 jobs: int = 1, enabled: bool = True) -> None:
+        self.enabled = bool(enabled)
+        self.trials, self.total = done_before, total
+        self.bar = None
+        if not self.enabled:
+            return
+        if "IPython" in sys.modules:  # a notebook's widget bar, where there is one
+            from tqdm.auto import tqdm
+        else:  # tqdm.auto would import asyncio too
+            from tqdm import tqdm
+
+        from .runner import _learner
+
+        self.per, self.measured = cell_seconds(study, store, chunks)
+        self.units = len(chunks)
+        self.jobs = max(1, int(jobs))
+        todo = sum(self.per[c.cell.id] * len(c.runs) for c in chunks)
+        self.left = todo  # cost not computed yet
+        self.spu: list[float] = []  # worker seconds per cost unit, one per unit done
+        self.t0 = time.perf_counter()
+        # the bar is the whole study: what was stored before counts as done, at the mean
+        # cost per trial of what is left
+        done = todo / max(1, sum(len(c.runs) for c in chunks)) * done_before
+        cold = cold_kernels({_learner(ln) for c in chunks for ln in c.cell.learners}
+                            ) if chunks else []
+        self.note = COMPILING if cold else ""
+        self.bar = tqdm(total=done + todo, initial=done, desc=study.name, dynamic_ncols=True,
+                        bar_format=self._format())
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            if self.note:  # e.g. no unit was done: the phase is over
+                self.note = ""
+                self._show()
+            self.bar.close()
+
+    def _eta(self) -> str:
+        if self.left <= 0:
+            return ""
+        # worker seconds per cost unit on the units done; a worker's first unit also
+        # imports its learners and loads (or compiles) their kernels -- mostly start-up on
+        # small units -- so the first ``jobs`` units done do not count
+        later = sorted(self.spu[self.jobs:])
+        if later:
+            spu = later[len(later) // 2]
+        elif self.measured:
+            spu = 1.0
+        else:
+            return f", time left: after {self.jobs + 1 - len(self.spu)} more unit(s)"
+        return f", ~{_clock(self.left * spu / min(self.jobs, max(1, self.units)))} left"
+
+    def _format(self) -> str:
+        """tqdm's bar format with the trials done, the time taken and left, the phase."""
+        took = _clock(time.perf_counter() - self.t0)
+        text = f"{self.trials}/{self.total} trials [{took}{self._eta()}]"
+        text = f"{text} {self.note}".rstrip().replace("{", "{{").replace("}", "}}")
+        return "{desc}: {percentage:3.0f}%|{bar}| " + text
+
+    def _show(self, cost: float = 0.0) -> None:
+        """Advance the bar by ``cost`` and redraw it."""
+        self.bar.bar_format = self._format()
+        self.bar.n += cost
+        self.bar.refresh()
+
+    def update(self, records: Sequence) -> None:
+        """A unit is done: ``records`` are its trials (``TrialRecord``)."""
+        self.trials += len(records)
+        if self.bar is None or not records:
+            return
+        cost = sum(self.per.get(r.cell, 0.0) for r in records)
+        seconds = sum(r.seconds for r in records)  # the worker's own time for the unit
+        if cost > 0:
+            self.spu.append(seconds / cost)
+        self.left -= cost
+        self.units -= 1
+        self.note = ""
+        self._show(cost)
+
+    def others(self, n: int) -> None:
+        """``n`` trials stored by a cooperating run (counted at the mean cost per trial)."""
+        self.trials += n
+        if self.bar is None or n <= 0:
+            return
+        left_trials = max(1, self.total - self.trials + n)
+        cost = self.left * n / left_trials
+        self.left -= cost
+        self._show(cost)
