@@ -74,10 +74,10 @@ def trial_cost(cell) -> float:
     Fixed costs per fit (calls, iterations that do not scale with the data) make small
     data sets dearer than their size says.
     """
-    from .runner import _design
+    from .designs import get_design
     from .shard import estimated_cost
 
-    R, F = _design(cell.design).shape
+    R, F = get_design(cell.design).shape
     models = len(cell.learners) * R * F
     return models * (estimated_cost(cell) / models) ** SIZE_EXPONENT
 
@@ -131,7 +131,7 @@ class Progress:
         else:  # tqdm.auto would import asyncio too
             from tqdm import tqdm
 
-        from .runner import _learner
+        from .learners import get_learner as _learner
 
         self.per, self.measured = cell_seconds(study, store, chunks)
         self.units = len(chunks)
