@@ -415,7 +415,11 @@ def split_sorting(Xl, yc, yr, w, K, crit, tab, samples, start, end, wn, sq_total
 # uses them.  Forms of the numeric scan, by how the node's instances are held: presorted
 # rows with unit weights (c45_numeric_presorted), weighted instances grouped by distinct
 # value (c45_numeric_entries, which calls c45_numeric_scan), per-value class counts
-# (c45_numeric_counts).
+# (c45_numeric_counts).  The per-node scans (c45_numeric_presorted, c45_numeric_counts,
+# c45_nominal_split) are compiled without reference counting (``_nrt=False``: they
+# allocate nothing) and called, not inlined: inlined, numba counted a reference to every
+# array argument at each node and attribute (atomic operations, a fifth of j48's time),
+# and array slices as arguments do so too, hence the offsets (``q``, ``uo``).
 # ---------------------------------------------------------------------------------------
 
 
@@ -455,7 +459,7 @@ def c45_nominal_ent(cw, C, known, intw):
     return e + xlog2x(known)
 
 
-@njit(inline="always", **JIT)
+@njit(_nrt=False, **JIT)
 def c45_nominal_split(cnt, off, V, C, sumW, intw, node_ent):
     """C45Split.handleEnumeratedAttribute from the counts: (valid, infoGain, gainRatio).
     ``intw``: all counts are integers below the x log2 x table's size.  ``node_ent``: the
@@ -629,10 +633,12 @@ def c45_numeric_entries(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt,
     return c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, False)
 
 
-@njit(inline="always", **JIT)
-def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, min_split, default_ent, left, right, intw):
+@njit(_nrt=False, **JIT)
+def c45_numeric_presorted(a, S, q, rank, uvals, uo, y, C, cw, s0, sn, sumW, min_split, default_ent, left, right,
+                          intw):
     """:func:`c45_numeric_entries` for a segment without missing values (all weights 1) whose rows
-    ``S[s0:s0+sn]`` are in increasing order of attribute ``a`` and whose class counts are
+    ``S[q, s0:s0+sn]`` are in increasing order of attribute ``a`` (its distinct values
+    ``uvals[uo:]``, ranks ``rank[a]``) and whose class counts are
     ``cw``: Weka's scan over the sorted instances in one pass -- a cut is considered where
     the value changes by more than 1e-5 from the previous instance's.
 
@@ -656,8 +662,8 @@ def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, min_split, 
     best_hi = 0.0
     best_lw = -1.0
     n_cuts = 0
-    prev_r = rank[a, S[s0]]
-    prev_v = uvals[prev_r]
+    prev_r = rank[a, S[q, s0]]
+    prev_v = uvals[uo + prev_r]
     if intw and C == 2:
         # the loop below with the class counts in integer scalars: the same table entries,
         # summed in the same order
@@ -669,10 +675,10 @@ def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, min_split, 
         ri1 = int(cw[1])
         lwi = 0
         for u in range(s0, s0 + sn):
-            i = S[u]
+            i = S[q, u]
             r = rank[a, i]
             if r != prev_r:
-                v = uvals[r]
+                v = uvals[uo + r]
                 if lwi >= lo_n and n_all - lwi >= lo_n and prev_v + 1e-5 < v:
                     n_cuts += 1
                     new_ent = c45_ent2(lwi, n_all, li0, ri0, li1, ri1)
@@ -692,10 +698,10 @@ def c45_numeric_presorted(a, S, rank, uvals, y, C, cw, s0, sn, sumW, min_split, 
         lw = 0.0
         rw = known
         for u in range(s0, s0 + sn):
-            i = S[u]
+            i = S[q, u]
             r = rank[a, i]
             if r != prev_r:
-                v = uvals[r]
+                v = uvals[uo + r]
                 if prev_v + 1e-5 < v and min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
                     n_cuts += 1
                     new_ent = c45_split_ent(lw, rw, left, right, C, intw)
@@ -772,10 +778,10 @@ def c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, intw):
     return True, gain, ratio, cut
 
 
-@njit(inline="always", **JIT)
-def c45_numeric_counts(cnt, b0, R, uv, C, cw, sumW, min_split, default_ent, gapok, left, right, intw):
+@njit(_nrt=False, **JIT)
+def c45_numeric_counts(cnt, b0, R, uv, uo, C, cw, sumW, min_split, default_ent, gapok, left, right, intw):
     """:func:`c45_numeric_scan` over the class counts of a numeric attribute's ``R`` distinct
-    values (``cnt[b0 + r*C + c]``, value ``uv[r]``; most are absent from a node), read in
+    values (``cnt[b0 + r*C + c]``, value ``uv[uo + r]``; most are absent from a node), read in
     place: the same candidate cuts (between consecutive values present), the same sums
     (absent values add 0.0) and the same result, without gathering the groups first.
 
@@ -819,11 +825,11 @@ def c45_numeric_counts(cnt, b0, R, uv, C, cw, sumW, min_split, default_ent, gapo
             if lwi >= lo_n:
                 if lwi > hi_n:
                     break  # lw only grows: no candidate from here on
-                if gapok or uv[prev_r] + 1e-5 < uv[r]:
+                if gapok or uv[uo + prev_r] + 1e-5 < uv[uo + r]:
                     n_cuts += 1
                     new_ent = c45_ent2(lwi, n_all, li0, ri0, li1, ri1)
                     best_gain, best_ent, best_lo, best_hi, best_lw = c45_take(
-                        new_ent, uv[prev_r], uv[r], float(lwi), best_gain, best_ent, best_lo, best_hi, best_lw,
+                        new_ent, uv[uo + prev_r], uv[uo + r], float(lwi), best_gain, best_ent, best_lo, best_hi, best_lw,
                         default_ent, known, sumW)
             li0 += k0
             ri0 -= k0
@@ -840,7 +846,7 @@ def c45_numeric_counts(cnt, b0, R, uv, C, cw, sumW, min_split, default_ent, gapo
                 wv += cnt[b0 + r * C + c]
             if not wv > 0.0:
                 continue
-            v = uv[r]
+            v = uv[uo + r]
             if have_prev and prev_v + 1e-5 < v and min_split - lw < WEKA_SMALL and min_split - rw < WEKA_SMALL:
                 n_cuts += 1
                 new_ent = c45_split_ent(lw, rw, left, right, C, intw)

@@ -304,14 +304,17 @@ def _unit_slots(codes, y, C, noms, noff):
 def _slot_counts(slots, e_idx, s0, sn, T, cnt):
     """:func:`_nominal_counts` for unit weights from the rows' cells (:func:`_unit_slots`)."""
     cnt[:T] = 0.0
+    nq = slots.shape[1]
     for t in range(s0, s0 + sn):
-        for c in slots[e_idx[t]]:
-            cnt[c] += 1.0
+        i = e_idx[t]
+        for q in range(nq):  # (an index loop: a row view per row costs reference counting)
+            cnt[slots[i, q]] += 1.0
 
 
 @njit(cache=True)
 def _grow(A, codes, slots, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C, rows, e_idx, e_w,
-          ecap, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st, nomiss):
+          ecap, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st, nomiss, root_all,
+          others):
     """ClassifierTree.buildTree with C45ModelSelection.selectModel, depth first from the
     root segment (node 0, already set up).  Returns False on overflow.
 
@@ -319,7 +322,9 @@ def _grow(A, codes, slots, nval, rank, uvals, uoff, order, nknown, present, is_n
     come from one pass over all branches but the largest, whose table is the parent's minus
     the others' (exact: integer counts), and every segment keeps its entries in increasing
     order of each numeric attribute (``S``, parallel to the entry buffer), partitioned
-    stably at each split -- the numeric scans need no sorting."""
+    stably at each split -- the numeric scans need no sorting.  ``root_all``: the count
+    table of every row of the call (or empty), from which the root's is made by
+    subtracting ``others``, the rows this model does not train on."""
     m = nval.shape[0]
     Vmax = 2
     Rmax = 1
@@ -376,7 +381,17 @@ def _grow(A, codes, slots, nval, rank, uvals, uoff, order, nknown, present, is_n
                         u += 1
                 qa += 1
     pool = np.empty((ncap if use_pool else 1, T))
-    if use_pool:
+    if use_pool and root_all.shape[0] == noff[nnom] and others.shape[0] < nr:
+        # the root's table for all models of a call at once: every row's, minus the rows
+        # this model does not train on (exact: integer counts)
+        pool[0, : noff[nnom]] = root_all
+        nq = slots.shape[1]
+        for i in others:
+            for q in range(nq):
+                c = slots[i, q]
+                if c >= 0:  # (a row not trained on may miss a value)
+                    pool[0, c] -= 1.0
+    elif use_pool:
         _slot_counts(slots, e_idx, n_s0[0], n_sn[0], noff[nnom], pool[0])
     bcnt = np.zeros(Rmax, dtype=np.int64)
     bw = np.zeros(Rmax * C)
@@ -438,12 +453,12 @@ def _grow(A, codes, slots, nval, rank, uvals, uoff, order, nknown, present, is_n
             if lowcard[a]:
                 # the cut scan over the node's distinct values, from the count block
                 lo = uoff[a]
-                ok, g, r, cut = c45_numeric_counts(cnt, blk[a], uoff[a + 1] - lo, uvals[lo:uoff[a + 1]], C, cw, tot,
+                ok, g, r, cut = c45_numeric_counts(cnt, blk[a], uoff[a + 1] - lo, uvals, lo, C, cw, tot,
                                                    min_split, node_ent, gapok[a], left, right, intw)
                 cuts[a] = cut
             elif is_num[a]:
                 if use_sorted:
-                    ok, g, r, cut = c45_numeric_presorted(a, S[numq[a]], rank, uvals[uoff[a]:uoff[a + 1]], y, C,
+                    ok, g, r, cut = c45_numeric_presorted(a, S, numq[a], rank, uvals, uoff[a], y, C,
                                                           cw, s0, sn, tot, min_split, node_ent, left, right, intw)
                 else:
                     ok, g, r, cut = c45_numeric_entries(a, A, rank, uvals[uoff[a]:uoff[a + 1]], y, C, e_idx, e_w,
@@ -696,7 +711,7 @@ def _max_bag(k, A, codes, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, kn
 
 @njit(cache=True, inline="always")
 def _est_raised(k, jbig, A, codes, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child, n_leaf,
-                n_s0, n_sn, n_cw, n_tot, extra, touched, se):
+                n_s0, n_sn, n_cw, n_tot, extra, touched, se, cw):
     """``_est_branch(son jbig of k, segment of k)`` when no value is missing: the son's
     leaves already hold the son's own entries (``n_cw``, estimated errors ``se``), so only
     the other sons' entries are routed down the son's subtree, and only the leaves they
@@ -722,7 +737,6 @@ def _est_raised(k, jbig, A, codes, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub,
                 nt += 1
             extra[q, y[i]] += e_w[t]
     e = se[big]
-    cw = np.empty(C)
     for u in range(nt):
         q = touched[u]
         tot = n_tot[q]
@@ -780,7 +794,7 @@ def _prune(A, codes, nval, y, C, e_idx, e_w, ecap, st,
                     jbig = j
             big = n_child[k] + jbig
             err_branch = _est_raised(k, jbig, A, codes, nval, y, C, e_idx, e_w, n_attr, n_sp, n_nsub, n_child,
-                                     n_leaf, n_s0, n_sn, n_cw, n_tot, extra, stack, se)
+                                     n_leaf, n_s0, n_sn, n_cw, n_tot, extra, stack, se, cw)
         else:
             big = n_child[k] + _max_bag(k, A, codes, nval, e_idx, e_w, n_attr, n_sp, n_nsub, n_s0, n_sn, probs)
             err_branch = _est_branch(big, n_s0[k], n_sn[k], A, codes, nval, y, C, e_idx, e_w, ecap, st,
@@ -826,12 +840,16 @@ def _fit_one(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y,
             if np.isnan(A[rows[q], a]):
                 nomiss = False
     return _fit_rows(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune,
-                     nomiss)
+                     nomiss, np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
 
 
 @njit(cache=True)
-def _fit_rows(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune, nomiss):
-    """:func:`_fit_one` given whether any training row has a missing value (``not nomiss``)."""
+def _fit_rows(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune, nomiss,
+              root_all, vcnt_all, others):
+    """:func:`_fit_one` given whether any training row has a missing value (``not nomiss``).
+    ``root_all``/``vcnt_all``: the count table and the per-value counts of every row of the
+    call (or empty), ``others`` the rows this model does not train on: the root's table and
+    the values present come from them by subtraction when that is cheaper."""
     e_idx = np.empty(ecap, dtype=np.int64)
     e_w = np.empty(ecap)
     n_attr = np.empty(ncap, dtype=np.int64)
@@ -858,12 +876,23 @@ def _fit_rows(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y
         count_avg[a] = is_num[a] or multi or nval[a] < 0.3 * nr - SMALL
     # training values present per numeric attribute (for the split-point relocation)
     present = np.zeros(uvals.shape[0], dtype=np.bool_)
-    for a in range(nval.shape[0]):
-        if is_num[a]:
-            for q in range(nr):
-                r = rank[a, rows[q]]
-                if r >= 0:
-                    present[uoff[a] + r] = True
+    if vcnt_all.shape[0] == uvals.shape[0] and others.shape[0] < nr:
+        vc = vcnt_all.copy()
+        for a in range(nval.shape[0]):
+            if is_num[a]:
+                for i in others:
+                    r = rank[a, i]
+                    if r >= 0:
+                        vc[uoff[a] + r] -= 1
+        for u in range(vc.shape[0]):
+            present[u] = vc[u] > 0
+    else:
+        for a in range(nval.shape[0]):
+            if is_num[a]:
+                for q in range(nr):
+                    r = rank[a, rows[q]]
+                    if r >= 0:
+                        present[uoff[a] + r] = True
     if nr > ecap:
         st[2] = 1
     else:
@@ -876,7 +905,7 @@ def _fit_rows(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y
         n_sn[0] = nr
         ok = _grow(A, codes, slots, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C, rows,
                    e_idx, e_w, ecap, n_attr, n_sp, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
-                   ncap, st, nomiss)
+                   ncap, st, nomiss, root_all, others)
         if ok:
             _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, np.empty(ncap, dtype=np.int64),
                       np.empty(ncap, dtype=np.int64), np.empty(ncap))
@@ -980,7 +1009,7 @@ def _predict_row(A, codes, i, nval, n_attr, n_sp, n_nsub, n_child, n_leaf, n_emp
 
 @njit(cache=True)
 def _fit_predict_one(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, test_rows, prune,
-                     rowmiss, out_row):
+                     rowmiss, out_row, root_all, vcnt_all, others):
     nr = rows.shape[0]
     ecap = 8 * nr + 64
     ncap = 2 * nr + 64
@@ -991,7 +1020,7 @@ def _fit_predict_one(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is
             break
     while True:
         res = _fit_rows(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune,
-                        nomiss)
+                        nomiss, root_all, vcnt_all, others)
         if res[0] == 0:
             break
         ecap *= 2
@@ -1061,12 +1090,26 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
     codes, order, nknown, slots = _prepare(A, nval, rank, uoff, is_num, y, C)
     rowmiss = _row_missing(A)
     out = np.full((B, n), -1, dtype=np.int64)
+    # counts of every row, once for all models: each model's root table and the values its
+    # rows hold are these minus the rows it does not train on (see _grow, _fit_rows)
+    noff = _count_layout(nval, uoff, is_num, C, True)[2]
+    root_all = np.zeros(noff[noff.shape[0] - 1])
+    vcnt_all = np.zeros(uvals.shape[0], dtype=np.int64)
+    for i in range(n):
+        for q in range(slots.shape[1]):
+            c = slots[i, q]
+            if c >= 0:
+                root_all[c] += 1.0
+        for a in range(nval.shape[0]):
+            if is_num[a] and rank[a, i] >= 0:
+                vcnt_all[uoff[a] + rank[a, i]] += 1
     # models in parallel (numba threads); each allocates its own work arrays
     for b in prange(B):
         rows = np.flatnonzero(train[b])
         trows = np.flatnonzero(test[b])
+        others = np.flatnonzero(~train[b])
         _fit_predict_one(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, trows, prune,
-                         rowmiss, out[b])
+                         rowmiss, out[b], root_all, vcnt_all, others)
     return out
 
 
