@@ -332,17 +332,24 @@ def ours(threads: int | None, quick: bool, reps: int) -> dict[str, Any]:
 
 # --- the benchmark ----------------------------------------------------------------------------
 
+#: the code a measurement runs (local changes elsewhere in the tree are listed, not flagged)
+MEASURED = ("simstudy/learners/weka/", "simstudy/learners/trees/", "simstudy/perf/", "simstudy/runner.py")
+
+
 def _commit() -> dict[str, Any]:
+    """The commit measured, and the files of ``simstudy`` with local changes then."""
     root = Path(__file__).resolve().parents[2]
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
                               text=True, timeout=30).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no",
-                                "simstudy"], cwd=root, capture_output=True, text=True,
-                               timeout=30).stdout.strip()
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no",
+                                 "simstudy"], cwd=root, capture_output=True, text=True,
+                                timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
-        return {"commit": None, "dirty": None}
-    return {"commit": head or None, "dirty": bool(dirty)}
+        return {"commit": None, "dirty": None, "changed": []}
+    changed = sorted(line[3:].strip() for line in status.splitlines() if line.strip())
+    return {"commit": head or None, "changed": changed,
+            "dirty": any(c.startswith(MEASURED) for c in changed)}
 
 
 def _machine() -> dict[str, Any]:
@@ -454,7 +461,7 @@ def markdown(res: dict[str, Any]) -> str:
         "# Weka 3.6.14 beside `wnb`, `j48`, `ib1` (credit-g, 10×10 cv)",
         "",
         f"Measured by `nox -s perf-weka` (`python -m simstudy.perf.weka_peer`) at commit `{commit[:12]}`"
-        + (" with local changes" if res.get("dirty") else "") + f", {res['date']}; "
+        + (" with local changes to the measured code" if res.get("dirty") else "") + f", {res['date']}; "
         f"{res['machine']['cores']} cores ({res['machine']['cpu']}), {res['machine']['java']}; "
         f"load average {min(s['load']):.1f}–{max(s['load']):.1f} during the run "
         f"(other jobs share the machine: the ratios, measured side by side, are what count).",
