@@ -59,8 +59,7 @@ class RunResult:
     (None when only a shard of the work was computed); ``table`` is its reject table.
     ``runs`` holds one :class:`~simstudy.runner.RunSummary` per root seed; the counts
     (trials in all, stored before, computed; test results computed from stored fold
-    losses, no learner fitted) are their sums.  ``paths`` are the files written (``out``);
-    ``notes`` what the user should know of them (a filtered run renders its cells only).
+    losses, no learner fitted) are their sums.  ``paths`` are the files written (``out``).
     """
 
     study: Study
@@ -69,7 +68,6 @@ class RunResult:
     seconds: float
     store: str
     paths: list[Path] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
     trials_total: int = field(init=False)
     trials_done_before: int = field(init=False)
     trials_computed: int = field(init=False)
@@ -190,8 +188,8 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
     from .store import Store
 
     seeds = check("seeds", seeds, POSITIVE_INT)
-    whole = resolve(study, runs=runs, sets=sets, seed=seed, alpha=alpha, chunk=chunk)
-    s = whole.select(filter)
+    s = resolve(study, runs=runs, sets=sets, seed=seed, alpha=alpha, chunk=chunk,
+                filter=filter)
     validate(s)  # before the store file is created
     target = None if out is None else out_dir(out)
     if record is None:
@@ -210,35 +208,13 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
             return RunResult(s, None, done, time.time() - t0, str(st.path))
         result = _collect(s, st) if seeds == 1 else collect_seeds(s, st, roots)
         paths: list[Path] = []
-        notes: list[str] = []
-        if target is not None and len(s.cells) < len(whole.cells):
-            # the study's tables, figures and page describe all of its cells: a filtered
-            # run writes the table of the cells it covers
-            from .report import write_table
-
-            paths = write_table(_cell_table(result), target, "filtered",
-                                caption=f"{s.name}: the cells matching {filter!r}")
-            notes.append(f"--filter {filter!r} covers {len(s.cells)} of {len(whole.cells)} "
-                         f"cells: wrote their table only; 'python -m simstudy report "
-                         f"{s.name} --out DIR' renders the study's tables and figures")
-        elif target is not None:
+        if target is not None:
             from .report.html import write_study_page
 
             if s.render is not None:
                 paths = list(s.render(result, target) or [])
             paths.append(write_study_page(s, result, st, target, paths))
-    return RunResult(s, result, done, time.time() - t0, str(st.path), paths, notes)
-
-
-def _cell_table(result: StudyResult) -> pd.DataFrame:
-    """The reject table as ``run`` prints it: cell, test, the pair of a 3-learner cell,
-    rejects, runs, proportion, Wilson interval, Monte Carlo se (and truth, if known)."""
-    from .aggregate import named_pairs
-
-    table = named_pairs(result)  # a 3-learner cell's rows name their pair
-    cols = ["cell", "test", *(["pair"] if "pair" in table.columns else []), "rejects", "runs",
-            "proportion", "ci_low", "ci_high", "mcse"]
-    return table[cols + [c for c in ("truth",) if c in table.columns]]
+    return RunResult(s, result, done, time.time() - t0, str(st.path), paths)
 
 
 def collect(study: str | Study, *, store: str | os.PathLike = DEFAULT_STORE,
