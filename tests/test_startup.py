@@ -1,0 +1,91 @@
+"""Time to first result: what the commands import, which learner families a study loads,
+the progress bar's cost units."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+def _imports(code: str) -> set[str]:
+    """The top-level modules a fresh interpreter holds after running ``code``."""
+    probe = (f"import sys, io, contextlib\n{code}\n"
+             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} | "
+             "{m for m in sys.modules if m.startswith('simstudy.learners.')})))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True)
+    return set(out.stdout.split())
+
+
+def test_list_and_help_import_no_learner_kernels_and_no_scikit_learn() -> None:
+    quiet = "with contextlib.redirect_stdout(io.StringIO()):\n    main([{}])"
+    for args in ("'list'", "'--help'", "'run', '--help'"):
+        code = "from simstudy.cli import main\ntry:\n" + "\n".join(
+            "    " + ln for ln in quiet.format(args).splitlines()) + "\nexcept SystemExit:\n    pass"
+        mods = _imports(code)
+        assert not mods & {"sklearn", "numba", "matplotlib", "joblib"}, (args, mods)
+        assert not any(m.startswith("simstudy.learners.") and m != "simstudy.learners.registry"
+                       and m != "simstudy.learners.base" for m in mods), (args, mods)
+
+
+def test_a_learner_loads_its_own_family_only() -> None:
+    mods = _imports("from simstudy.learners import get_learner\nget_learner('wnb')")
+    assert "simstudy.learners.weka.nb" in mods and "sklearn" not in mods
+    assert not {"simstudy.learners.neural", "simstudy.learners.svm",
+                "simstudy.learners.linear"} & mods
+    # the reference path still is a learner of its own, with scikit-learn
+    mods = _imports("from simstudy.learners import get_learner\nget_learner('nmc@sklearn')")
+    assert "sklearn" in mods
+
+
+def test_list_names_every_learner_without_importing_it() -> None:
+    from simstudy.learners import registry
+
+    rows = dict(registry.describe_learners())
+    assert {"nmc", "wnb", "j48", "ib1", "mlp-<h>", "lp", "lgc", "rt"} <= set(rows)
+    assert rows["wnb"].startswith("Weka 3.6.14 NaiveBayes")
+
+
+def test_scan_reads_literal_registrations_only() -> None:
+    from simstudy.learners.registry import _scan
+
+    text = ('@register_learner("a", description="first (one) line "\n    "continued")\n'
+            "class A: ...\n"
+            'register_learner("b-{h}", params={"x"}, description="b")(B)\n'
+            '    """a docstring naming register_learner( is no call"""\n')
+    assert _scan(text) == [("a", "first (one) line continued"), ("b-{h}", "b")]
+    assert _scan("register_learner(NAME, description='x')(f)\n") is None  # imported instead
+
+
+def test_progress_counts_cost_units(tmp_path) -> None:
+    from simstudy.api import resolve
+    from simstudy.progress import Progress, cell_seconds, cold_kernels
+    from simstudy.runner import _learner, plan
+    from simstudy.store import Store
+
+    study = resolve("demo", runs=2).keyed()
+    with Store(tmp_path / "s.sqlite") as st:
+        chunks, total, done = plan(study, st)
+        per, measured = cell_seconds(study, st, chunks)
+        assert not measured and len(per) == 6
+        # wine (178 x 13) costs more per trial than iris (150 x 4), by its shape
+        assert per["wine/nmc~1nn/5x2"] > per["iris/nmc~1nn/5x2"]
+        assert cold_kernels([_learner("max"), _learner("nmc")]) == []  # no numba kernels
+        with Progress(study, st, chunks, total, done, enabled=False) as bar:
+            bar.update([object()] * 2)
+        assert bar.trials == 2 and bar.bar is None
+
+
+@pytest.mark.parametrize("stored_before", [False, True])
+def test_progress_bar_reaches_the_whole_study(tmp_path, capsys, stored_before) -> None:
+    """The bar ends at 100 % and names the trials, whatever was stored before."""
+    import simstudy as ss
+
+    store = str(tmp_path / "s.sqlite")
+    if stored_before:
+        ss.run("demo", runs=1, store=store, progress=False)
+    ss.run("demo", runs=2, store=store, backend="serial")
+    err = capsys.readouterr().err
+    assert "100%" in err and "12/12 trials" in err
