@@ -298,6 +298,11 @@ def _f(v: float, d: int = 2) -> str:
     return "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{d}f}"
 
 
+def fmt_sets(rows: pd.DataFrame) -> str:
+    return ", ".join(f"{r.dataset} (the number correct differs in {int(r.n - r.ours)} of "
+                     f"{int(r.n)} folds)" for r in rows.itertuples())
+
+
 def render(out: Path) -> str:
     t = pd.read_csv(out / "results.csv")
     m = json.loads((out / "meta.json").read_text())
@@ -357,6 +362,13 @@ def render(out: Path) -> str:
             L.append(f"| {r.dataset} | `{r.item}` | {int(r.n)} | {int(r.ours)} |")
         L += ["", f"All equal: {'yes' if (rep.ours == rep.n).all() else 'no'} "
               f"({int(rep.ours.sum())} of {int(rep.n.sum())}).", ""]
+        j48 = rep[(rep.item == "j48") & (rep.ours != rep.n)]
+        if len(j48):
+            L += [f"`j48` differs on {fmt_sets(j48)}: it predicts as J48's `classifyInstance` "
+                  "(Weka's `-p 0`; a class must beat the best so far by more than 1e-6), while "
+                  "the Experimenter's `Evaluation` takes the first maximum of "
+                  "`distributionForInstance`; the two disagree on near-ties "
+                  "(docs/weka-fidelity.md).", ""]
     folds = t[t.quantity == "folds"]
     relab = t[t.quantity == "folds-relabelled"]
     if len(folds):
