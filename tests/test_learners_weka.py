@@ -257,6 +257,15 @@ def test_ib1_orders_drawn_block_by_block_change_nothing(name: str, monkeypatch) 
         WekaIB1().prepare(data).fit_predict(data.X, data.y, tr, ~tr, seeds + seeds[:4])
 
 
+def test_weka_experimenter_page_is_what_its_table_gives() -> None:
+    # figures/weka-experimenter/RESULTS.md is rendered from results.csv and meta.json alone
+    spec = importlib.util.spec_from_file_location("weka_experimenter", WEKA / "experimenter.py")
+    ex = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ex)
+    assert (ex.OUT / "RESULTS.md").read_text() == ex.render(ex.OUT), \
+        "re-render with `python tests/weka/experimenter.py --render`"
+
+
 def test_ib1_ties_option() -> None:
     assert get_learner("ib1").ties == "random"
     assert get_learner("ib1[ties=order]").ties == "order"
