@@ -71,6 +71,20 @@ def test_credit_g_needs_no_refit_and_matches_wekas_way() -> None:
     assert n_exact == 0
 
 
+@pytest.mark.parametrize("name", ["ecoli", "vehicle"])
+def test_fast_path_where_products_underflow(name: str) -> None:
+    # 8 and 4 classes: losing classes' products fall far below 1e-280, where only the
+    # absolute envelope of _predict can certify a row
+    from simstudy.designs import get_design
+    from simstudy.sources.bundled import load_bundled
+
+    data = load_bundled(name)
+    train = get_design("10x10cv").masks(data.y, np.random.default_rng(0)).reshape(100, -1)[:20]
+    fast, weka, n_exact = _both(data, train)
+    np.testing.assert_array_equal(fast, weka)
+    assert n_exact < 5
+
+
 def test_phi_with_its_tail_is_wekas_phi_bit_for_bit() -> None:
     fx = json.loads((HERE / "weka" / "normal_probability.json").read_text())
     z = np.array([int(h, 16) for h in fx["z_bits"]], dtype=np.uint64).view(np.float64)

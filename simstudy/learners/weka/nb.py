@@ -500,9 +500,9 @@ def _factors(x, k, C, prec, mean, sd, emu, esd, certify, gout, rout, gq):  # pra
 
 
 @numba.njit(cache=True)
-def _predict(b, rows, nrows, token, certify, keep, codesT, icodes, is_nom, slot, rank, uoff, C, prior,
-             ptab, pmin, prec, mean, sd, emu, esd, safe, stamp, gcache, rcache, gmin, probs, rsum, out,
-             proba, redo, deep):  # pragma: no cover - compiled
+def _predict(b, rows, nrows, token, certify, envelope, keep, codesT, icodes, is_nom, slot, rank, uoff, C,
+             prior, ptab, pmin, prec, mean, sd, emu, esd, safe, stamp, gcache, rcache, gmin, probs, rsum,
+             hi, lo, out, proba, redo, deep):  # pragma: no cover - compiled
     """NaiveBayes.distributionForInstance + classifyInstance for test rows ``rows[:nrows]``
     of model ``b`` into ``out[b]``.  The numeric factors of a distinct value are computed
     once per model (``stamp == token``).  Weka checks after every attribute whether the
@@ -514,7 +514,12 @@ def _predict(b, rows, nrows, token, certify, keep, codesT, icodes, is_nom, slot,
     there) to ``deep`` (returns both counts).  Certain when every factor is Weka's to the
     bit (then so is every operation after), or when each class's product, within the
     relative bounds of its factors (``rsum``, their sum; each below 1e-3) and one rounding
-    per operation, cannot reach the winner's, and Weka rescales where this does."""
+    per operation, cannot reach the winner's, and Weka rescales where this does.
+
+    With ``envelope`` too (for the ``deep`` rows): ``hi``/``lo`` follow each class's product
+    with its factors' bounds, a rounding per operation and an absolute 2**-1073 per
+    operation (underflow), so Weka's product lies between them; certain when Weka rescales
+    on the steps this does and the winner's ``lo`` exceeds every other class's ``hi``."""
     A = is_nom.shape[0]
     nredo = 0
     ndeep = 0
@@ -528,6 +533,8 @@ def _predict(b, rows, nrows, token, certify, keep, codesT, icodes, is_nom, slot,
         for c in range(C):
             probs[c] = prior[c]
             rsum[c] = 0.0
+            hi[c] = prior[c]
+            lo[c] = prior[c]
             bound = max(bound, prior[c])
         if safe:
             for k in range(icodes.shape[1]):
@@ -544,6 +551,10 @@ def _predict(b, rows, nrows, token, certify, keep, codesT, icodes, is_nom, slot,
                 for c in range(C):
                     probs[c] *= ptab[k, c, v]
                 bound *= pmin[k, v]
+                if envelope:
+                    for c in range(C):
+                        hi[c] = hi[c] * ptab[k, c, v] * (1.0 + 2.0 * _U) + _TINY
+                        lo[c] = lo[c] * ptab[k, c, v] * (1.0 - 2.0 * _U) - _TINY
             else:
                 q = rank[k, i]
                 if q < 0:
@@ -565,145 +576,43 @@ def _predict(b, rows, nrows, token, certify, keep, codesT, icodes, is_nom, slot,
                         if rho != 0.0:
                             exact = False
                             rsum[c] += rho
-            if bound >= 1e-60:
+                        if envelope:
+                            # Weka's factor is a difference of two probabilities floored at 1e-75
+                            g = gcache[gq, c]
+                            hi[c] = hi[c] * min(1.0, g * (1.0 + rho)) * (1.0 + 3.0 * _U) + _TINY
+                            lo[c] = lo[c] * max(1e-75, g * (1.0 - rho)) * (1.0 - 3.0 * _U) - _TINY
+            if bound >= 1e-60 and not envelope:
                 continue  # the largest product is >= 1e-60 here, on Weka's side too
             mx = 0.0
             for c in range(C):
                 if probs[c] > mx:
                     mx = probs[c]
             bound = mx
-            if mx > 0.0 and mx < 1e-75:  # Weka rescales against underflow
-                if certify:
+            if certify:
+                rescale = mx > 0.0 and mx < 1e-75
+                if envelope:
+                    hmax = 0.0
+                    lmax = 0.0
+                    for c in range(C):
+                        hmax = max(hmax, hi[c])
+                        lmax = max(lmax, lo[c])
+                    weka_same = lmax > 0.0 and hmax < 1e-75 if rescale else lmax >= 1e-75
+                else:
                     r = 0.0
                     for c in range(C):
                         r = max(r, rsum[c])
-                        if probs[c] < 1e-280:
+                        if rescale and probs[c] < 1e-280:
                             tiny = True
-                    if not (r < 1e-3 and mx * (1.0 + 2.0 * r + rnd) < 1e-75):
-                        sure = False
-                for c in range(C):
-                    probs[c] *= 1e75
-                bound = mx * 1e75
-            elif certify:
-                r = 0.0
-                for c in range(C):
-                    r = max(r, rsum[c])
-                if not (r < 1e-3 and mx * (1.0 - 2.0 * r - rnd) >= 1e-75):
-                    sure = False  # Weka might rescale here
-        s = 0.0
-        for c in range(C):
-            s += probs[c]
-        best = 0
-        top = 0.0
-        for c in range(C):
-            q = probs[c] / s
-            if keep:
-                proba[b, i, c] = q
-            if q > top:
-                top = q
-                best = c
-        out[b, i] = best
-        if not certify or exact:
-            continue
-        for c in range(C):
-            if probs[c] < 1e-280:
-                tiny = True
-        if tiny:
-            deep[ndeep] = i
-            ndeep += 1
-            continue
-        if sure:
-            rb = rsum[best]
-            floor = probs[best] * (1.0 - rb - rnd) if rb < 1e-3 else -1.0
-            for c in range(C):
-                if c == best:
-                    continue
-                rc = rsum[c]
-                if not (rc < 1e-3 and floor > probs[c] * (1.0 + rc * (1.0 + 2.0 * rc) + rnd)):
-                    sure = False
-                    break
-        if not sure:
-            redo[nredo] = i
-            nredo += 1
-    return nredo, ndeep
-
-
-@numba.njit(cache=True)
-def _predict_envelope(b, rows, nrows, token, codesT, icodes, is_nom, slot, rank, uoff, C, prior,
-             ptab, prec, mean, sd, emu, esd, safe, stamp, gcache, rcache, probs, hi, lo, out, proba,
-             redo):  # pragma: no cover - compiled
-    """:func:`_predict` for the rows whose products come near the subnormal range, where
-    relative bounds fail: the rows whose class is not certainly Weka's go to ``redo``
-    (their number is returned).  Certain when bounds on Weka's products say so: ``hi``/``lo`` follow each class's product with
-    its factors' bounds, a rounding per operation and an absolute 2**-1073 per operation
-    (underflow), so Weka's product lies between them; Weka rescales on the steps this does
-    (else uncertain), and the winner's ``lo`` exceeds every other class's ``hi``."""
-    A = is_nom.shape[0]
-    certify = True
-    keep = False
-    nredo = 0
-    for j in range(nrows):
-        i = rows[j]
-        exact = True
-        sure = True
-        for c in range(C):
-            probs[c] = prior[c]
-            hi[c] = prior[c]
-            lo[c] = prior[c]
-        if safe:
-            for k in range(icodes.shape[1]):
-                v = icodes[i, k]
-                if v >= 0:
-                    for c in range(C):
-                        probs[c] *= ptab[k, c, v]
-        for a in range(A if not safe else 0):
-            k = slot[a]
-            if is_nom[a]:
-                v = icodes[i, k]
-                if v < 0:
-                    continue
-                for c in range(C):
-                    probs[c] *= ptab[k, c, v]
-                if certify:
-                    for c in range(C):
-                        hi[c] = hi[c] * ptab[k, c, v] * (1.0 + 2.0 * _U) + _TINY
-                        lo[c] = lo[c] * ptab[k, c, v] * (1.0 - 2.0 * _U) - _TINY
-            else:
-                q = rank[k, i]
-                if q < 0:
-                    continue
-                gq = uoff[k] + q
-                if stamp[gq] != token:
-                    _factors(codesT[a, i], k, C, prec, mean, sd, emu, esd, certify, gcache, rcache, gq)
-                    stamp[gq] = token
-                for c in range(C):
-                    probs[c] *= gcache[gq, c]
-                if certify:
-                    for c in range(C):
-                        g = gcache[gq, c]
-                        rho = rcache[gq, c]
-                        if rho != 0.0:
-                            exact = False
-                        # Weka's factor is a difference of two probabilities floored at 1e-75
-                        hi[c] = hi[c] * min(1.0, g * (1.0 + rho)) * (1.0 + 3.0 * _U) + _TINY
-                        lo[c] = lo[c] * max(1e-75, g * (1.0 - rho)) * (1.0 - 3.0 * _U) - _TINY
-            mx = 0.0
-            for c in range(C):
-                if probs[c] > mx:
-                    mx = probs[c]
-            if certify:
-                hmax = 0.0
-                lmax = 0.0
-                for c in range(C):
-                    hmax = max(hmax, hi[c])
-                    lmax = max(lmax, lo[c])
-                if not (lmax >= 1e-75 or (lmax > 0.0 and hmax < 1e-75)):
+                    weka_same = r < 1e-3 and (mx * (1.0 + 2.0 * r + rnd) < 1e-75 if rescale
+                                              else mx * (1.0 - 2.0 * r - rnd) >= 1e-75)
+                if not weka_same:
                     sure = False  # Weka might rescale where this does not, or the other way
             if mx > 0.0 and mx < 1e-75:  # Weka rescales against underflow
                 for c in range(C):
                     probs[c] *= 1e75
                     hi[c] *= 1e75 * (1.0 + _U)
                     lo[c] *= 1e75 * (1.0 - _U)
+                bound = mx * 1e75
         s = 0.0
         for c in range(C):
             s += probs[c]
@@ -719,16 +628,35 @@ def _predict_envelope(b, rows, nrows, token, codesT, icodes, is_nom, slot, rank,
         out[b, i] = best
         if not certify or exact:
             continue
-        if sure:
-            floor = lo[best] * (1.0 - 4.0 * _U)
+        if envelope:
+            if sure:
+                floor = lo[best] * (1.0 - 4.0 * _U)
+                for c in range(C):
+                    if c != best and not floor > hi[c] * (1.0 + 4.0 * _U) + 1e-300:
+                        sure = False
+                        break
+        else:
             for c in range(C):
-                if c != best and not floor > hi[c] * (1.0 + 4.0 * _U) + 1e-300:
-                    sure = False
-                    break
+                if probs[c] < 1e-280:
+                    tiny = True
+            if tiny:
+                deep[ndeep] = i
+                ndeep += 1
+                continue
+            if sure:
+                rb = rsum[best]
+                floor = probs[best] * (1.0 - rb - rnd) if rb < 1e-3 else -1.0
+                for c in range(C):
+                    if c == best:
+                        continue
+                    rc = rsum[c]
+                    if not (rc < 1e-3 and floor > probs[c] * (1.0 + rc * (1.0 + 2.0 * rc) + rnd)):
+                        sure = False
+                        break
         if not sure:
             redo[nredo] = i
             nredo += 1
-    return nredo
+    return nredo, ndeep
 
 
 @numba.njit(cache=True)
@@ -743,7 +671,7 @@ def _wnb_kernel(codes, icodes, is_nom, nvals, slot, y, C, train, test, out, prob
     Counts for all models at once: class, value and per-distinct-value counts of all rows
     once per call, a model's by subtracting the rows it does not train on (integers: exact).
     Numeric attributes the fast way (:func:`_fast_moments`, no sort), every prediction
-    certified against Weka's own summation order (:func:`_classify`); a model with any
+    certified against Weka's own summation order (:func:`_predict`); a model with any
     uncertain prediction, or whose probabilities are asked for, is fitted Weka's way
     (:func:`_exact_moments`: its sorts and order) and those predictions recomputed.
     """
@@ -922,13 +850,13 @@ def _wnb_kernel(codes, icodes, is_nom, nvals, slot, y, C, train, test, out, prob
         nrows = nte
         if not exact:
             token += 1
-            nrows, ndeep = _predict(b, te, nte, token, True, False, codesT, icodes, is_nom, slot, rank, uoff,
-                                    C, prior, ptab, pmin, prec, mean, sd, emu, esd, safe, stamp, gcache,
-                                    rcache, gmin, probs, rsum, out, proba, redo, deep)
+            nrows, ndeep = _predict(b, te, nte, token, True, False, False, codesT, icodes, is_nom, slot, rank,
+                                    uoff, C, prior, ptab, pmin, prec, mean, sd, emu, esd, safe, stamp, gcache,
+                                    rcache, gmin, probs, rsum, hi, lo, out, proba, redo, deep)
             if ndeep > 0:  # the factors are cached: only the products again
-                nrows += _predict_envelope(b, deep, ndeep, token, codesT, icodes, is_nom, slot, rank, uoff,
-                                           C, prior, ptab, prec, mean, sd, emu, esd, safe, stamp, gcache,
-                                           rcache, probs, hi, lo, out, proba, redo[nrows:])
+                nrows += _predict(b, deep, ndeep, token, True, True, False, codesT, icodes, is_nom, slot, rank,
+                                  uoff, C, prior, ptab, pmin, prec, mean, sd, emu, esd, safe, stamp, gcache,
+                                  rcache, gmin, probs, rsum, hi, lo, out, proba, redo[nrows:], deep)[0]
             if nrows == 0:
                 continue
             rows = redo
@@ -936,9 +864,9 @@ def _wnb_kernel(codes, icodes, is_nom, nvals, slot, y, C, train, test, out, prob
         n_exact += 1
         _exact_moments(codes, num, y, C, tr, ntr, prec, mean, sd, perm, perm2, vals, idx, stack)
         token += 1
-        _predict(b, rows, nrows, token, False, keep, codesT, icodes, is_nom, slot, rank, uoff, C, prior,
-                 ptab, pmin, prec, mean, sd, emu, esd, safe, stamp, gcache, rcache, gmin, probs, rsum, out,
-                 proba, redo, deep)
+        _predict(b, rows, nrows, token, False, False, keep, codesT, icodes, is_nom, slot, rank, uoff, C, prior,
+                 ptab, pmin, prec, mean, sd, emu, esd, safe, stamp, gcache, rcache, gmin, probs, rsum, hi, lo,
+                 out, proba, redo, deep)
     return n_exact
 
 
