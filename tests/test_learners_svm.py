@@ -63,3 +63,26 @@ def test_libsvm_stays_quiet(capfd):
     get_learner("svm").fit_predict(X, y, train, ~train, _seeds(2))
     out, err = capfd.readouterr()
     assert "optimization finished" not in out + err
+
+
+def test_e1071_radial_equals_sklearn_on_r_scaled_inputs():
+    # svm[gamma=auto,scale=e1071]: e1071::svm's defaults (radial, gamma 1/p, R's scale())
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 3)) * [1.0, 5.0, 0.2]
+    X[:, 2] = 3.0  # constant column: e1071 leaves it unscaled
+    y = (X[:, 0] + rng.normal(size=60) > 0).astype(np.int64)
+    train = _masks(60, 4, rng)
+    spec = "svm[gamma=auto,scale=e1071]"
+    pred = get_learner(spec).fit_predict(X, y, train, ~train, _seeds(4))
+    for b in range(4):
+        tr = train[b]
+        mu, sd = X[tr].mean(0), X[tr].std(0, ddof=1)
+        const = sd == 0
+        mu[const], sd[const] = 0.0, 1.0
+        ref = SVC(kernel="rbf", gamma=1 / 3, C=1.0).fit((X[tr] - mu) / sd, y[tr])
+        np.testing.assert_array_equal(pred[b, ~tr], ref.predict((X[~tr] - mu) / sd))
+    assert get_learner(spec).name == spec
+    with pytest.raises(SimstudyError, match="'minmax'"):
+        get_learner("svm[scale=minmax]")

@@ -10,6 +10,10 @@ C-SVC with K(u, v) = tanh(γ uᵀv + coef0), γ = 1/p (p = number of input colum
 C = 1, tol = 1e-3, on inputs scaled as e1071 does (R's ``scale``: training mean and sample
 sd, ``ddof = 1``; a column constant on the training fold is left unscaled and uncentred).
 
+``svm[gamma=auto,scale=e1071]`` is ``e1071::svm`` with every default, radial kernel included:
+γ = 1/p on inputs scaled as above (``scale=e1071``; the default ``scale=standardize`` divides
+by the ``ddof = 0`` sd, and γ = 'scale' is then 1/p up to that factor).
+
 Why not batched: an SVM's dual problem has no closed form or shared structure across
 training sets, so there is no matrix trick as for nearest means or least squares.  But at the
 sizes of the Gaussian study (100 training points, 2 features) a ``SVC().fit`` spends most of its
@@ -34,7 +38,8 @@ from .registry import register_learner
 
 
 @register_learner("svm", description="SVC with a Gaussian kernel, scikit-learn defaults "
-                  "(Wang et al. 2016); [kernel=sigmoid]: e1071's")
+                  "(Wang et al. 2016); [kernel=sigmoid]: e1071's; "
+                  "[gamma=auto,scale=e1071]: e1071's radial")
 class FastSVC(Learner):
     """C-SVC with an RBF kernel, libsvm called directly; equals ``SVC(C, gamma, tol)``."""
 
@@ -42,10 +47,20 @@ class FastSVC(Learner):
     stack_trials = True  # per-model work on the model's own rows only
 
     def __init__(self, C: float = 1.0, gamma: str | float | None = None, tol: float = 1e-3,
-                 cache_size: float = 200.0, kernel: str = "rbf") -> None:
+                 cache_size: float = 200.0, kernel: str = "rbf", scale: str | None = None
+                 ) -> None:
         if kernel not in ("rbf", "sigmoid"):
             raise SimstudyError(f"svm: unknown kernel {kernel!r}; valid choices: rbf, sigmoid")
         self.kernel = kernel
+        # input scaling per training fold: ddof-0 standardisation (rbf's default) or R's
+        # scale() as e1071 applies it (sigmoid's default)
+        scale_default = "standardize" if kernel == "rbf" else "e1071"
+        if scale is None:
+            scale = scale_default
+        if scale not in ("standardize", "e1071"):
+            raise SimstudyError(f"svm: unknown scale {scale!r}; valid choices: standardize, "
+                                "e1071")
+        self.scale = scale
         # defaults: scikit-learn's for rbf; e1071's (gamma = 1/p) for sigmoid
         gamma_default = "scale" if kernel == "rbf" else "auto"
         if gamma is None:
@@ -71,6 +86,8 @@ class FastSVC(Learner):
             params["gamma"] = gamma
         if kernel != "rbf":
             params["kernel"] = kernel
+        if scale != scale_default:
+            params["scale"] = scale
         if self.tol != 1e-3:
             params["tol"] = tol
         from ..spec import format_spec
@@ -102,7 +119,7 @@ class FastSVC(Learner):
         out = np.full(train.shape, -1, dtype=np.int64)
         imp, scale = fold_stats(X, train)
         mean = imp  # imputation and centring means coincide, except for e1071's scaling
-        if self.kernel == "sigmoid":
+        if self.scale == "e1071":
             mean, scale = _e1071_scale(X, train, imp)
         missing = np.isnan(X)
         has_missing = bool(missing.any())
