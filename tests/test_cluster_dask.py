@@ -27,7 +27,8 @@ def test_lost_worker_and_retried_units_are_reported(tmp_path):
         pass
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                                   dashboard_address=None) as cluster:
-        victim = next(iter(cluster.workers.values())).process.process.pid
+        nanny = next(iter(cluster.workers.values()))
+        victim, victim_address = nanny.process.process.pid, nanny.worker_address
 
         def kill_after_some_trials() -> None:
             t0 = time.time()
@@ -45,9 +46,11 @@ def test_lost_worker_and_retried_units_are_reported(tmp_path):
                           progress=False)
         killer.join()
     ex = s.execution
-    assert len(ex["workers_lost"]) == 1 and ex["units_retried"], ex
+    # on a loaded machine a slow heartbeat can cost a second worker too: the killed one must
+    # be among those reported
+    assert victim_address in ex["workers_lost"] and ex["units_retried"], ex
     line = summary_line(ex)
-    assert "1 Dask worker(s) lost" in line and "computed again" in line
+    assert f"{len(ex['workers_lost'])} Dask worker(s) lost" in line and "computed again" in line
     with Store(path, readonly=True) as st:
         recorded = json.loads(st.runs_log()["args"].iloc[-1])["execution"]
     assert recorded["workers_lost"] == ex["workers_lost"]
