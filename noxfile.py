@@ -53,6 +53,15 @@ def perf_weka(session: nox.Session) -> None:
                 *session.posargs)
 
 
+@nox.session(python=PY, name="perf-cluster")
+def perf_cluster(session: nox.Session) -> None:
+    """Shards + merge against one run, two cooperating runs against two independent ones:
+    wall and CPU of each command, figures/perf-cluster.json and .md with the commit."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "simstudy.perf.cluster", "--out", "figures/perf-cluster",
+                *session.posargs)
+
+
 @nox.session(python=PY, name="weka-fixtures")
 def weka_fixtures(session: nox.Session) -> None:
     """Regenerate tests/weka/fixtures/ with Weka 3.6.14 (Debian's ``weka`` package + Java)."""
