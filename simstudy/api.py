@@ -59,7 +59,8 @@ class RunResult:
     (None when only a shard of the work was computed); ``table`` is its reject table.
     ``runs`` holds one :class:`~simstudy.runner.RunSummary` per root seed; the counts
     (trials in all, stored before, computed; test results computed from stored fold
-    losses, no learner fitted) are their sums.  ``paths`` are the files written (``out``).
+    losses, no learner fitted) are their sums.  ``paths`` are the files written (``out``);
+    ``notes`` what the user should know of them (a filtered run writes its cells' table).
     """
 
     study: Study
@@ -68,6 +69,7 @@ class RunResult:
     seconds: float
     store: str
     paths: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     trials_total: int = field(init=False)
     trials_done_before: int = field(init=False)
     trials_computed: int = field(init=False)
@@ -135,7 +137,8 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
         filter: str | None = None, sets: int | None = None, seeds: int = 1,
         chunk: int | None = None, jobs: int = 1, backend: str = "joblib",
         scheduler: str | None = None, out: str | os.PathLike | None = None,
-        progress: bool = True, record: dict | None = None, **execution: Any) -> RunResult:
+        progress: bool = True, render: str | None = None, record: dict | None = None,
+        **execution: Any) -> RunResult:
     """Compute the trials of ``study`` the store does not hold yet, then read it back.
 
     Parameters
@@ -159,9 +162,15 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
         Parallel workers; ``"serial"``, ``"joblib"`` (local processes) or ``"dask"``
         (``scheduler``: a Dask scheduler's address).
     out : path, optional
-        Render the study's tables and figures and its HTML page here.
+        Where the rendering goes (nothing is written without it).
     progress : bool
         A progress bar on stderr.
+    render : {"study", "cells", "none"}, optional
+        What is written to ``out``: ``"study"`` the study's tables, figures and HTML page
+        (they describe every cell: cells not run show as missing), ``"cells"`` the reject
+        table of the cells run (``cells.md``, ``.csv``, ``.tex``), ``"none"`` nothing.
+        Default: ``"study"`` for the whole study, ``"cells"`` when ``filter`` leaves out
+        some of its cells.
     record : dict, optional
         What the store records of this invocation (default: these arguments).
     **execution
@@ -188,16 +197,19 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
     from .store import Store
 
     seeds = check("seeds", seeds, POSITIVE_INT)
-    s = resolve(study, runs=runs, sets=sets, seed=seed, alpha=alpha, chunk=chunk,
-                filter=filter)
+    whole = resolve(study, runs=runs, sets=sets, seed=seed, alpha=alpha, chunk=chunk)
+    s = whole.select(filter)  # whole: what a filtered run leaves out
+    filtered = len(s.cells) < len(whole.cells)
+    render = _render_choice(render, filtered, out)
     validate(s)  # before the store file is created
-    target = None if out is None else out_dir(out)
+    target = None if out is None or render == "none" else out_dir(out)
     if record is None:
         record = {"study": study if isinstance(study, str) else s.name, "runs": runs,
                   "seed": seed, "alpha": alpha, "store": str(store), "filter": filter,
                   "sets": sets, "seeds": seeds, "chunk": chunk, "jobs": jobs,
                   "backend": backend, "scheduler": scheduler,
-                  "out": None if out is None else str(out), "api": "simstudy.run"}
+                  "out": None if out is None else str(out), "render": render,
+                  "api": "simstudy.run"}
     t0 = time.time()
     with Store(store) as st:
         roots = [s.seed + i for i in range(seeds)]
@@ -208,13 +220,52 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
             return RunResult(s, None, done, time.time() - t0, str(st.path))
         result = _collect(s, st) if seeds == 1 else collect_seeds(s, st, roots)
         paths: list[Path] = []
-        if target is not None:
+        notes: list[str] = []
+        if target is not None and render == "cells":
+            from .report import write_table
+
+            which = f"the cells matching {filter!r}" if filtered else "every cell"
+            paths = write_table(_cell_table(result), target, "cells",
+                                caption=f"{s.name}: reject proportions of {which}")
+            if filtered:
+                notes.append(f"--filter {filter!r} covers {len(s.cells)} of "
+                             f"{len(whole.cells)} cells: wrote their table only; the "
+                             "study's tables, figures and page describe every cell: "
+                             f"'python -m simstudy report {s.name} --format html' renders "
+                             "them from the store, or run with --render study")
+        elif target is not None:
             from .report.html import write_study_page
 
             if s.render is not None:
                 paths = list(s.render(result, target) or [])
             paths.append(write_study_page(s, result, st, target, paths))
-    return RunResult(s, result, done, time.time() - t0, str(st.path), paths)
+    return RunResult(s, result, done, time.time() - t0, str(st.path), paths, notes)
+
+
+RENDER_CHOICES = ("study", "cells", "none")
+
+
+def _render_choice(render: str | None, filtered: bool, out: object) -> str:
+    """What a run writes: ``render`` checked, or its default (the cells' table when the
+    filter leaves out cells, else the study's rendering)."""
+    if render is None:
+        return "cells" if filtered else "study"
+    if render not in RENDER_CHOICES:
+        raise SimstudyError(f"render {render!r} is not one of: {', '.join(RENDER_CHOICES)}")
+    if render == "none" and out is not None:
+        raise SimstudyError(f"render 'none' writes nothing; drop out {str(out)!r}")
+    return render
+
+
+def _cell_table(result: StudyResult) -> pd.DataFrame:
+    """The reject table as ``run`` prints it: cell, test, the pair of a 3-learner cell,
+    rejects, runs, proportion, Wilson interval, Monte Carlo se (and truth, if known)."""
+    from .aggregate import named_pairs
+
+    table = named_pairs(result)  # a 3-learner cell's rows name their pair
+    cols = ["cell", "test", *(["pair"] if "pair" in table.columns else []), "rejects", "runs",
+            "proportion", "ci_low", "ci_high", "mcse"]
+    return table[cols + [c for c in ("truth",) if c in table.columns]]
 
 
 def collect(study: str | Study, *, store: str | os.PathLike = DEFAULT_STORE,

@@ -1,5 +1,5 @@
 """Time to first result: what the commands import, which learner families a study loads,
-the progress bar's cost units."""
+what a filtered run renders, the progress bar's cost units."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+
+from simstudy.cli import main
 
 
 def _imports(code: str) -> set[str]:
@@ -57,6 +59,50 @@ def test_scan_reads_literal_registrations_only() -> None:
             '    """a docstring naming register_learner( is no call"""\n')
     assert _scan(text) == [("a", "first (one) line continued"), ("b-{h}", "b")]
     assert _scan("register_learner(NAME, description='x')(f)\n") is None  # imported instead
+
+
+def test_no_render_writes_nothing_and_a_filtered_run_its_cells_only(tmp_path, capsys,
+                                                                     monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # where out/demo would go
+    store = str(tmp_path / "s.sqlite")
+    assert main(["run", "demo", "--filter", "iris/max", "--runs", "2", "--store", store,
+                 "--no-render", "--no-progress"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"]
+    out = tmp_path / "o"
+    assert main(["run", "demo", "--filter", "iris/max", "--runs", "2", "--store", store,
+                 "--out", str(out), "--no-progress"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["cells.csv", "cells.md", "cells.tex"]
+    printed = capsys.readouterr().out
+    assert "covers 1 of 6 cells" in printed and "report demo --format html" in printed
+    assert "iris/max~nmc/5x2" in (out / "cells.md").read_text()
+    assert main(["run", "demo", "--runs", "2", "--store", store, "--no-render",
+                 "--out", str(out)]) == 2  # nothing is written: --out is a mistake
+    assert "--no-render" in capsys.readouterr().err
+
+
+def test_a_filtered_run_renders_the_study_when_asked(tmp_path) -> None:
+    import simstudy as ss
+
+    store, out = str(tmp_path / "s.sqlite"), tmp_path / "o"
+    r = ss.run("demo", runs=2, store=store, filter="iris/max", out=out, render="study",
+               progress=False)
+    assert sorted(p.name for p in r.paths) == ["demo.csv", "demo.md", "demo.tex",
+                                               "report.html"] and not r.notes
+    # the facade's default is the command line's: a filtered run writes its cells' table
+    r = ss.run("demo", runs=2, store=store, filter="iris/max", out=out, progress=False)
+    assert [p.name for p in r.paths] == ["cells.md", "cells.csv", "cells.tex"]
+    assert "covers 1 of 6 cells" in r.notes[0]
+    # a whole study renders itself unless told otherwise
+    r = ss.run("demo", runs=1, store=store, out=tmp_path / "w", progress=False)
+    assert "report.html" in {p.name for p in r.paths} and not r.notes
+    r = ss.run("demo", runs=1, store=store, out=tmp_path / "c", render="cells",
+               progress=False)
+    assert [p.name for p in r.paths] == ["cells.md", "cells.csv", "cells.tex"]
+    with pytest.raises(ss.SimstudyError, match="render 'everything' is not one of: study, "
+                                                "cells, none"):
+        ss.run("demo", runs=1, store=store, render="everything", progress=False)
+    with pytest.raises(ss.SimstudyError, match="render 'none' writes nothing"):
+        ss.run("demo", runs=1, store=store, render="none", out=out, progress=False)
 
 
 def test_progress_counts_cost_units(tmp_path) -> None:

@@ -51,6 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--chunk", type=arg_type("chunk", POSITIVE_INT), help="runs per work unit")
     r.add_argument("--out", type=Path, help="where tables and figures go (default out/STUDY)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    what = r.add_mutually_exclusive_group()
+    what.add_argument("--render", choices=("study", "cells", "none"),
+                      help="what goes to --out: the study's tables, figures and page "
+                           "(default), the reject table of the cells run (default with "
+                           "--filter: cells.md/.csv/.tex), or nothing")
+    what.add_argument("--no-render", dest="render", action="store_const", const="none",
+                      help="write nothing (--render none): the printed table only")
     r.add_argument("--shard", metavar="I/N", help="compute only shard I of N of the work "
                    "units (a job array's task; combine the stores with 'merge')")
     r.add_argument("--costs", metavar="STORE", help="with --shard: a store whose measured "
@@ -122,22 +129,19 @@ def _cmd_list() -> None:
     section("data sets", describe_sources())
 
 
-def _study(args):
+def _study(args, filtered: bool = True):
     from ..api import resolve
 
     return resolve(args.study, runs=args.runs, sets=getattr(args, "sets", None),
                    seed=args.seed, alpha=args.alpha, chunk=getattr(args, "chunk", None),
-                   filter=args.filter)
+                   filter=args.filter if filtered else None)
 
 
 def _print_table(result, fmt: str) -> None:
-    from ..aggregate import named_pairs
+    from ..api import _cell_table
     from ..report import to_latex, to_markdown
 
-    table = named_pairs(result)  # a 3-learner cell's rows name their pair
-    cols = ["cell", "test", *(["pair"] if "pair" in table.columns else []), "rejects", "runs",
-            "proportion", "ci_low", "ci_high", "mcse"]
-    t = table[cols + [c for c in ("truth",) if c in table.columns]]
+    t = _cell_table(result)
     if fmt == "csv":
         t.to_csv(sys.stdout, index=False)
     elif fmt == "latex":
@@ -159,15 +163,19 @@ def _cmd_run(args) -> None:
     from ..execute import summary_line
     from ..shard import parse_shard
 
-    study = _study(args)
+    study = _study(args, filtered=False)  # run selects the cells: it knows what is left out
     if args.backend != "dask" and args.scheduler:
         raise SimstudyError(f"--scheduler {args.scheduler!r} needs --backend dask")
     shard = None if args.shard is None else parse_shard(args.shard)
     if args.costs is not None and shard is None:
         raise SimstudyError(f"--costs {args.costs!r} balances shards; it needs --shard I/N")
-    r = run(study, store=args.store, seeds=args.seeds, jobs=args.jobs, backend=args.backend,
-            scheduler=args.scheduler, progress=not args.no_progress,
-            out=None if shard else args.out or Path("out") / study.name,  # a shard: no files
+    if args.render == "none" and args.out is not None:
+        raise SimstudyError(f"--no-render (--render none) writes nothing; drop --out "
+                            f"{str(args.out)!r}")
+    r = run(study, filter=args.filter, store=args.store, seeds=args.seeds, jobs=args.jobs,
+            backend=args.backend, scheduler=args.scheduler, progress=not args.no_progress,
+            out=None if shard or args.render == "none"  # a shard: no files
+            else args.out or Path("out") / study.name, render=args.render,
             record={**{k: v for k, v in vars(args).items() if k != "command"},
                     "argv": sys.argv},
             **({} if shard is None else {"shard": shard, "costs": args.costs}))
@@ -184,7 +192,7 @@ def _cmd_run(args) -> None:
     print(f"{study.name}: {r.trials_computed} trials computed, {r.trials_done_before} already "
           f"stored, {r.trials_total} in all; {r.results_recomputed} test results computed "
           f"from stored losses (no refit); {r.seconds:.1f} s; store {r.store}")
-    for n in notes:
+    for n in notes + r.notes:
         print(f"{study.name}: {n}")
     for pth in r.paths:
         print(f"wrote {pth}")
