@@ -16,8 +16,9 @@ errors as ``card``):
 
 ``study`` may be a :class:`~simstudy.study.Study` (read as given: its seed and runs) or a
 registered name (scoped to what the store holds); ``store`` a path, an open store, a list
-of them, or None for the shipped trials.  Skipped cells (a design the function does not
-read, no per-instance losses kept) are listed in the returned frame's ``attrs["notes"]``.
+of them, or None for the shipped trials.  Where the trials were read from is the returned
+frame's ``attrs["read_from"]`` and first note; skipped cells (a design the function does
+not read, no per-instance losses kept) are listed in ``attrs["notes"]`` too.
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ def bench(fn: Callable | str, study: Study | str, store=None, *, name: str | Non
     """
     test, study, reader, opened = _open(fn, study, store, runs, seed, alpha, name, "pairwise")
     try:
-        return _bench(test, study, reader, progress)
+        table = _bench(test, study, reader, progress)
+        _say_where(table, reader)
+        return table
     finally:
         for r in opened:
             r.close()
@@ -138,6 +141,14 @@ def _bench_cells(test: UserTest, study: Study, reader, trials: dict, base: pd.Da
             break
 
 
+def _say_where(table: pd.DataFrame, reader) -> None:
+    """Where the trials came from, as the table's first note (``read_from`` too): with no
+    store given they are the shipped trials, and the reader should know."""
+    table.attrs["read_from"] = reader.describe()
+    table.attrs["notes"] = [f"trials read from {reader.describe()}",
+                            *table.attrs.get("notes", [])]
+
+
 def _readable(test: UserTest, study: Study, trials: dict, skipped_designs: dict):
     """(cell, its trials) of the stored cells whose design the function may read; a design
     ``f.designs`` leaves out is noted in ``skipped_designs``."""
@@ -191,7 +202,9 @@ def bench_choice(fn: Callable | str, study: Study | str, store=None, *,
     """
     test, study, reader, opened = _open(fn, study, store, runs, seed, alpha, name, "choice")
     try:
-        return _bench_choice(test, study, reader, study.alpha if alpha is None else float(alpha))
+        table = _bench_choice(test, study, reader, study.alpha if alpha is None else float(alpha))
+        _say_where(table, reader)
+        return table
     finally:
         for r in opened:
             r.close()

@@ -97,6 +97,7 @@ class Card:
     intervals: pd.DataFrame = field(default_factory=pd.DataFrame)
     verdict: str = ""
     resolve: float = 0.01
+    pairs: int = 0
 
 
 # --- small pieces ------------------------------------------------------------------------
@@ -184,7 +185,8 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=No
          name: str | None = None, alpha: float = 0.05, alphas: Sequence[float] = ALPHA_GRID,
          swap: bool = False, runs: int | None = None, seed: int | None = None,
          resolve: float = 0.01, progress: bool | None = None,
-         baselines: Sequence[str] = NEW_BASELINES) -> Card:
+         baselines: Sequence[str] = NEW_BASELINES,
+         log: Callable[[str], None] | None = None) -> Card:
     """The report card of test ``fn`` on the stored trials of ``studies`` (no refit).
 
     ``fn``: a function, or ``"MODULE:FUNCTION"`` / ``"path.py:FUNCTION"``.  ``studies``:
@@ -197,6 +199,9 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=No
     is a terminal).  ``baselines``: tests computed from the same stored fold errors and
     ranked beside the stored classic tests of each cell (default :data:`NEW_BASELINES`,
     the fold-error tests proposed since 1998; ``()`` for the stored tests only).
+    ``log``: called with one line once the trials are located, before any is evaluated
+    (how many, from where): the command line prints it at once, so a long card shows
+    what it is doing from its first seconds.
 
     Examples
     --------
@@ -226,7 +231,7 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=No
             get_test(b)  # an unknown name fails here, naming the valid ones
         return _card(test, studies, readers, alpha=float(alpha), alphas=alphas, swap=swap,
                      runs=runs, seed=seed, resolve=float(resolve), progress=progress, t0=t0,
-                     baselines=tuple(baselines))
+                     baselines=tuple(baselines), log=log)
     finally:
         for r in opened:
             r.close()
@@ -247,11 +252,13 @@ class _Acc:
         self.notes: list[str] = []
         self.studies: list[dict] = []
         self.trials = 0
+        self.pairs = 0
         self.baselines: tuple[str, ...] = ()
 
 
 def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas, swap: bool,
-          runs, seed, resolve: float, progress, t0: float, baselines: tuple = ()) -> Card:
+          runs, seed, resolve: float, progress, t0: float, baselines: tuple = (),
+          log: Callable[[str], None] | None = None) -> Card:
     name = test.name
     alphas = np.asarray(sorted({float(x) for x in alphas} | {alpha}))
     secs = {"read": 0.0, "new test": 0.0, "aggregate": 0.0}
@@ -273,6 +280,13 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
             if c.id in held.index and test.fits(c.design) is not False:
                 k = len(c.learners)
                 total += min(int(held[c.id]), study.runs) * (k * (k - 1) // 2)
+    if log is not None:
+        where = list(dict.fromkeys(r.describe() for _, _, r in located if r is not None))
+        held = [label if isinstance(label, str) else s.name
+                for label, s, r in located if r is not None]
+        log(f"card {name!r}: up to {total:,} trials x learner pairs of "
+            f"{', '.join(held) or 'no study'} to evaluate, from "
+            f"{'; '.join(where) or 'nowhere'}; no learner is fitted")
     bar = progress_bar(progress, total, f"card {name}")
     try:
         for st, study, reader in located:
@@ -306,7 +320,7 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
     secs["aggregate"] += time.perf_counter() - t
     secs["total"] = time.perf_counter() - t0
     return Card(name, alpha, size, cal, power, rep, summary, acc.notes, secs, acc.trials,
-                studies_df, paired, intervals, verdict, resolve)
+                studies_df, paired, intervals, verdict, resolve, acc.pairs)
 
 
 _SIZE_COLS = ["study", "cell", "pair", "design", "truth", "test", "new", "rejects", "runs",
@@ -429,6 +443,7 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
                                []).append(cell.id)
                 break
             read = True
+            acc.pairs += tr.T
             t = time.perf_counter()
             _pair_rows(test, study, cell, tr, a, b, K, out, bc.get((a, b), {}), acc, alpha,
                        alphas, swap, mode, rep_acc)
@@ -522,7 +537,8 @@ def _paired_frame(rows: list[dict], resolve: float) -> pd.DataFrame:
     unpaired (independent-trials) interval's width, and runs to resolve ``resolve``."""
     cols = ["study", "cell", "pair", "truth", "measure", "baseline", "runs", "new_rate",
             "base_rate", "diff", "ci_low", "ci_high", "paired_width", "unpaired_width",
-            "width_ratio", "n10", "n01", "runs_to_resolve", "runs_to_resolve_unpaired"]
+            "width_ratio", "n10", "n01", "new_rejects", "base_rejects", "runs_to_resolve",
+            "runs_to_resolve_unpaired"]
     if not rows:
         return pd.DataFrame(columns=cols)
     df = pd.DataFrame(rows)
@@ -560,6 +576,35 @@ def _paired_frame(rows: list[dict], resolve: float) -> pd.DataFrame:
     df["runs_to_resolve_unpaired"] = runs_to_resolve_unpaired(k1, k2, n, resolve)
     df = df.drop(columns=["design"], errors="ignore")
     return df[cols + (["cells"] if "cells" in df.columns else [])]
+
+
+def h0_width_ratio(paired: pd.DataFrame, baseline: str, confidence: float = 0.95) -> float:
+    """How many times narrower the paired interval for the new test's reject rate minus
+    ``baseline``'s is than the unpaired one, pooled over every H0 cell of a card.
+
+    ``paired`` is :attr:`Card.paired` (or its ``card_paired.csv``); the trials of all its
+    H0 cells (``measure == "size"``) against ``baseline`` are pooled and the ratio is the
+    width of Newcombe's (1998) unpaired interval over the width of Tango's (1998) paired
+    one on those counts -- the pooled H0 row's ``width_ratio``.  The more often the two
+    tests decide alike, the larger it is.  NaN when no H0 cell has that baseline.
+
+    >>> import pandas as pd
+    >>> p = pd.DataFrame({"cell": ["c1", "c2"], "measure": ["size", "size"],
+    ...                   "baseline": ["t5x2cv"] * 2, "runs": [1000, 1000],
+    ...                   "new_rejects": [30, 20], "base_rejects": [28, 22],
+    ...                   "n10": [4, 1], "n01": [2, 3]})
+    >>> round(h0_width_ratio(p, "t5x2cv"), 2)
+    2.7
+    """
+    r = paired[(paired["cell"] != POOLED) & (paired["measure"] == SIZE)
+               & (paired["baseline"] == baseline)]
+    n = int(r["runs"].sum())
+    if not n:
+        return float("nan")
+    lo, hi = tango_paired(int(r["n10"].sum()), int(r["n01"].sum()), n, confidence)
+    ulo, uhi = newcombe_unpaired(int(r["new_rejects"].sum()), n, int(r["base_rejects"].sum()),
+                                 n, confidence)
+    return float((uhi - ulo) / (hi - lo))
 
 
 def _interval_frame(rows: list[dict]) -> pd.DataFrame:
@@ -710,8 +755,13 @@ def _verdict(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame,
         if not len(base):
             return ""
         r = base.sort_values("runs", ascending=False, kind="stable").iloc[0]
+        ratio = float(r["width_ratio"])
+        # the paired interval's gain over reading the two rates as independent
+        gain = ("" if measure != SIZE or not math.isfinite(ratio) else
+                f" (paired interval {ratio:.1f}x narrower than an unpaired one)" if ratio >= 1.05
+                else " (paired interval no narrower than an unpaired one)")
         return (f", {r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] against "
-                f"{r['baseline']}{tail}")
+                f"{r['baseline']}{tail}{gain}")
 
     parts = []
     s = size[size["test"] == name] if len(size) else size

@@ -42,26 +42,35 @@ def add_card_parser(sub) -> None:
 
 
 def cmd_card(args: argparse.Namespace) -> None:
-    from ..card import card
-    from ..report import to_markdown
-    from ..report.card import summary_screen, write_card
-
     studies = [s.strip() for s in args.studies.split(",") if s.strip()]
     if not studies:
         raise SimstudyError(f"--studies {args.studies!r} names no study")
+    # a first line at once, before the trials are located: a card over a million trials
+    # takes a while, and a pipe or a log gets no progress bar
+    from ..store import DEFAULT_STORE
+
+    source = (", ".join(args.store) if args.store else
+              f"{DEFAULT_STORE}, then the shipped trials" if Path(DEFAULT_STORE).is_file()
+              else "the shipped trials")
+    print(f"card {args.test}: locating the trials of {', '.join(studies)} in {source} ...",
+          file=sys.stderr, flush=True)
+    from ..card import card
     from ..catalog import get_study
+    from ..report import to_markdown
+    from ..report.card import summary_screen, write_card
 
     for s in studies:
         get_study(s)  # an unknown name: one line naming it and the valid choices
     # no --store: ./simstudy-store.sqlite when there is one, then the shipped trials
     store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
     c = card(args.test, studies, store, name=args.name, alpha=args.alpha, runs=args.runs,
-             seed=args.seed)
+             seed=args.seed, log=lambda line: print(line, file=sys.stderr, flush=True))
     out = args.out or Path("out") / f"card-{c.name}"
     written = write_card(c, out, figures=not args.no_figures)
     print(c.verdict)
-    print(f"report card of {c.name!r} at alpha={c.alpha}: {c.trials} stored trials, no learner "
-          f"fitted, {c.seconds['total']:.1f} s")
+    print(f"report card of {c.name!r} at alpha={c.alpha}: {c.trials} stored trials "
+          f"({c.pairs:,} pairs of learners evaluated), no learner fitted, "
+          f"{c.seconds['total']:.1f} s")
     for r in c.studies.itertuples(index=False):
         where = f" from {r.read_from}" if r.read_from else ""
         why = f": {r.reason}" if r.reason else ""

@@ -60,6 +60,7 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
                   f"runs_to_resolve: runs for a ±{c.resolve} interval at the discordance seen "
                   "(paired, and unpaired). Pooled rows pool the trials of the cells both "
                   "tests read.", "",
+                  *_h0_ratios(c),
                   to_markdown(_paired_screen(pooled)), "",
                   "Per cell:", "", to_markdown(_paired_screen(c.paired[c.paired["cell"] != POOLED])),
                   ""]
@@ -127,6 +128,22 @@ def _paired_screen(df: pd.DataFrame) -> pd.DataFrame:
     if "pair" in out.columns and (out["pair"] == "").all():
         out = out.drop(columns=["pair"])
     return out
+
+
+def _h0_ratios(c: Card) -> list[str]:
+    """One line: per baseline, how many times narrower the paired interval is than the
+    unpaired one over all H0 cells of the card (:func:`simstudy.card.h0_width_ratio`)."""
+    from ..card import POOLED, SIZE, h0_width_ratio
+
+    h0 = c.paired[(c.paired["measure"] == SIZE) & (c.paired["cell"] != POOLED)]
+    if h0.empty:
+        return []
+    parts = []
+    for b in dict.fromkeys(h0["baseline"]):
+        n = int(h0.loc[h0["baseline"] == b, "runs"].sum())
+        parts.append(f"{b} {h0_width_ratio(c.paired, b):.2f}x ({n} trials)")
+    return [f"Pooled over every H0 cell, the paired interval is narrower than the unpaired "
+            f"one by: {'; '.join(parts)}.", ""]
 
 
 def _intervals_screen(df: pd.DataFrame) -> pd.DataFrame:

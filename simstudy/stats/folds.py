@@ -329,7 +329,13 @@ def wilcoxon_signed_rank_batch(d: object, *, alternative: str = "two-sided"
             for s in range(0, rows.size, 20000):  # bounded memory: (rows, top + 1) floats
                 part = rows[s:s + 20000]
                 rr = np.sort(r2[part], axis=1)[:, n - mm:]
-                cdf = np.cumsum(_rank_sum_pmf(rr, top), axis=1)
+                if rr.shape[0] > 256:
+                    # one distribution per distinct tie pattern (few: fold errors are
+                    # counts), each row's the same numbers as computed alone
+                    rr, inv = np.unique(rr, axis=0, return_inverse=True)
+                    cdf = np.cumsum(_rank_sum_pmf(rr, top), axis=1)[inv.reshape(-1)]
+                else:
+                    cdf = np.cumsum(_rank_sum_pmf(rr, top), axis=1)
                 w = w2[part].astype(np.int64)
                 at = np.arange(w.size)
                 lo[part] = cdf[at, w]
