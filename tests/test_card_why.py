@@ -2,7 +2,7 @@
 
 One test per way the card, bench or their hints failed a user following the README (the
 rest are in tests/test_card_never_misleads.py, tests/test_card.py and tests/test_bench.py;
-docs/new-test.md maps each to its test):
+docs/new-test.md, "What the tests hold the card to", maps each to its test):
 
 * the trials at the papers' run counts ship, within their size budget, and a card with no
   store reads them and says so (bench too);
@@ -110,6 +110,25 @@ def test_with_no_store_card_and_bench_read_the_shipped_trials_and_say_so(tmp_pat
     t = bench(pooled_t, "type1", runs=3)
     assert t.attrs["read_from"] == where
     assert t.attrs["notes"][0] == f"trials read from {t.attrs['read_from']}"
+
+
+def test_readmes_card_command_needs_no_run_first(tmp_path):
+    """README's walkthrough starts from the shipped trials: its card command, with no
+    `run` before it and no --store, reads them (here its first 5 runs per cell)."""
+    import subprocess
+    import sys
+
+    section = (ROOT / "README.md").read_text().split("## Judging a new test")[1].split("\n## ")[0]
+    cmd = next(line.strip() for line in section.splitlines()
+               if line.startswith("python -m simstudy card"))
+    assert "--store" not in cmd and "simstudy run" not in section.split(cmd)[0]
+    r = subprocess.run([sys.executable, *shlex.split(cmd)[1:], "--runs", "5", "--out",
+                        str(tmp_path / "c"), "--no-figures"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    for study in ("type1", "type2", "gaussian"):
+        assert any(x.startswith(f"  {study}: ") and "from shipped trials" in x for x in lines)
 
 
 # --- every study asked for is named ------------------------------------------------------------
