@@ -1,0 +1,286 @@
+"""README's performance section and the figures of ``docs/performance.md``, generated.
+
+Every timing in them comes from two committed files, each with the commit it was measured
+at: ``figures/perf-weka.json`` (``nox -s perf-weka``: our Weka learners beside Weka 3.6.14
+on the same folds) and ``figures/REPRODUCE.md`` (``python -m simstudy.report.reproduce``:
+what a reproduction of the default studies cost).  ``python -m simstudy.report.performance
+--write`` replaces the text between the markers ``<!-- performance:begin -->`` and
+``<!-- performance:end -->`` in ``README.md`` and in ``docs/performance.md`` with
+:func:`readme_section` and :func:`docs_section`; ``--check`` exits 1 when either differs.
+
+Examples
+--------
+>>> splice("intro\\n<!-- performance:begin -->\\nold\\n<!-- performance:end -->\\nrest\\n",
+...        "new\\n", "README.md")
+'intro\\n<!-- performance:begin -->\\nnew\\n<!-- performance:end -->\\nrest\\n'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import SimstudyError
+
+BEGIN = "<!-- performance:begin -->"
+END = "<!-- performance:end -->"
+ROOT = Path(__file__).resolve().parents[2]  # the repository (figures/, README.md, docs/)
+WEKA_JSON = Path("figures") / "perf-weka.json"
+REPRODUCE_MD = Path("figures") / "REPRODUCE.md"
+TARGETS = (Path("README.md"), Path("docs") / "performance.md")
+LEARNERS = ("wnb", "j48", "ib1")
+
+
+@dataclass
+class Reproduction:
+    """What ``figures/REPRODUCE.md`` states: the commit, the load (when its note gives
+    one), the totals and one row per study (study, cells, trials, worker time, share,
+    wall time: the page's own text)."""
+
+    commit: str
+    load: str | None
+    trials: str
+    worker_time: str
+    worker_hours: str
+    wall_time: str
+    studies: list[tuple[str, ...]]
+
+
+def read_reproduction(root: Path = ROOT) -> Reproduction:
+    """Read ``figures/REPRODUCE.md`` as :func:`simstudy.report.reproduce.render` writes it.
+
+    Examples
+    --------
+    >>> r = read_reproduction()
+    >>> r.studies[0][0].startswith("`"), r.trials.replace(",", "").isdigit()
+    (True, True)
+    """
+    path = Path(root) / REPRODUCE_MD
+    text = _read(path)
+    commit = re.search(r"Measured at commit `([0-9a-f]+)`", text)
+    total = re.search(r"^Total: ([\d,]+) trials, worker time (.+?) \(([\d.]+) worker-hours\), "
+                      r"wall time (.+?)\.$", text, re.M)
+    if commit is None or total is None:
+        raise SimstudyError(f"{str(path)!r} has no 'Measured at commit' or 'Total:' line; "
+                            "regenerate it with python -m simstudy.report.reproduce")
+    load = re.search(r"\(load ([\d.]+\s*[-–]\s*[\d.]+)", text)
+    rows = _table(text, "| study |")
+    if not rows:
+        raise SimstudyError(f"{str(path)!r} has no per-study table ('| study | ...')")
+    return Reproduction(commit.group(1), None if load is None else load.group(1).replace("-", "–"),
+                        *total.groups(), studies=rows)
+
+
+def read_weka(root: Path = ROOT) -> dict:
+    """``figures/perf-weka.json`` as written by ``nox -s perf-weka``.
+
+    Examples
+    --------
+    >>> sorted(read_weka()["summary"]["learners"])
+    ['ib1', 'j48', 'wnb']
+    """
+    path = Path(root) / WEKA_JSON
+    text = _read(path)
+    try:
+        data = json.loads(text)
+        ok = isinstance(data, dict) and "commit" in data and {"learners", "cell"} <= set(
+            data.get("summary", {}))
+    except ValueError:
+        ok = False
+    if not ok:
+        raise SimstudyError(f"{str(path)!r} is not a perf-weka result (commit, summary's "
+                            "learners and cell); regenerate it with nox -s perf-weka")
+    return data
+
+
+def _wrap(text: str) -> str:
+    """A paragraph wrapped as the Markdown pages are (tables stay one line a row)."""
+    import textwrap
+
+    # a code span stays on one line
+    glued = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\0"), text)
+    return textwrap.fill(glued, width=92, break_long_words=False,
+                         break_on_hyphens=False).replace("\0", " ")
+
+
+def readme_section(root: Path = ROOT) -> str:
+    """README's short performance section: the ratios against Weka and what a
+    reproduction cost, with the commits and loads they were measured at.
+
+    Examples
+    --------
+    >>> readme_section().splitlines()[0]
+    '## Performance'
+    """
+    w, r = read_weka(root), read_reproduction(root)
+    s = w["summary"]
+    per_core = ", ".join(f"`{k}` ×{s['learners'][k]['ratio_per_core']:.1f}"
+                         for k in LEARNERS if k in s["learners"])
+    dearest = ", ".join(f"`{row[0].strip('`')}` {row[4]}" for row in r.studies[:3])
+    lines = [
+        "## Performance", "",
+        "| measured | result | at |", "|---|---|---|",
+        f"| per fit, against JIT-warm Weka 3.6.14 on the same folds (credit-g, 10×10 cv; "
+        f"CPU per core) | {per_core}; a whole `{w['setup']['study']}` cell "
+        f"×{s['cell']['ratio_per_core']:.1f}; {_agreement(w)} | {_at(w)} |",
+        f"| a reproduction: {len(r.studies)} studies at the papers' run counts | "
+        f"{r.trials} trials, {r.worker_hours} worker-hours, {r.wall_time} wall on 2 shared "
+        f"cores; dearest {dearest} | `{r.commit[:7]}`"
+        + (f", load {r.load}" if r.load else "") + " |", "",
+        _wrap(f"What each measures and what it leaves out: [{WEKA_JSON.with_suffix('.md')}]"
+              f"({WEKA_JSON.with_suffix('.md')}), [{REPRODUCE_MD}]({REPRODUCE_MD}), "
+              "[docs/performance.md](docs/performance.md). This section is generated from "
+              "them (`python -m simstudy.report.performance --write`)."),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def docs_section(root: Path = ROOT) -> str:
+    """``docs/performance.md``'s figures: per learner against Weka, the whole cell, and
+    the reproduction per study.
+
+    Examples
+    --------
+    >>> "| `wnb` |" in docs_section()
+    True
+    """
+    w, r = read_weka(root), read_reproduction(root)
+    s = w["summary"]
+    lines = [
+        "## The latest figures", "",
+        _wrap("Generated from `figures/perf-weka.json` and `figures/REPRODUCE.md` "
+              "(`python -m simstudy.report.performance --write`); the pages themselves say "
+              "more."),
+        "", _wrap(f"**Against Weka 3.6.14** ({_at(w)}; median of "
+                  f"{len(w.get('repetitions', []))} repetitions): µs per fit on the 100 folds "
+                  "of one credit-g 10×10 cv, and seconds for the whole cell."), "",
+        "| learner | Weka CPU | ours CPU, 1 thread | × per core | Weka wall | "
+        f"ours wall, {s.get('threads', '?')} threads | × wall |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for k in LEARNERS:
+        if k in s["learners"]:
+            x = s["learners"][k]
+            lines.append(f"| `{k}` | {x['weka_cpu_us']:,.0f} | {x['ours_cpu_us_1_thread']:,.0f} | "
+                         f"**{x['ratio_per_core']:.1f}** | {x['weka_wall_us']:,.0f} | "
+                         f"{x['ours_wall_us']:,.0f} | {x['ratio_wall']:.1f} |")
+    c = s["cell"]
+    lines += [f"| the cell (s) | {c['weka_cpu_s']:.2f} | {c['ours_cpu_s_1_thread']:.2f} | "
+              f"**{c['ratio_per_core']:.1f}** | {c['weka_wall_s']:.2f} | {c['ours_wall_s']:.2f} | "
+              f"{c['ratio_wall']:.1f} |", "", _sentence(_agreement(w)), "",
+              _wrap(f"**A reproduction** (`{r.commit[:7]}`"
+                    + (f", load {r.load}" if r.load else "")
+                    + f"): {r.trials} trials, worker time {r.worker_time} ({r.worker_hours} "
+                    f"worker-hours), wall time {r.wall_time}."), "",
+              "| study | cells | trials | worker time | share | wall time |",
+              "|---|---:|---:|---:|---:|---:|"]
+    lines += ["| " + " | ".join(row) + " |" for row in r.studies]
+    return "\n".join(lines) + "\n"
+
+
+def splice(text: str, section: str, where: str) -> str:
+    """``text`` with what lies between the performance markers replaced by ``section``."""
+    i, j = text.find(BEGIN + "\n"), text.find(END)
+    if i < 0 or j < i:
+        raise SimstudyError(f"{where!r} has no '{BEGIN}' line followed by '{END}'")
+    return text[:i + len(BEGIN) + 1] + section + text[j:]
+
+
+def generated(root: Path = ROOT) -> dict[Path, str]:
+    """Each target file (``README.md``, ``docs/performance.md``) with its section
+    regenerated, keyed by path."""
+    root = Path(root)
+    out = {}
+    for rel, make in zip(TARGETS, (readme_section, docs_section), strict=True):
+        path = root / rel
+        out[path] = splice(_read(path), make(root), str(rel))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m simstudy.report.performance [--write | --check] [--root DIR]``."""
+    import argparse
+
+    from ..errors import guarded
+
+    p = argparse.ArgumentParser(
+        prog="python -m simstudy.report.performance",
+        description="README's performance section and docs/performance.md's figures, from "
+                    "figures/perf-weka.json and figures/REPRODUCE.md (printed by default)")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--write", action="store_true", help="replace the marked sections")
+    what.add_argument("--check", action="store_true",
+                      help="exit 1 when a marked section differs from its generation")
+    p.add_argument("--root", type=Path, default=ROOT, help="the repository (default: %(default)s)")
+    a = p.parse_args(argv)
+
+    def command() -> int:
+        if not (a.write or a.check):
+            print(readme_section(a.root), end="")
+            return 0
+        stale = [path for path, text in generated(a.root).items() if path.read_text() != text]
+        for path in stale:
+            if a.write:
+                path.write_text(generated(a.root)[path])
+                print(f"wrote {path}")
+            else:
+                print(f"{path}: the performance section differs from its generation; run "
+                      "python -m simstudy.report.performance --write", file=sys.stderr)
+        return 1 if stale and a.check else 0
+
+    return guarded(command)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SimstudyError(f"{str(path)!r} cannot be read: {e.strerror}") from None
+
+
+def _table(text: str, header: str) -> list[tuple[str, ...]]:
+    """The body rows of the first Markdown table whose header line starts with ``header``."""
+    lines = text.splitlines()
+    for i, ln in enumerate(lines):
+        if ln.startswith(header):
+            rows = []
+            for body in lines[i + 2:]:
+                if not body.startswith("|"):
+                    break
+                rows.append(tuple(c.strip() for c in body.strip().strip("|").split("|")))
+            return rows
+    return []
+
+
+def _at(w: dict) -> str:
+    """The commit and load a perf-weka result was measured at."""
+    load = w["summary"].get("load") or []
+    local = " with local changes" if w.get("dirty") or w.get("changed") else ""
+    return (f"`{w['commit'][:7]}`{local}"
+            + (f", load {min(load):.1f}–{max(load):.1f}" if load else ""))
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def _agreement(w: dict) -> str:
+    """How many of Weka's predictions each learner gave on the timed folds."""
+    agree = {k: w.get("agree", {})[k] for k in LEARNERS if k in w.get("agree", {})}
+    if not agree:
+        return "predictions not compared"
+    counts = {(a["same"], a["of"]) for a in agree.values()}
+    if len(counts) == 1:
+        same, of = counts.pop()
+        who = ", ".join(f"`{k}`" for k in agree)
+        return (f"{who}: all {of:,} predictions Weka's" if same == of
+                else f"{who}: {same:,} of {of:,} predictions Weka's")
+    return "predictions Weka's: " + ", ".join(f"`{k}` {a['same']:,} of {a['of']:,}"
+                                              for k, a in agree.items())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""README's performance section and docs/performance.md's figures are generated from
+figures/perf-weka.json and figures/REPRODUCE.md, and the committed text is that generation."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from simstudy.errors import SimstudyError
+from simstudy.report import performance as perf
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_committed_sections_equal_their_generation() -> None:
+    for path, text in perf.generated(ROOT).items():
+        assert path.read_text() == text, (
+            f"{path.relative_to(ROOT)}: run python -m simstudy.report.performance --write")
+
+
+def test_every_number_comes_from_the_figures() -> None:
+    w = json.loads((ROOT / "figures" / "perf-weka.json").read_text())
+    readme = perf.readme_section(ROOT)
+    for k in ("wnb", "j48", "ib1"):
+        assert f"`{k}` ×{w['summary']['learners'][k]['ratio_per_core']:.1f}" in readme
+    assert w["commit"][:7] in readme
+    page = (ROOT / "figures" / "REPRODUCE.md").read_text()
+    r = perf.read_reproduction(ROOT)
+    assert r.commit in page and f"Total: {r.trials} trials" in page
+    assert all("| " + " | ".join(row) + " |" in page for row in r.studies)
+    assert f"{r.worker_hours} worker-hours" in readme
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(perf).failed == 0
+
+
+def _repo(tmp_path: Path) -> Path:
+    for rel in ("figures/perf-weka.json", "figures/REPRODUCE.md", "README.md",
+                "docs/performance.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / rel, tmp_path / rel)
+    return tmp_path
+
+
+def test_write_replaces_only_the_marked_text_and_check_says_when_stale(tmp_path, capsys) -> None:
+    root = _repo(tmp_path)
+    readme = root / "README.md"
+    before = readme.read_text()
+    stale = perf.splice(before, "old numbers\n", "README.md")
+    readme.write_text(stale)
+    assert perf.main(["--check", "--root", str(root)]) == 1
+    assert "README.md: the performance section differs" in capsys.readouterr().err
+    assert perf.main(["--write", "--root", str(root)]) == 0
+    assert readme.read_text() == before
+    assert perf.main(["--check", "--root", str(root)]) == 0
+    # the measurement changes: the section follows it
+    w = json.loads((root / "figures" / "perf-weka.json").read_text())
+    w["summary"]["learners"]["wnb"]["ratio_per_core"] = 12.34
+    (root / "figures" / "perf-weka.json").write_text(json.dumps(w))
+    assert perf.main(["--check", "--root", str(root)]) == 1
+    assert perf.main(["--write", "--root", str(root)]) == 0
+    assert "`wnb` ×12.3" in readme.read_text()
+    outside = [ln for ln in readme.read_text().splitlines() if "×12.3" not in ln]
+    assert len(outside) == len(before.splitlines()) - 1
+
+
+def test_bad_inputs_are_one_line_errors(tmp_path, capsys) -> None:
+    with pytest.raises(SimstudyError, match="'README.md' has no '<!-- performance:begin -->'"):
+        perf.splice("no markers\n", "x\n", "README.md")
+    root = _repo(tmp_path)
+    (root / "figures" / "perf-weka.json").write_text("{}")
+    with pytest.raises(SimstudyError, match="is not a perf-weka result"):
+        perf.readme_section(root)
+    (root / "figures" / "REPRODUCE.md").write_text("# nothing measured\n")
+    with pytest.raises(SimstudyError, match="no 'Measured at commit' or 'Total:' line"):
+        perf.read_reproduction(root)
+    shutil.copy(ROOT / "figures" / "perf-weka.json", root / "figures" / "perf-weka.json")
+    (root / "figures" / "REPRODUCE.md").unlink()
+    assert perf.main(["--check", "--root", str(root)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "REPRODUCE.md' cannot be read" in err[0]
