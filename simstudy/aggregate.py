@@ -292,7 +292,7 @@ def collect(study: Study, store: Store, alpha: float | None = None,
         results = asked_results(study, _choices_at(study, trials, results, alpha))
     table = reject_table(results, alpha=alpha, confidence=confidence)
     labels = study.grid().rename(columns={"tests": "cell_tests"})
-    from .truth import truth_labels  # issue 16: "H0", "H1 (Δ=…)" or "unknown" per cell
+    from .truth import truth_labels  # "H0", "H1 (Δ=…)" or "unknown" per cell
 
     labels["truth"] = labels["cell"].map({k: v["truth"] for k, v in truth_labels(study).items()})
     # a label named like a table column (e.g. "test") keeps its value under "label_<name>"

@@ -89,7 +89,7 @@ def blas_kernels() -> str:
     Why: OpenBLAS (``DYNAMIC_ARCH``) picks its kernels for the CPU at load time, and its
     sums are ordered per kernel, so learner work that goes through BLAS (the fold means and
     sds of ``preprocess.fold_stats``, hence ``svm``; ``lda``) can differ in the last bits
-    between machines.  Found in session 12: Wang Table 5's sigmoid-SVM and LDA cells
+    between machines.  For example, Wang Table 5's sigmoid-SVM and LDA cells
     computed on an AVX-512 machine are reproduced exactly here with
     ``OPENBLAS_CORETYPE=SKYLAKEX`` (this machine's default, ``Haswell``, changes 2 of 6
     checked reject proportions by 0.001).
@@ -113,7 +113,7 @@ def stats_version() -> str:
 
     Every result row carries it; a rerun recomputes, from the stored fold losses, the
     results whose stamp differs (no learner is fitted).  It reads files, so it lives here
-    beside the store that records it, not in the pure ``stats`` package.  (Before issue 19
+    beside the store that records it, not in the pure ``stats`` package.  (In simstudy 0.1.0's first layout
     the hash also covered ``simstudy/stattests.py``; results stamped by that version are
     recomputed once, with identical numbers.)
     """
@@ -146,7 +146,7 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 """
 
-# schema 1 (simstudy 0.1.0, wave 1) -> 2: columns added, nothing renamed or dropped
+# schema 1 (simstudy 0.1.0, first release) -> 2: columns added, nothing renamed or dropped
 _MIGRATE_1_TO_2 = [
     "ALTER TABLE trials ADD COLUMN impl TEXT",
     "ALTER TABLE trials ADD COLUMN source_hash TEXT",

@@ -1,4 +1,4 @@
-"""The report card (issue 16): size / power / replicability of a new test from stored trials,
+"""The report card: size / power / replicability of a new test from stored trials,
 no learner fitted; truth labels; the shipped examples; the command line."""
 
 import importlib.util

@@ -1,4 +1,4 @@
-"""``j48`` beside scikit-learn's entropy tree (issue 12's speed target), for the ``j48`` perf row.
+"""``j48`` beside scikit-learn's entropy tree (the per-fit speed target), for the ``j48`` perf row.
 
 Per-fit cost of ``j48`` (batched, one call for all models) and of scikit-learn's
 ``DecisionTreeClassifier(criterion="entropy")`` (one fit + predict per model, the nearest

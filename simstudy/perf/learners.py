@@ -31,7 +31,7 @@ from ..errors import SimstudyError
 FAST_DETERMINISTIC = ("max", "nmc", "1nn", "lda", "ls", "nb")
 NEURAL = ("lp", "lgc", "mlp-10")
 TREES = ("rt", "rf", "ab")
-# issue 18: per-pattern online backprop vs MLPClassifier(solver="sgd", batch_size=1), same rule
+# the paper variant's per-pattern online backprop vs MLPClassifier(solver="sgd", batch_size=1), same rule
 ONLINE_MLP = "mlp-10[activation=logistic,alpha=0,epochs=100,eta=0.02,init=0.01,solver=online]"
 WEKA = ("wnb", "ib1", "j48")  # rows by simstudy.perf.weka: agreement with Weka's own predictions
 KEYS = ("name", "dataset", "n", "d", "n_models", "fast_s", "reference_s", "speedup")
@@ -205,7 +205,7 @@ def plan(quick: bool) -> list[tuple[str, str, int]]:
     for ds in ("gauss200", "iris"):
         for name in TREES:
             p.append((name, ds, 20 if quick else 100))
-    p.append(("c45", "credit-g", 20 if quick else 100))  # the 1000-instance set of issue 12
+    p.append(("c45", "credit-g", 20 if quick else 100))  # the 1000-instance set of the j48 timing
     p.append((ONLINE_MLP, "iris", 2 if quick else 5))
     p += [(name, "binary300", 0) for name in WEKA]  # Bouckaert & Frank's Table 5 shape
     return p
@@ -235,7 +235,7 @@ def run_perf(
                 from .weka import weka_entry
 
                 e = weka_entry(name, quick)
-                if name == "j48":  # issue 12: per fit vs scikit-learn's entropy tree on credit-g
+                if name == "j48":  # per fit vs scikit-learn's entropy tree on credit-g
                     from .j48 import versus_sklearn
 
                     e.update(versus_sklearn(quick))
