@@ -184,7 +184,8 @@ class Progress:
     def _show(self, cost: float = 0.0) -> None:
         """Advance the bar by ``cost`` and redraw it."""
         self.bar.bar_format = self._format()
-        self.bar.n += cost
+        # float sums of the units' costs can pass the total by an ulp (tqdm then warns)
+        self.bar.n = min(self.bar.total, self.bar.n + cost)
         self.bar.refresh()
 
     def update(self, records: Sequence) -> None:
