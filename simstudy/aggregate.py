@@ -221,6 +221,56 @@ def pair_name(learners, a: int, b: int) -> str:
     return f"{learners[a]}#{a + 1}~{learners[b]}#{b + 1}"
 
 
+def pair_cell(cell, a: int, b: int):
+    """The cell with only its learners ``a`` and ``b``: a pair of a K-learner cell as the
+    pairwise tests see it.
+
+    >>> from simstudy.study import Cell
+    >>> pair_cell(Cell("iris", ("nb", "j48", "ib1"), "5x2", ()), 0, 2).learners
+    ('nb', 'ib1')
+    """
+    import dataclasses
+
+    return dataclasses.replace(cell, learners=(cell.learners[a], cell.learners[b]))
+
+
+def rejects(p: np.ndarray, alpha: float) -> np.ndarray:
+    """The decisions ``p < alpha``, an undefined p-value (NaN) accepting."""
+    return np.where(np.isnan(p), np.inf, p) < alpha
+
+
+def repetitions(study: Study) -> tuple[str, int] | None:
+    """How a study repeats a data set: ``("sets", k)`` (runs k*i .. k*i+k-1 of a cell share
+    training set i: ``meta["runs_per_set"]``), ``("cell", runs)`` (every run of a cell
+    re-partitions one fixed data set: Bouckaert & Frank's ``replicability``), or None."""
+    k = (study.meta or {}).get("runs_per_set")
+    if k:
+        return "sets", int(k)
+    if (study.meta or {}).get("paper") == "bouckaert2004" and study.runs >= 2:
+        return "cell", int(study.runs)
+    return None
+
+
+def rejects_per_unit(runs: np.ndarray, p: np.ndarray, alpha: float,
+                     mode: tuple[str, int]) -> np.ndarray:
+    """Rejections per complete repetition unit of :func:`repetitions`' ``mode``: per training
+    set (``("sets", k)``: runs ``k*i .. k*i+k-1``; a set with fewer stored runs is left out)
+    or the whole cell (``("cell", runs)``).  Consistency counts are read from these.
+
+    >>> rejects_per_unit(np.arange(6), np.array([0.01, 0.2, 0.03, 0.04, np.nan, 0.5]), 0.05,
+    ...                  ("sets", 3)).tolist()
+    [2, 1]
+    """
+    rej = rejects(p, alpha).astype(np.int64)
+    kind, k = mode
+    if kind == "cell":
+        return np.array([int(rej.sum())]) if rej.size == k else np.zeros(0, dtype=np.int64)
+    sets = np.asarray(runs) // k
+    n = np.bincount(sets)
+    c = np.bincount(sets, weights=rej).astype(np.int64)
+    return c[n == k]
+
+
 def named_pairs(result: StudyResult) -> pd.DataFrame:
     """The result's table with a ``pair`` column after ``test`` when a cell compares more
     than two learners (its rows differ only by ``a``, ``b`` otherwise); the table as it is

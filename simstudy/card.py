@@ -50,11 +50,15 @@ from scipy import special
 from .aggregate import (
     newcombe_unpaired,
     pair_name,
+    repetitions,
     runs_to_resolve,
     runs_to_resolve_unpaired,
     tango_paired,
     wilson,
 )
+from .aggregate import pair_cell as _pair_cell
+from .aggregate import rejects as _rejects
+from .aggregate import rejects_per_unit as _rep_units
 from .designs import get_design
 from .errors import SimstudyError
 from .stats.baselines import Trials, evaluate
@@ -115,41 +119,6 @@ def _matched_alpha(p: np.ndarray, alpha: float) -> float:
         return float("nan")
     k = int(math.floor(alpha * q.size + 1e-9))
     return float(min(q[k], 1.0)) if k < q.size else 1.0
-
-
-def _rejects(p: np.ndarray, level: float) -> np.ndarray:
-    return np.where(np.isnan(p), np.inf, p) < level
-
-
-def repetitions(study: Study) -> tuple[str, int] | None:
-    """How a study repeats a data set: ``("sets", k)`` (runs k*i .. k*i+k-1 of a cell share
-    training set i: ``meta["runs_per_set"]``), ``("cell", runs)`` (every run of a cell
-    re-partitions one fixed data set: Bouckaert & Frank's ``replicability``), or None."""
-    k = (study.meta or {}).get("runs_per_set")
-    if k:
-        return "sets", int(k)
-    if (study.meta or {}).get("paper") == "bouckaert2004" and study.runs >= 2:
-        return "cell", int(study.runs)
-    return None
-
-
-def _rep_units(runs: np.ndarray, p: np.ndarray, alpha: float, mode: tuple[str, int]
-               ) -> np.ndarray:
-    """Rejections per complete repetition unit (a training set, or the whole cell)."""
-    rej = _rejects(p, alpha).astype(np.int64)
-    kind, k = mode
-    if kind == "cell":
-        return np.array([int(rej.sum())]) if rej.size == k else np.zeros(0, dtype=np.int64)
-    sets = runs // k
-    n = np.bincount(sets)
-    c = np.bincount(sets, weights=rej).astype(np.int64)
-    return c[n == k]
-
-
-def _pair_cell(cell, a: int, b: int):
-    import dataclasses
-
-    return dataclasses.replace(cell, learners=(cell.learners[a], cell.learners[b]))
 
 
 def _z(ea: np.ndarray, eb: np.ndarray) -> float:

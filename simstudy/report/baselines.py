@@ -10,7 +10,7 @@ kept, per-instance losses); no learner is fitted.  A row per (cell, learner pair
   equivalence or stay undecided (``difference``, ``equivalence``, ``undecided``), from its
   three posterior probabilities per trial, which are a pure function of the stored fold
   errors and sizes and are derived again here on every read;
-* where the study repeats a data set (:func:`simstudy.card.repetitions`): Bouckaert &
+* where the study repeats a data set (:func:`simstudy.aggregate.repetitions`): Bouckaert &
   Frank's replicability of the test's decisions over the repetitions (``rep_units``
   repetition units, ``consistent_pct``, ``almost_consistent_pct``, ``R``);
 * ``measure = choice`` rows for K-learner cells: the share of trials in which each choice
@@ -45,8 +45,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..aggregate import pair_name, wilson
-from ..card import _pair_cell, _rep_units, repetitions
+from ..aggregate import pair_cell, pair_name, rejects_per_unit, repetitions, wilson
 from ..designs import get_design
 from ..errors import SimstudyError, guarded
 from ..seeding import trial_seed
@@ -123,7 +122,7 @@ def _row(study: Study, cell, pair: str, truth_label: str, measure: str, test: st
 def _replicability(runs: np.ndarray, p: np.ndarray, alpha: float, mode) -> dict:
     if mode is None:
         return {}
-    units = _rep_units(runs, p, alpha, mode)
+    units = rejects_per_unit(runs, p, alpha, mode)
     if units.size == 0:
         return {"rep_units": 0}
     c = consistency_from_counts(units, mode[1])
@@ -189,7 +188,7 @@ def baselines_table(store: object, study: Study | str, *, alpha: float | None = 
         tr = Trials(ct.errors, ct.n_train, ct.n_test, losses=losses, seeds=seeds)
         K = ct.errors.shape[1]
         for a, b in itertools.combinations(range(K), 2):
-            sub = cell if K == 2 else _pair_cell(cell, a, b)
+            sub = cell if K == 2 else pair_cell(cell, a, b)
             h0, diff = truth(sub, study)
             label = truth_text(h0, diff)
             measure = "size" if h0 else ("power" if h0 is False else "reject rate")
