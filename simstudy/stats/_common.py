@@ -38,17 +38,6 @@ def check_array(
     return a
 
 
-def check_alpha(alpha: object) -> float:
-    """A significance level in (0, 1)."""
-    try:
-        a = float(alpha)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as exc:
-        raise SimstudyError(f"alpha must be a number in (0, 1), got {alpha!r}") from exc
-    if not (0.0 < a < 1.0):
-        raise SimstudyError(f"alpha must be a number in (0, 1), got {alpha!r}")
-    return a
-
-
 def undefined(df: float | tuple[float, float] | None, alternative: str | None) -> TestResult:
     """The result of a test whose statistic is undefined (zero variance): never rejects."""
     return TestResult(_NAN, 1.0, df, alternative)

@@ -39,7 +39,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..errors import SimstudyError, unknown
-from ._common import check_alpha
+from ..params import ALPHA, check
 from .mcs import mcs_choice
 from .multiple import anova, multitest, newman_keuls, testfirst
 
@@ -79,7 +79,7 @@ def anova_choice(errors: object, alpha: float = 0.05) -> Choice:
     the prior order; reject → ``(None, None)``.
     """
     a = _errors(errors)
-    alpha = check_alpha(alpha)
+    alpha = check("alpha", alpha, ALPHA)
     k = a.shape[0]
     p = anova(a.reshape(k, -1)).pvalue
     if p < alpha:
@@ -96,7 +96,7 @@ def newman_keuls_choice(errors: object, alpha: float = 0.05) -> Choice:
     Newman–Keuls gives groups, not an ordering: ``order`` is None.
     """
     a = _errors(errors)
-    alpha = check_alpha(alpha)
+    alpha = check("alpha", alpha, ALPHA)
     r = newman_keuls(a.reshape(a.shape[0], -1), alpha=alpha)
     return r.best, None
 
@@ -123,7 +123,7 @@ def testfirst_choice(errors: object, alpha: float = 0.05, *, family: int | None 
     gives MultiTest's per-test level (α/10 for K = 5).  ``order`` is None.
     """
     a = _errors(errors)
-    alpha = check_alpha(alpha)
+    alpha = check("alpha", alpha, ALPHA)
     k = a.shape[0]
     m = k - 1 if family is None else int(family)
     if m < 1:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import SimstudyError
-from ._common import check_alpha
+from ..params import ALPHA, check
 
 __all__ = ["MCSResult", "content_seed", "mcs_choice", "mcs_indices", "mcs_pvalues",
            "model_confidence_set"]
@@ -218,7 +218,7 @@ def model_confidence_set(losses: object, *, alpha: float = 0.05, method: str = "
     a = np.asarray(losses, dtype=np.float64)
     if a.ndim != 2 or a.shape[1] < 2 or a.shape[0] < 2:
         raise SimstudyError(f"losses must have shape (T >= 2, K >= 2), got shape {a.shape!r}")
-    alpha = check_alpha(alpha)
+    alpha = check("alpha", alpha, ALPHA)
     method = _check_method(method)
     T, K = a.shape
     if indices is None:

@@ -20,7 +20,8 @@ import numpy as np
 from scipy import special
 
 from ..errors import SimstudyError, unknown
-from ._common import check_alpha, check_array, degenerate, undefined
+from ..params import ALPHA, check
+from ._common import check_array, degenerate, undefined
 from ._result import TestResult
 from .pairwise import ttest_5x2cv
 
@@ -68,7 +69,7 @@ def multiple_rejections(
     hypotheses that were accepted without a test.  Returns a bool array shaped like
     ``pvalues``.  (Strict ``<``, as :meth:`TestResult.reject`.)
     """
-    alpha = check_alpha(alpha)
+    alpha = check("alpha", alpha, ALPHA)
     correction = _check_correction(correction)
     p = np.asarray(pvalues, dtype=np.float64)
     if np.isnan(p).any():
@@ -153,7 +154,7 @@ def newman_keuls(errors: object, *, alpha: float = 0.05) -> NewmanKeulsResult:
     formalisation of the paper's four cases and its counter-example "5 4 2 1 3".
     """
     a = _errors_kl(errors)
-    alpha = check_alpha(alpha)
+    alpha = check("alpha", alpha, ALPHA)
     k, n = a.shape
     mi = a.mean(axis=1)
     order = tuple(int(i) for i in np.argsort(mi, kind="stable"))
@@ -305,7 +306,7 @@ def multitest(
     mu_i <= mu_j against H1: mu_i > mu_j (the 'greater' alternative on ``d``).
     """
     a = _errors_k(errors)
-    alpha = check_alpha(alpha)
+    alpha = check("alpha", alpha, ALPHA)
     correction = _check_correction(correction)
     if test is None:
         test = _default_test
@@ -357,7 +358,7 @@ def testfirst(
     number of comparisons TestFirst makes.  If any test accepts, no best (None).
     """
     a = _errors_k(errors)
-    alpha = check_alpha(alpha)
+    alpha = check("alpha", alpha, ALPHA)
     correction = _check_correction(correction)
     if test is None:
         test = _default_test
