@@ -83,7 +83,7 @@ def test_predictions_agree_with_weka_on_every_fixture():
 
 def _names(ds):
     from simstudy.learners.weka._nominal import attributes
-    from simstudy.learners.weka.arff import _names as arff_names
+    from simstudy.perf.arff import _names as arff_names
 
     nm = arff_names(ds, attributes(ds))
     return [n for n, _ in nm], [v for _, v in nm]
@@ -386,7 +386,7 @@ def _regen(jar: str = "/usr/share/java/weka.jar") -> None:  # pragma: no cover -
     import subprocess
     import tempfile
 
-    from simstudy.learners.weka.arff import to_arff
+    from simstudy.perf.arff import to_arff
 
     out = {"weka_version": MF.weka_version(jar),
            "note": "J48 trees Weka printed for the training rows of every split in tests/weka/fixtures "

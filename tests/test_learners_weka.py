@@ -20,9 +20,9 @@ from simstudy.learners import get_learner, list_learners
 from simstudy.learners.base import frozen
 from simstudy.learners.weka._nominal import attributes, layout, to_codes
 from simstudy.learners.weka._wmath import normal_probability
-from simstudy.learners.weka.arff import sha256, to_arff
 from simstudy.learners.weka.ib1 import WekaIB1
 from simstudy.learners.weka.nb import WekaNaiveBayes
+from simstudy.perf.arff import sha256, to_arff
 from simstudy.sources.encode import encode
 
 WEKA = Path(__file__).parent / "weka"
@@ -471,14 +471,16 @@ def test_arff_text() -> None:
         to_arff(data, [2])
 
 
-def test_perf_rows_measure_agreement_with_weka() -> None:
+def test_perf_rows_time_the_weka_learners() -> None:
     from simstudy.perf import KEYS, run_perf
 
     rows = run_perf(quick=True, only=["wnb", "ib1"], memory=False, echo=False)
     assert [r["name"] for r in rows] == ["wnb", "ib1"]
     for r in rows:
         assert set(KEYS) <= set(r) and r["n_models"] >= 1000
-        assert r["agree"] == 1.0 and r["agree_predictions"] > 4000
+        # agreement with Weka's predictions is this file's to check, on the fixtures of
+        # tests/weka/: the package reads nothing from tests/
+        assert "agree" not in r and r["fast_cpu_us_per_model_1_thread"] > 0
 
 
 # --- Weka's quicksort and the edge-case tables ------------------------------------------

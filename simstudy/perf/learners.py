@@ -33,7 +33,7 @@ NEURAL = ("lp", "lgc", "mlp-10")
 TREES = ("rt", "rf", "ab")
 # the paper variant's per-pattern online backprop vs MLPClassifier(solver="sgd", batch_size=1), same rule
 ONLINE_MLP = "mlp-10[activation=logistic,alpha=0,epochs=100,eta=0.02,init=0.01,solver=online]"
-WEKA = ("wnb", "ib1", "j48")  # rows by simstudy.perf.weka: agreement with Weka's own predictions
+WEKA = ("wnb", "ib1", "j48")  # rows by simstudy.perf.weka (speed; Weka's predictions: the suite)
 KEYS = ("name", "dataset", "n", "d", "n_models", "fast_s", "reference_s", "speedup")
 
 

@@ -1,12 +1,12 @@
 """perf rows for the Weka learners (``wnb``, ``ib1``, ...): speed on Bouckaert & Frank's
-Table 5 shape, agreement with Weka 3.6.14 itself.
+Table 5 shape.
 
-Their reference is Weka, not scikit-learn, and Weka is not run here: ``agree`` is the share
-of the committed Weka predictions (``tests/weka/fixtures``, made by
-``tests/weka/make_fixtures.py``) the learner reproduces, over every fixture set and split.
-Timing: ``n_models`` models (1000, quick; 2300 = Table 5's 230 splits × 10, full) on 300
-rows × 10 binary nominal attributes (``binary300``: random, class = ``[x1 + x2 + x3 + e >= 2]``
-with ``e ~ Bernoulli(0.3)``), each model trained on a random 90 % and tested on the rest.
+Their reference is Weka, not scikit-learn, and Weka is not run here; that they predict what
+Weka 3.6.14 predicts is the suite's to check, on the committed fixtures
+(``tests/test_learners_weka.py``, ``tests/weka/``).  Timing: ``n_models`` models (1000,
+quick; 2300 = Table 5's 230 splits × 10, full) on 300 rows × 10 binary nominal attributes
+(``binary300``: random, class = ``[x1 + x2 + x3 + e >= 2]`` with ``e ~ Bernoulli(0.3)``),
+each model trained on a random 90 % and tested on the rest.
 ``fast_s`` is wall time on all numba threads (best of 3); ``fast_cpu_us_per_model_1_thread``
 the CPU time per model on one thread (best of 3, measured first).  ``reference_s``/``speedup``
 are ``nan``: Weka's own per-fit time is measured beside ours by ``nox -s perf-weka``
@@ -15,16 +15,11 @@ are ``nan``: Weka's own per-fit time is measured beside ours by ``nox -s perf-we
 
 from __future__ import annotations
 
-import importlib.util
 import time
-from pathlib import Path
 from typing import Any
 
 import numba
 import numpy as np
-
-#: where the fixtures live in a source checkout (they are not installed with the package)
-FIXTURE_SCRIPT = Path(__file__).resolve().parents[2] / "tests" / "weka" / "make_fixtures.py"
 
 
 def binary300(seed: int = 5) -> Any:
@@ -39,33 +34,6 @@ def binary300(seed: int = 5) -> Any:
     df = pd.DataFrame({f"b{j}": X[:, j].astype(str) for j in range(10)})
     df["class"] = y.astype(str)
     return encode(df, "binary300", nominal=list(df.columns[:-1]))
-
-
-def fixture_agreement(name: str) -> tuple[float, int]:
-    """Share of Weka's fixture predictions learner ``name`` reproduces, and how many there
-    are; ``(nan, 0)`` when the fixtures are not present (an installed package)."""
-    from ..learners import get_learner
-
-    if not FIXTURE_SCRIPT.exists():
-        return float("nan"), 0
-    spec = importlib.util.spec_from_file_location("_weka_make_fixtures", FIXTURE_SCRIPT)
-    mf = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mf)
-    same = total = 0
-    for fx in mf.load_fixtures():
-        data = mf.fixture_dataset(fx)
-        B = len(fx["splits"])
-        tr = np.zeros((B, data.n), dtype=bool)
-        te = np.zeros((B, data.n), dtype=bool)
-        for b, s in enumerate(fx["splits"]):
-            tr[b, s["train"]] = True
-            te[b, s["test"]] = True
-        pred = get_learner(mf.SPEC.get(name, name)).prepare(data).fit_predict(data.X, data.y, tr, te)
-        for b, s in enumerate(fx["splits"]):
-            weka = np.asarray(s["pred"][name])
-            same += int(np.sum(pred[b, s["test"]] == weka))
-            total += len(weka)
-    return (same / total if total else float("nan")), total
 
 
 def weka_entry(name: str, quick: bool, seed: int = 0) -> dict[str, Any]:
@@ -97,7 +65,6 @@ def weka_entry(name: str, quick: bool, seed: int = 0) -> dict[str, Any]:
         pred = learner.fit_predict(ds.X, ds.y, train, ~train)
         times.append(time.perf_counter() - t0)
     fast_s = min(times)
-    agree, n_agree = fixture_agreement(name)
     test = ~train
     return {
         "name": name,
@@ -111,9 +78,7 @@ def weka_entry(name: str, quick: bool, seed: int = 0) -> dict[str, Any]:
         "fast_us_per_model": 1e6 * fast_s / B,
         "fast_cpu_us_per_model_1_thread": 1e6 * min(cpus) / B,
         "threads": threads,
-        "agree": agree,
-        "agree_predictions": n_agree,
         "fast_error": float(np.mean(pred[test] != np.broadcast_to(ds.y, train.shape)[test])),
-        "reference": "Weka 3.6.14 predictions (tests/weka/fixtures)",
+        "reference": "Weka 3.6.14 (its predictions: tests/test_learners_weka.py)",
         "source": "numpy: 10 binary attributes, class = [x1 + x2 + x3 + e >= 2], e ~ B(0.3)",
     }

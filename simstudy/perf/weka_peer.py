@@ -232,7 +232,7 @@ def run_weka(jar: Path, data: Any, fit_train: np.ndarray, cell_train: np.ndarray
     """Run :data:`JAVA` once: per learner, µs per fit (wall, thread CPU, process CPU) of
     each timed pass on ``fit_train``, one pass over ``cell_train``, and the predictions on
     the ``fit_train`` folds (``preds[name]``: (B, n), -1 outside the test rows)."""
-    from ..learners.weka.arff import to_arff
+    from .arff import to_arff
 
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)

@@ -87,7 +87,7 @@ def _cpu() -> float:
 def weka_runs(jar: str, data, runs: int) -> tuple[dict, float, float]:
     """Weka's correct counts and fold sizes: ``{learner: (runs, K) correct}``, ``n_test``,
     ``n_train`` arrays under keys ``"_test"``, ``"_train"``; wall and CPU seconds."""
-    from simstudy.learners.weka.arff import to_arff
+    from simstudy.perf.arff import to_arff
 
     t0, c0 = time.perf_counter(), _cpu()
     with tempfile.TemporaryDirectory() as tmp:

@@ -2,7 +2,7 @@
 
 For each data set below and each of ``SEEDS``: a random 66/34 train/test split of the rows
 (both index lists sorted ascending), both parts written as ARFF by
-:func:`simstudy.learners.weka.arff.to_arff` (so Weka reads exactly the attributes, domains
+:func:`simstudy.perf.arff.to_arff` (so Weka reads exactly the attributes, domains
 and values our Weka learners see), Weka's NaiveBayes, J48 ``-C 0.25 -M 2`` and IB1 run with
 ``-t train.arff -T test.arff -p 0``, and the predicted class indices (Weka's value index =
 our class code) stored with the row indices, the ARFF texts' sha256 and the Weka version in
@@ -164,7 +164,7 @@ def run_weka(jar: str, cls: str, options: list[str], train: Path, test: Path, n_
 
 
 def make(name: str, jar: str, version: str) -> dict[str, Any]:
-    from simstudy.learners.weka.arff import sha256, to_arff
+    from simstudy.perf.arff import sha256, to_arff
 
     data = dataset(name)
     if any(_INDEX.search(" " + c) for c in data.classes):
@@ -299,7 +299,7 @@ def edge_dataset(case: dict[str, Any]):
 
 
 def make_edge(jar: str, version: str) -> dict[str, Any]:
-    from simstudy.learners.weka.arff import sha256, to_arff
+    from simstudy.perf.arff import sha256, to_arff
 
     cases = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -465,7 +465,7 @@ def run_weka_cv(jar: str, arff: Path, k: int, seeds: str, mode: str,
 
 def make_cv(name: str, jar: str, version: str) -> dict[str, Any]:
     """Weka's Experimenter cross-validation of set ``name``: predictions and order digests."""
-    from simstudy.learners.weka.arff import sha256, to_arff
+    from simstudy.perf.arff import sha256, to_arff
 
     data = dataset(name)
     text = to_arff(data)

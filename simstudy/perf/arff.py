@@ -1,8 +1,8 @@
 """Write a :class:`~simstudy.core.Dataset` (or some of its rows) as Weka ARFF text.
 
-Used to feed Weka the exact data our Weka learners see (``tests/weka/make_fixtures.py``)
-and by the tests to check that a committed fixture still describes our data (sha256 of the
-text).  Nominal attributes are written as nominal over their full declared domain, in our
+Used to feed Weka the exact data our Weka learners see: the peer benchmark
+(:mod:`.weka_peer`), the fixtures (``tests/weka/make_fixtures.py``) and the tests that check
+a committed fixture still describes our data (sha256 of the text).  Nominal attributes are written as nominal over their full declared domain, in our
 code order (so Weka's value indices are our codes); the class is the last attribute,
 ``class``, with values ``data.classes`` in code order.  Numeric values are written with
 Python's shortest round-trip repr, so Java's ``Double.parseDouble`` reads back the same
@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import SimstudyError
-from ._nominal import NOMINAL, Attribute, attributes, to_codes
+from ..errors import SimstudyError
+from ..learners.weka._nominal import NOMINAL, Attribute, attributes, to_codes
 
 
 def _quote(s: str) -> str:
