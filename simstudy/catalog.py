@@ -2,8 +2,9 @@
 
 A study is one function carrying one decorator, ``@register_study("name",
 description=...)`` (the description defaults to the docstring's first line), in a module
-of ``studies/`` -- the built-in studies and yours alike -- or in any module you import.  A
-study file of your own also runs by its path, without any registration.
+of ``studies/`` or the ``__init__`` of a package there (each paper is one) -- the built-in
+studies and yours alike -- or in any module you import.  A study file of your own also runs
+by its path, without any registration.
 
 Study modules import plotting, so naming a study imports only its own module: the index of
 names is read from the decorators in the modules' text (:func:`_scan`; the name and the
@@ -106,10 +107,14 @@ def _index() -> None:
     import simstudy.studies as pkg
 
     for folder in pkg.__path__:
-        for path in sorted(Path(folder).glob("*.py")):
-            if path.name.startswith("_"):
+        # a module of the folder, or the __init__ of a package in it (a paper's package)
+        for path in sorted([*Path(folder).glob("*.py"), *Path(folder).glob("*/**/__init__.py")]):
+            rel = path.relative_to(folder).with_suffix("").parts
+            if path.name == "__init__.py":
+                rel = rel[:-1]
+            elif path.name.startswith("_"):
                 continue
-            module = f"{pkg.__name__}.{path.stem}"
+            module = ".".join((pkg.__name__, *rel))
             for name, fn, desc in _scan(path.read_text(encoding="utf-8")):
                 if name not in REGISTRY:
                     REGISTRY.register(name, _lazy(f"{module}:{fn}"), description=desc)

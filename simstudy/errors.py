@@ -21,8 +21,8 @@ def unknown(kind: str, value: object, choices: Iterable[str]) -> SimstudyError:
 
 
 def guarded(command: Callable[[], int | None]) -> int:
-    """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the
-    ``python -m simstudy.studies.*`` entry points): a :class:`SimstudyError` or a damaged
+    """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the check
+    and pilot scripts in ``scripts/``): a :class:`SimstudyError` or a damaged
     store is one line on stderr and exit status 2, Ctrl-C says how to resume (130), a closed
     pipe is quiet.  Returns the exit status.
 

@@ -20,7 +20,7 @@ known true difference).  :func:`truth` answers per cell, in this order:
      the true expected difference (:func:`gaussian_true_diff`).
    * BAN sources (Bouckaert & Frank 2004 §4.4): each model's *exact* accuracy under the
      network, sum_x P(x, class = pred(x)) over the 512 attribute patterns
-     (:func:`studies.bouckaert2004_ban.exact_accuracies`), on the study's own training
+     (:func:`simstudy.studies.bouckaert2004.ban.exact_accuracies`), on the study's own training
      sets of 300 cases; ``true_diff`` = mean(acc(C4.5) - acc(NB)) = error(NB) - error(C4.5).
      The folds train on fewer cases (150 to 270): the value is the paper's accuracy row,
      the difference *at the full training-set size* (stated wherever it is shown).
@@ -189,7 +189,7 @@ def ban_true_diff(source: str, learners: Sequence[str], *, sets: int = 100,
                   seed: int = 2004) -> tuple[float, float]:
     """Mean and SE of error(a) - error(b) = acc(b) - acc(a), exact accuracies on the ban
     study's first ``sets`` training sets (300 cases each)."""
-    exact_accuracies = _study_module("bouckaert2004_ban").exact_accuracies
+    exact_accuracies = _study_module("bouckaert2004.ban").exact_accuracies
     acc = exact_accuracies(source, list(learners), seed, sets)
     d = acc[1] - acc[0]
     return float(d.mean()), float(d.std(ddof=1) / np.sqrt(sets))
@@ -197,7 +197,7 @@ def ban_true_diff(source: str, learners: Sequence[str], *, sets: int = 100,
 
 def compute_known(*, gaussian_runs: int = 10, ban_sets: int = 100) -> dict:
     """Recompute :data:`KNOWN` for the gaussian and ban studies' H1 cells."""
-    ban, wang = _study_module("bouckaert2004_ban"), _study_module("wang2016")
+    ban, wang = _study_module("bouckaert2004.ban"), _study_module("wang2016")
     BAN_SEED, BAN_SOURCES, WEKA = ban.SEED, ban.SOURCES, ban.WEKA
     CASES, SIM_COMPARISONS = wang.CASES, wang.SIM_COMPARISONS
     out = {}

@@ -335,7 +335,7 @@ def test_known_truth_covers_the_gaussian_and_ban_cells():
     assert len({d for _, d in got}) == 32  # 8 cases x 4 pairs, the 3 designs share a value
     ban = get_study("ban")
     diffs = {c.source: truth(c, ban)[1] for c in ban.cells}
-    # sources 2-4 were made with C4.5 ahead (studies/bouckaert2004_ban.py): NB errs more,
+    # sources 2-4 were made with C4.5 ahead (studies/bouckaert2004/ban/): NB errs more,
     # by about the paper's accuracy row (2.77, 5.83, 11.27 points; 100 of its 1000 sets)
     for k, paper in ((2, 2.77), (3, 5.83), (4, 11.27)):
         assert diffs[f"ban[src={k}]"] > 0

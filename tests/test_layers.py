@@ -91,7 +91,7 @@ def test_the_graph_sees_every_kind_of_import():
     g = import_graph()
     assert "simstudy.cli" in g["simstudy.__main__"]  # module level, relative
     assert "simstudy.cli.card" in g["simstudy.cli"]  # function level, a submodule
-    assert "simstudy.studies.paper_calibration" in g["simstudy.studies.alpaydin1999"]
+    assert "simstudy.studies.alpaydin1999.calibration" in g["simstudy.studies.alpaydin1999.grid"]
     assert "simstudy.learners.neural.layout" in g["simstudy.learners.neural.rprop"]
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
@@ -106,3 +106,51 @@ def test_nothing_below_the_cli_imports_it():
                      and m != "simstudy.cli" and not m.startswith("simstudy.cli.")
                      and m != "simstudy.__main__")
     assert outside == []
+
+
+def test_nothing_imports_a_package_from_inside_it():
+    """A paper's modules import their siblings, never the package's ``__init__`` (which
+    imports them all: the studies it registers and the names the report reads)."""
+    g = import_graph()
+    mods = _modules()
+    inside = sorted(m for m, edges in g.items() for t in edges
+                    if m.startswith("simstudy.studies.") and mods[t][1]
+                    and m.startswith(t + ".") and not mods[m][1])
+    assert inside == []
+
+
+def test_a_package_does_not_hide_its_modules():
+    """A paper's ``__init__`` binds no name of one of its modules (``from .render import
+    render`` would make ``pkg.render`` the function, and ``from pkg import render`` too)."""
+    hidden = []
+    for init in sorted((ROOT / "studies").rglob("__init__.py")):
+        modules = {p.stem for p in init.parent.glob("*.py")} | {
+            p.parent.name for p in init.parent.glob("*/__init__.py")}
+        for node in ast.walk(ast.parse(init.read_text(encoding="utf-8"))):
+            names = ([a.asname or a.name for a in node.names] if isinstance(node, ast.ImportFrom)
+                     else [t.id for t in getattr(node, "targets", []) if isinstance(t, ast.Name)]
+                     if isinstance(node, ast.Assign) else
+                     [node.name] if isinstance(node, ast.FunctionDef) else [])
+            hidden += [f"{init.relative_to(ROOT)}: {n}" for n in names
+                       if n in modules - {"__init__"}]
+    assert hidden == []
+
+
+#: a study module's size, in lines: a paper is split into its roles (grid, tables, claims,
+#: pages, render) well below it
+MAX_STUDY_LINES = 400
+
+
+def test_study_modules_are_small_and_have_no_command_line():
+    """Each paper is a package of small modules by role; a check or pilot with a command
+    line lives in scripts/, studies are run by ``python -m simstudy``."""
+    big, cli = [], []
+    for p in sorted((ROOT / "studies").rglob("*.py")):
+        text = p.read_text(encoding="utf-8")
+        if len(text.splitlines()) > MAX_STUDY_LINES:
+            big.append(str(p.relative_to(ROOT)))
+        if "argparse" in text or "__main__" in text:
+            cli.append(str(p.relative_to(ROOT)))
+    assert big == []
+    assert cli == []
+

@@ -16,7 +16,8 @@ def test_package_list_matches_the_folders():
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     on_disk = {".".join(p.parent.relative_to(ROOT).parts)
                for p in (ROOT / "simstudy").rglob("__init__.py")}
-    on_disk.add("simstudy.studies")
+    on_disk |= {".".join(("simstudy", *p.parent.relative_to(ROOT).parts))
+                for p in (ROOT / "studies").rglob("__init__.py")}  # the papers' packages
     data_only = {d for d in [*(ROOT / "simstudy").rglob("*"), *(ROOT / "studies").rglob("*")]
                  if d.is_dir() and d.name != "__pycache__" and not (d / "__init__.py").exists()}
     assert {d.relative_to(ROOT).as_posix() for d in data_only} == {"simstudy/sources/data",
@@ -55,7 +56,7 @@ def test_wheel_has_no_top_level_studies(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/")[0] for n in names}
     assert "studies" not in tops
-    assert "simstudy/studies/alpaydin1999.py" in names
+    assert "simstudy/studies/alpaydin1999/grid.py" in names
     assert "simstudy/studies/reference/bouckaert2004_table5.csv" in names
     assert "simstudy/sources/data/MANIFEST.csv" in names
 

@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from simstudy.studies import alpaydin1999 as A
-from simstudy.studies import paper_calibration as PC
 from simstudy.studies import wang2016 as W
+from simstudy.studies.alpaydin1999 import calibration as PC
 
 from simstudy.aggregate import collect
 from simstudy.catalog import get_study
@@ -291,13 +291,18 @@ def test_type1_paper_render_counts_match_its_tables(tmp_path):
         assert f"| {v} | 3 of {len(t)} | 2 | {s_t}/3 | {n_t}/3 | {s_F}/3 | {n_F}/3 |" in text
 
 
-def test_calibration_cli_rejects_runs_below_one(capsys):
-    from simstudy.cli import guarded
-    from simstudy.errors import SimstudyError
+def test_calibration_script_rejects_runs_below_one(capsys):
+    import importlib.util
 
-    with pytest.raises(SimstudyError, match="--runs must be >= 1, got 0"):
-        PC.main(["--odr-rows", "--runs", "0"])
-    # as `python -m studies.paper_calibration` runs it: one line, exit status 2
-    assert guarded(lambda: PC.main(["--runs", "-3"])) == 2
+    from simstudy.errors import SimstudyError, guarded
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "alpaydin1999_calibration.py"
+    spec = importlib.util.spec_from_file_location("_alpaydin1999_calibration", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    with pytest.raises(SimstudyError, match="runs must be a positive integer, got '0'"):
+        script.main(["--odr-rows", "--runs", "0"])
+    # as `python scripts/alpaydin1999_calibration.py` runs it: one line, exit status 2
+    assert guarded(lambda: script.main(["--runs", "-3"])) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["simstudy: error: --runs must be >= 1, got -3"]
+    assert err == ["simstudy: error: argument --runs: runs must be a positive integer, got '-3'"]

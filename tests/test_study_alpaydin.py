@@ -95,14 +95,14 @@ def test_errors_and_numerator_render(store, tmp_path):
 
 
 def test_band_table_shows_the_range_of_runs_of_a_partly_run_study():
-    from simstudy.studies import alpaydin1999 as A
+    from simstudy.studies.alpaydin1999.pages import _band_table
 
     def half(runs):
         return pd.DataFrame({"status": ["ok", "ok", "not run"], "runs": pd.array(runs, "Int64"),
                              "paper_t": [0.03, 0.03, 0.03], "ours_t": [0.03, 0.03, None],
                              "paper_F": [0.01, 0.01, 0.01], "ours_F": [0.01, 0.01, None]})
 
-    rows = A._band_table("half", {"type1": half([738, 200, None]), "type2": half([200, 200, None])})
+    rows = _band_table("half", {"type1": half([738, 200, None]), "type2": half([200, 200, None])})
     # strict beside half-digit, recounted from ours, paper and runs (here all inside)
     assert rows[2] == "| type1 | 2 of 3 | 200–738 | 2/2 | 2/2 | 2/2 | 2/2 |"
     assert rows[3] == "| type2 | 2 of 3 | 200 | 2/2 | 2/2 | 2/2 | 2/2 |"

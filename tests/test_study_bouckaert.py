@@ -13,14 +13,19 @@ import numpy as np
 import pandas as pd
 import pytest
 from simstudy.studies import bouckaert2004 as B
+from simstudy.studies.bouckaert2004 import claims as C
+from simstudy.studies.bouckaert2004 import grid as G
+from simstudy.studies.bouckaert2004 import render as R
+from simstudy.studies.bouckaert2004 import tables as T
 
+from simstudy.aggregate import collect_seeds
 from simstudy.catalog import get_study
 from simstudy.sources import get_source
 from simstudy.sources.bundled import BOUCKAERT2004
 from simstudy.stats import consistency_from_counts, replicability
 from simstudy.store import Store
 
-REF = B.REF
+REF = G.REF
 
 
 # --- the grid and the data --------------------------------------------------------------------
@@ -31,7 +36,7 @@ def test_grid_is_27_sets_x_9_designs_with_the_papers_tests():
     assert len(study.cells) == 27 * 9 == len({c.id for c in study.cells})
     ref = pd.read_csv(REF / "bouckaert2004_table1.csv")
     assert {c.label("dataset") for c in study.cells} == set(ref["dataset"])
-    assert all(c.learners == B.LEARNERS for c in study.cells)
+    assert all(c.learners == G.LEARNERS for c in study.cells)
     tests = {c.design: c.tests for c in study.cells}
     assert tests == {
         "5x2cv": ("t5x2cv",),
@@ -91,12 +96,12 @@ def test_bundled_sets_match_table1_sizes_and_documented_variants():
 
 def _paper_as_ours() -> pd.DataFrame:
     """The summary table with the paper's numbers in the 'ours' columns (one seed)."""
-    paper = B.paper_summary()
+    paper = T.paper_summary()
     rows = []
-    for row in B.summary_rows():
-        for pair in B.PAIR_NAMES:
-            for m in B.MEASURES:
-                v = B._paper_value(paper, row, pair, m)
+    for row in G.summary_rows():
+        for pair in G.PAIR_NAMES:
+            for m in G.MEASURES:
+                v = T._paper_value(paper, row, pair, m)
                 if row.paper_key[0] == "text" and m != "consistent":
                     v = float("nan")
                 ok = not np.isnan(v)
@@ -117,7 +122,7 @@ def _claim(claims, start: str):
 
 
 def test_claim_counters_give_the_papers_own_counts():
-    cl = B.claims(_paper_as_ours(), pd.DataFrame(columns=["table", "draws"]))
+    cl = C.claims(_paper_as_ours(), pd.DataFrame(columns=["table", "draws"]))
     # README: Table 3 worse than Table 2 at equal cost in 4 of 36 cells
     held, detail = _claim(cl, "Table 3 vs Table 2")
     assert "worse in 4/36" in detail and held is True
@@ -170,12 +175,12 @@ def small(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("bouckaert")
     study = B.build(datasets=SETS)
     study = study.replace(cells=[c for c in study.cells if c.design in DESIGNS])
-    seeds = (B.SEED, B.SEED + 1)
+    seeds = (G.SEED, G.SEED + 1)
     with Store(tmp / "store.sqlite") as store:
         for s in seeds:
             run_study(study.replace(seed=s), store, jobs=1, progress=False)
-        result = B.collect_seeds(study, store, seeds)
-    paths = B.render(result, tmp / "out")
+        result = collect_seeds(study, store, seeds)
+    paths = R.render(result, tmp / "out")
     return study, result, paths, tmp / "out"
 
 
@@ -193,9 +198,9 @@ def test_small_run_writes_every_table_and_the_figure(small):
 
 def test_table1_shape_and_draws_from_stored_pvalues(small):
     study, result, _, _ = small
-    t1 = B.table1(result)
+    t1 = T.table1(result)
     assert len(t1) == 27 and list(t1.columns[:5]) == ["dataset", "source", "inst", "atts", "cl"]
-    assert {f"{p} {w}" for p in B.PAIR_NAMES for w in ("paper", "ours", "seeds")} <= set(t1.columns)
+    assert {f"{p} {w}" for p in G.PAIR_NAMES for w in ("paper", "ours", "seeds")} <= set(t1.columns)
     run = t1[t1["source"].isin(SETS)]
     assert run["NB vs C4.5 ours"].notna().all()
     assert t1[~t1["source"].isin(SETS)]["NB vs C4.5 ours"].isna().all()
@@ -203,9 +208,9 @@ def test_table1_shape_and_draws_from_stored_pvalues(small):
     res = result.results
     for name in ("iris", "zoo"):
         cell = [c.id for c in study.cells if c.source == name and c.design == "5x2cv"][0]
-        for (a, b), pair in B.PAIRS.items():
+        for (a, b), pair in G.PAIRS.items():
             r = res[(res["cell"] == cell) & (res["test"] == "t5x2cv") & (res["a"] == a)
-                    & (res["b"] == b) & (res["seed"] == B.SEED)]
+                    & (res["b"] == b) & (res["seed"] == G.SEED)]
             assert len(r) == 10
             got = t1.loc[t1["source"] == name, f"{pair} ours"].iloc[0]
             assert got == int((r["pvalue"] >= 0.05).sum())
@@ -213,7 +218,7 @@ def test_table1_shape_and_draws_from_stored_pvalues(small):
 
 def test_summary_rows_shape_and_table4_5pct_equals_table3_10x10(small):
     _, result, _, _ = small
-    long = B.summary_table(result, B.summary_rows())
+    long = T.summary_table(result, G.summary_rows())
     # 1 + 4 + 4 + 4 + 2 columns, 3 pairs x 3 measures each
     assert len(long) == 15 * 9
     ok = long[long["status"] == "ok"]
@@ -229,9 +234,9 @@ def test_summary_rows_shape_and_table4_5pct_equals_table3_10x10(small):
     assert (t3["paper"] == t4["paper"]).all()
     # an independent count: rejections per data set at each alpha from the raw p-values
     res = result.results
-    res = res[(res["test"] == "corrected-rxk-t") & (res["seed"] == B.SEED)]
+    res = res[(res["test"] == "corrected-rxk-t") & (res["seed"] == G.SEED)]
     for alpha, col in ((0.01, "1 %"), (0.10, "10 %")):
-        for (a, b), pair in B.PAIRS.items():
+        for (a, b), pair in G.PAIRS.items():
             k = res[(res["a"] == a) & (res["b"] == b)].groupby("cell")["pvalue"].apply(
                 lambda p, al=alpha: int((p < al).sum()))
             cr = consistency_from_counts(k.to_numpy(), 10)
@@ -246,8 +251,8 @@ def test_summary_rows_shape_and_table4_5pct_equals_table3_10x10(small):
 
 def test_directions_split_the_rejections_by_the_sign_of_the_statistic(small):
     _, result, _, _ = small
-    for row in B.summary_rows():
-        c = B.counts(result, row)
+    for row in G.summary_rows():
+        c = T.counts(result, row)
         if c.empty:
             continue
         assert (c["k_pos"] + c["k_neg"] <= c["k"]).all()
@@ -263,34 +268,17 @@ def test_stratified_variant_renders_both_resamplings_side_by_side(tmp_path):
                                  if c.design in ("resample", "resample[strat=1]")])
     with Store(tmp_path / "store.sqlite") as store:
         run_study(study, store, jobs=1, progress=False)
-        result = B.collect_seeds(study, store, [study.seed])
-    paths = {p.name for p in B.render(result, tmp_path / "out")}
+        result = collect_seeds(study, store, [study.seed])
+    paths = {p.name for p in R.render(result, tmp_path / "out")}
     assert {"table2.md", "table2_stratified.md", "RESULTS.md"} <= paths
-    long = B.summary_table(result, B.summary_rows(strat=True))
+    long = T.summary_table(result, G.summary_rows(strat=True))
     ok = long[long["status"] == "ok"]
     assert set(zip(ok["table"], ok["column"], strict=True)) == {("Table 2", "10"), ("stratified", "10")}
     # the stratified rows are compared with the paper's (unstratified) Table 2
     assert set(ok[ok["table"] == "stratified"]["paper"]) == set(
         ok[ok["table"] == "Table 2"]["paper"])
-    held, detail = _claim(B.strat_claims(long), "§4.3: with stratified")
+    held, detail = _claim(C.strat_claims(long), "§4.3: with stratified")
     assert held in (True, False) and "|ΔR|" in detail
-
-
-def test_module_entry_runs_several_seeds_into_one_rendering(tmp_path, capsys):
-    B.main(["--seeds", "2", "--runs", "2", "--datasets", "iris", "--store",
-            str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out")])
-    text = (tmp_path / "out" / "RESULTS.md").read_text()
-    assert f"root seed(s) {B.SEED}, {B.SEED + 1}" in text
-    with Store(tmp_path / "s.sqlite") as store:
-        t = store.trials()
-    assert len(t) == 9 * 2 * 2 and set(t["seed"]) == {B.SEED, B.SEED + 1}
-    cost = pd.read_csv(tmp_path / "out" / "cost.csv")
-    assert cost["trials"].sum() == 36 and cost["share"].sum() == pytest.approx(1.0)
-    assert "seed 2005: 18 trials computed" in capsys.readouterr().out
-    # render only: nothing new is computed
-    B.main(["--seeds", "2", "--runs", "2", "--datasets", "iris", "--store",
-            str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out2"), "--render-only"])
-    assert (tmp_path / "out2" / "figure_R.png").is_file()
 
 
 def test_cli_run_seeds_renders_the_spread(tmp_path):
@@ -302,9 +290,9 @@ def test_cli_run_seeds_renders_the_spread(tmp_path):
                "--no-progress", "--render", "study"])
     assert rc in (0, None)
     with Store(tmp_path / "s.sqlite") as store:
-        assert sorted(set(store.trials()["seed"])) == [B.SEED, B.SEED + 1]
+        assert sorted(set(store.trials()["seed"])) == [G.SEED, G.SEED + 1]
     text = (tmp_path / "out" / "RESULTS.md").read_text()
-    assert f"root seed(s) {B.SEED}, {B.SEED + 1}" in text
+    assert f"root seed(s) {G.SEED}, {G.SEED + 1}" in text
     t3 = pd.read_csv(tmp_path / "out" / "summary.csv")
     row = t3[(t3["table"] == "Table 3") & (t3["column"] == "1") & (t3["status"] == "ok")]
     assert len(row) == 9 and (row["seeds"] == 2).all()

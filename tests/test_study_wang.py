@@ -15,6 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from simstudy.studies import wang2016 as W
+from simstudy.studies.wang2016 import claims as WC
+from simstudy.studies.wang2016 import grid as WG
+from simstudy.studies.wang2016 import tables as WT
 
 from simstudy.aggregate import StudyResult, collect
 from simstudy.catalog import get_study
@@ -22,7 +25,7 @@ from simstudy.runner import run_study, validate
 from simstudy.sources.gaussian import WANG2016_CASES
 from simstudy.store import Store
 
-REF = W.REF
+REF = WT.REF
 
 
 def _empty_result(study) -> StudyResult:
@@ -47,7 +50,7 @@ def test_gaussian_grid_is_8_cases_x_4_comparisons_x_3_tests():
 def test_gaussian_cases_match_table3_header_and_source():
     ref = pd.read_csv(REF / "wang2016_table3.csv").drop_duplicates("case")
     for _, r in ref.iterrows():
-        mu1, s1 = W.CASE_SETUP[int(r["case"])]
+        mu1, s1 = WG.CASE_SETUP[int(r["case"])]
         assert mu1 == f"({r['mu1_x_as_printed']},{r['mu1_y_as_printed']})"
         assert s1 == r["sigma1_multiplier_of_I2_as_printed"]
         assert WANG2016_CASES[int(r["case"])] == (mu1, s1)
@@ -65,9 +68,9 @@ def test_real_grid_has_table4_and_table5_cells():
                                                   strict=True)}
     for c in t4:
         h = c.label("hidden")
-        assert c.learners == ((f"mlp-{h}",) * 2 if c.label("block") == W.TYPE1
+        assert c.learners == ((f"mlp-{h}",) * 2 if c.label("block") == WG.TYPE1
                               else ("lp", f"mlp-{h}"))
-        assert W.DESIGN_OF[c.tests[0]] == c.design
+        assert WG.DESIGN_OF[c.tests[0]] == c.design
     ref5 = pd.read_csv(REF / "wang2016_table5.csv")
     assert {(c.label("comparison"), c.tests[0], c.label("dataset")) for c in t5} == set(
         zip(ref5["comparison"], ref5["test"], ref5["dataset"], strict=True))
@@ -79,31 +82,31 @@ def test_real_grid_has_table4_and_table5_cells():
 # --- the claim counters on the paper's own numbers ------------------------------------------
 
 def test_claim_counts_on_paper_table3():
-    t3 = W.table3(_empty_result(W.build_gaussian()))
+    t3 = WT.table3(_empty_result(W.build_gaussian()))
     assert len(t3) == 96 and (t3["status"] == "not run").all()
-    wp = W.wide(t3, ["comparison", "case"], "paper")
-    assert W.count_between(wp) == 22  # reference README: 22 of 32
+    wp = WC.wide(t3, ["comparison", "case"], "paper")
+    assert WC.count_between(wp) == 22  # reference README: 22 of 32
     rt = wp.loc[["RT vs LS"]]
-    assert W.count_lower(rt, "FB5x2cv", "F5x2cv") == 8
+    assert WC.count_lower(rt, "FB5x2cv", "F5x2cv") == 8
     # case 5: SVM vs AB FB 0.998 > F 0.996, so 7 of 8 with ties counted
-    assert W.count_lower(wp.loc[["SVM vs AB"]], "FB5x2cv", "F5x2cv", strict=False) == 7
+    assert WC.count_lower(wp.loc[["SVM vs AB"]], "FB5x2cv", "F5x2cv", strict=False) == 7
 
 
 def test_claim_counts_on_paper_tables_4_and_5():
     res = _empty_result(W.build_real())
-    t4, t5 = W.table4(res), W.table5(res)
+    t4, t5 = WT.table4(res), WT.table5(res)
     assert len(t4) == 90 and len(t5) == 54
-    p4 = W.wide(t4, ["block", "dataset", "hidden"], "paper")
+    p4 = WC.wide(t4, ["block", "dataset", "hidden"], "paper")
     # "23 of 30" holds only with ties: 12 + 11 lower-or-equal, 8 + 10 strictly lower
-    assert W.count_lower(p4, "FB5x2cv", "F5x2cv", strict=False) == 23
-    assert W.count_lower(p4, "FB5x2cv", "F5x2cv") == 18
-    assert W.count_lower(p4.loc[[W.TYPE1]], "tB3x2cv", "FB5x2cv") == 11  # text says 10
-    assert W.count_lower(p4.loc[[W.TYPE2]], "tB3x2cv", "FB5x2cv") == 4
-    p5 = W.wide(t5, ["comparison", "dataset"], "paper")
-    assert W.count_lower(p5, "FB5x2cv", "F5x2cv") == 15
-    assert W.count_lower(p5.loc[["SVM vs RF", "SVM vs LDA"]], "FB5x2cv", "tB3x2cv") == 9
-    assert W.count_lowest(p5.loc[["LDA vs RF"]], "tB3x2cv") == 5
-    claims = W.real_claims(t4, t5)  # nothing run: every claim says so
+    assert WC.count_lower(p4, "FB5x2cv", "F5x2cv", strict=False) == 23
+    assert WC.count_lower(p4, "FB5x2cv", "F5x2cv") == 18
+    assert WC.count_lower(p4.loc[[WG.TYPE1]], "tB3x2cv", "FB5x2cv") == 11  # text says 10
+    assert WC.count_lower(p4.loc[[WG.TYPE2]], "tB3x2cv", "FB5x2cv") == 4
+    p5 = WC.wide(t5, ["comparison", "dataset"], "paper")
+    assert WC.count_lower(p5, "FB5x2cv", "F5x2cv") == 15
+    assert WC.count_lower(p5.loc[["SVM vs RF", "SVM vs LDA"]], "FB5x2cv", "tB3x2cv") == 9
+    assert WC.count_lowest(p5.loc[["LDA vs RF"]], "tB3x2cv") == 5
+    claims = WC.real_claims(t4, t5)  # nothing run: every claim says so
     assert claims and all(c.held is None for c in claims)
 
 
@@ -113,14 +116,14 @@ _probs = st.lists(st.tuples(*[st.integers(0, 1000)] * 3), min_size=1, max_size=1
 @settings(max_examples=60, deadline=None)
 @given(_probs)
 def test_counters_are_complementary_and_symmetric(rows):
-    w = pd.DataFrame(np.array(rows) / 1000, columns=list(W.TESTS))
+    w = pd.DataFrame(np.array(rows) / 1000, columns=list(WG.TESTS))
     n = len(w)
     # a < b and b <= a partition the rows
-    assert W.count_lower(w, "FB5x2cv", "F5x2cv") + W.count_lower(
+    assert WC.count_lower(w, "FB5x2cv", "F5x2cv") + WC.count_lower(
         w, "F5x2cv", "FB5x2cv", strict=False) == n
     swapped = w.rename(columns={"F5x2cv": "FB5x2cv", "FB5x2cv": "F5x2cv"})
-    assert W.count_between(swapped) == W.count_between(w)
-    lowest = sum(W.count_lowest(w, t) for t in W.TESTS)
+    assert WC.count_between(swapped) == WC.count_between(w)
+    lowest = sum(WC.count_lowest(w, t) for t in WG.TESTS)
     assert lowest <= n
 
 
@@ -191,11 +194,11 @@ def test_real_end_to_end(tmp_path):
     ref4 = pd.read_csv(REF / "wang2016_table4.csv")
     assert len(t4) == 90
     iris3 = t4[(t4["dataset"] == "Iris") & (t4["hidden"] == 3)].set_index(["block", "test"])
-    for test in W.TESTS:  # paper values in the right place, as printed
-        assert iris3.loc[(W.TYPE1, test), "paper"] == ref4.loc[0, f"typeI_{test}"]
-        assert iris3.loc[(W.TYPE2, test), "paper"] == ref4.loc[0, f"typeII_{test}"]
-        assert iris3.loc[(W.TYPE2, test), "status"] == "ok"
-    assert iris3.loc[(W.TYPE1, "FB5x2cv"), "status"] == "ok"
+    for test in WG.TESTS:  # paper values in the right place, as printed
+        assert iris3.loc[(WG.TYPE1, test), "paper"] == ref4.loc[0, f"typeI_{test}"]
+        assert iris3.loc[(WG.TYPE2, test), "paper"] == ref4.loc[0, f"typeII_{test}"]
+        assert iris3.loc[(WG.TYPE2, test), "status"] == "ok"
+    assert iris3.loc[(WG.TYPE1, "FB5x2cv"), "status"] == "ok"
     assert (t4["status"] == "ok").sum() == 4
 
     lay4 = pd.read_csv(out / "table4_paper_layout.csv")  # rows in the paper's order

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from simstudy.studies import yildiz2006 as Y
+from simstudy.studies.yildiz2006 import grid as Y
 
 from simstudy.aggregate import collect
 from simstudy.bench_choice import ALL, NONE, bench_choice

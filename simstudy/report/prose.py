@@ -278,7 +278,7 @@ PAGES: dict[str, str] = {
     "wang-ab-weka-defaults": "simstudy.studies.wang2016:page_ab_weka_defaults",
     "multitest": "simstudy.studies.yildiz2006:page",
     "replicability": "simstudy.studies.bouckaert2004:page",
-    "ban": "simstudy.studies.bouckaert2004_ban:page",
+    "ban": "simstudy.studies.bouckaert2004.ban:page",
 }
 
 #: whole pages under the figures root, each ``f(figures: Path) -> str``

@@ -334,7 +334,7 @@ def _bouckaert(figures: Path) -> list[Row]:
     paper = "Bouckaert & Frank 2004"
     d = figures / "replicability"
     if d.is_dir():
-        B = _mod("bouckaert2004")
+        B = _mod("bouckaert2004.claims")
         long = read_table(d, "summary")
         claims = B.claims(long, read_table(d, "directions"), read_table(d, "table1"))
         ok = long[(long["status"] == "ok") & long["paper"].notna()]
@@ -360,7 +360,7 @@ def _bouckaert(figures: Path) -> list[Row]:
                             [c for c in claims if getattr(c, "table", None) == table], gap, key))
     d = figures / "ban"
     if d.is_dir():
-        S = _mod("bouckaert2004_ban")
+        S = _mod("bouckaert2004.ban.claims")
         long, acc = read_table(d, "table5_long"), read_table(d, "accuracy")
         ok = long[(long["status"] == "ok") & long["paper"].notna()]
         s, h, n = band_checks(ok["paper"] / 100, ok["ours"] / 100, ok["sets"])

@@ -17,31 +17,25 @@ balance rule a1·a2 vs a3·a4, which is additive in per-attribute terms).
 
 It is a check, not part of the study: ``hamming`` z-scores the numeric columns with
 whole-data statistics and runs the learners with ``scale=none`` (per-fold statistics would
-differ in the third decimal).  Usage::
+differ in the third decimal).  ``scripts/yildiz2006_encodings.py`` runs it and writes the
+Markdown table the study's page reads (``figures/multitest/table1_encoding_check.md``)::
 
-    python -m studies.yildiz2006_encodings --runs 10 [--sets car,nursery] [--out FILE.md]
+    python scripts/yildiz2006_encodings.py --runs 10 [--sets car,nursery] [--out FILE.md]
 """
 
 from __future__ import annotations
-
-import argparse
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from simstudy.core import Dataset
 from simstudy.designs import get_design
-from simstudy.errors import SimstudyError
 from simstudy.learners import get_learner
-from simstudy.report.tables import to_markdown
 from simstudy.seeding import MODEL, trial_seed
 from simstudy.sources import get_source
 from simstudy.sources.bundled import DATA_DIR
 
-from . import yildiz2006 as Y
-
-REF = Path(__file__).parent / "reference"
+from .grid import DATASETS, NAMES, REF
 
 
 def _codes(name: str, src: str, base: Dataset) -> np.ndarray:
@@ -71,11 +65,13 @@ def _zscore(X: np.ndarray, cols: list[int]) -> np.ndarray:
 
 
 def check(runs: int, sets: list[str]) -> pd.DataFrame:
+    """NMC and 1-NN (and LGC on balance) on ``runs`` × 5×2 cv halves of each data set of
+    ``sets`` under each encoding, beside the paper's Table 1 (mean fold error, %)."""
     des = get_design("5x2")
     paper = pd.read_csv(REF / "yildiz2006_table1.csv").replace({"Z00": "zoo"})
     rows = []
     for name in sets:
-        src = Y.DATASETS[name]
+        src = DATASETS[name]
         base = get_source(src).sample(None)
         nom = sorted({c for g in base.nominal_groups for c in g})
         num = [j for j in range(base.X.shape[1]) if j not in nom]
@@ -92,10 +88,10 @@ def check(runs: int, sets: list[str]) -> pd.DataFrame:
         tr = np.concatenate([des.masks(base.y, rng).reshape(10, -1) for _ in range(runs)])
         learners = [(1, "nmc"), (4, "1nn")] + ([(2, "lgc")] if name == "balance" else [])
         for k, ln in learners:
-            p = paper[(paper["dataset"] == name) & (paper["algorithm"] == Y.NAMES[k])].iloc[0]
+            p = paper[(paper["dataset"] == name) & (paper["algorithm"] == NAMES[k])].iloc[0]
             seeds = [trial_seed(2006, name, r, MODEL, k, m) for r in range(runs)
                      for m in range(10)]
-            row = {"dataset": name, "learner": Y.NAMES[k],
+            row = {"dataset": name, "learner": NAMES[k],
                    "paper": float(p["error_mean_pct"]), "paper_sd": float(p["error_sd_pct"])}
             for v, (X, opt) in variants.items():
                 d = Dataset(name, X, base.y, base.classes)
@@ -111,29 +107,10 @@ def check(runs: int, sets: list[str]) -> pd.DataFrame:
     return df
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--sets", default=None, help="comma-separated paper names (default: all)")
-    ap.add_argument("--out", type=Path, default=None)
-    a = ap.parse_args(argv)
-    sets = a.sets.split(",") if a.sets else list(Y.DATASETS)
-    bad = [s for s in sets if s not in Y.DATASETS]
-    if bad:
-        raise SimstudyError(f"unknown --sets {bad!r}; valid choices: {', '.join(Y.DATASETS)}")
-    if a.runs < 1:
-        raise SimstudyError(f"--runs must be >= 1, got {a.runs!r}")
-    df = check(a.runs, sets)
-    text = (f"Encoding check, {a.runs} runs of 5x2 cv (mean fold error, %): NMC and 1-NN "
+def markdown(df: pd.DataFrame, runs: int) -> str:
+    """The check's table as ``table1_encoding_check.md`` keeps it."""
+    from simstudy.report.tables import to_markdown
+
+    return (f"Encoding check, {runs} runs of 5x2 cv (mean fold error, %): NMC and 1-NN "
             "under three input encodings beside Yildiz & Alpaydin 2006 Table 1.\n\n"
             + to_markdown(df, 2))
-    print(text)
-    if a.out:
-        a.out.parent.mkdir(parents=True, exist_ok=True)
-        a.out.write_text(text)
-
-
-if __name__ == "__main__":
-    from simstudy.errors import guarded
-
-    raise SystemExit(guarded(main))

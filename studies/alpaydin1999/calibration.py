@@ -12,10 +12,11 @@ The calibration reads ``alpaydin1999_table2.csv`` and nothing else of the papers
 proportions of Table 3, which the variant is then compared with, never enter it (a test
 checks which files it opens).  Wang, Li & Li (2016) print no error rates of their learners,
 so their paper variant has nothing to calibrate against: it takes the defaults of the R
-functions their group's public code calls (see :mod:`studies.wang2016`).
+functions their group's public code calls (see :mod:`simstudy.studies.wang2016`).
 
-``python -m studies.paper_calibration [--runs R] [--out CSV]`` reruns it and writes the
-table of candidates (``studies/reference/alpaydin1999_calibration.csv`` is the committed run).
+``python scripts/alpaydin1999_calibration.py [--runs R] [--out CSV]`` reruns it and writes
+the table of candidates (``studies/reference/alpaydin1999_calibration.csv`` is the committed
+run).
 
 ODR's size (a hypothesis, study ``odr-size``)
 ---------------------------------------------
@@ -26,22 +27,19 @@ cases. :func:`implied_sizes` inverts that relation, N = 2 p(1 − p)/sd², from 
 for ODR it gives 852–1006 cases (mean 906).  ODR was "available from the author", so it may
 well be a smaller set than the one later donated to UCI.  ``odr-size`` tests that hypothesis
 on the first :func:`odr_rows` cases of optdigits (UCI's optdigits.tra order), with the epochs
-calibrated again at that size: ``python -m studies.paper_calibration --odr-rows`` writes
-``studies/reference/alpaydin1999_calibration_odr_rows.csv``.
+calibrated again at that size: ``python scripts/alpaydin1999_calibration.py --odr-rows``
+writes ``studies/reference/alpaydin1999_calibration_odr_rows.csv``.
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from simstudy.errors import SimstudyError
-
-REF = Path(__file__).parent / "reference"
+REF = Path(__file__).parents[1] / "reference"
 TABLE2 = REF / "alpaydin1999_table2.csv"
 OUT = REF / "alpaydin1999_calibration.csv"
 OUT_ODR_ROWS = REF / "alpaydin1999_calibration_odr_rows.csv"
@@ -176,32 +174,3 @@ def chosen_epochs(table: pd.DataFrame | None = None) -> dict[str, int]:
     t = pd.read_csv(OUT) if table is None else table
     t = t[t["chosen"]]
     return {r.dataset: int(r.epochs) for r in t.itertuples()}
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=10,
-                    help="5x2 runs per data set (ODR: a third; with --odr-rows: all of them)")
-    ap.add_argument("--out", default=None, help=f"default {OUT.name}, with --odr-rows "
-                    f"{OUT_ODR_ROWS.name}")
-    ap.add_argument("--odr-rows", action="store_true",
-                    help="calibrate ODR alone on its first odr_rows() cases (study odr-size)")
-    a = ap.parse_args(argv)
-    if a.runs < 1:
-        raise SimstudyError(f"--runs must be >= 1, got {a.runs!r}")
-    if a.odr_rows:
-        t = calibrate_alpaydin({"ODR": a.runs}, datasets=("ODR",),
-                               sources={"ODR": odr_source()}, max_epochs={})
-    else:
-        runs = {"ODR": max(1, a.runs // 3)}
-        runs.update({k: a.runs for k in ("IRIS", "WINE", "GLASS", "VOWEL")})
-        t = calibrate_alpaydin(runs)
-    t.to_csv(a.out or (OUT_ODR_ROWS if a.odr_rows else OUT), index=False)
-    print(t[t["chosen"]][["dataset", "source", "epochs", "mad_pct"]].to_string(index=False))
-    return 0
-
-
-if __name__ == "__main__":
-    from simstudy.errors import guarded
-
-    raise SystemExit(guarded(main))
