@@ -85,10 +85,9 @@ def test_the_shipped_trials_keep_to_their_budget():
     assert sum(f.stat().st_size for f in files) <= 60_000_000
 
 
-@pytest.mark.xfail(reason="the optdigits cells (Alpaydın's ODR rows) of type1 and type2 are "
-                          "not all shipped at 1000 runs yet", strict=False)
 @pytest.mark.parametrize("study", ["type1", "type2"])
 def test_alpaydins_studies_ship_every_cell_at_1000_runs(study):
+    """The four optdigits (ODR) cells too, which a 1000-run store once lacked."""
     s = get_study(study)
     with trials_mod.ShippedTrials(SHIPPED[study]) as r:
         h = r.holdings([c.id for c in s.cells]).set_index("cell")["trials"]
