@@ -16,7 +16,6 @@ docs/new-test.md, "What the tests hold the card to", maps each to its test):
 * the fast paths the card's speed depends on give the numbers of the slow ones.
 """
 
-import importlib.util
 import re
 import shlex
 from pathlib import Path
@@ -25,6 +24,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as sps
+from test_card_never_misleads import pooled_t, t5x2
 
 from simstudy.aggregate import newcombe_unpaired, tango_paired
 from simstudy.card import POOLED, POWER, SIZE, UNKNOWN, card, h0_width_ratio
@@ -37,28 +37,6 @@ from simstudy.store import Store
 ROOT = Path(__file__).resolve().parents[1]
 trials_mod = pytest.importorskip("simstudy.trials")
 
-
-def _example(name):
-    spec = importlib.util.spec_from_file_location(f"_why_{name}", ROOT / "examples" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, name)
-
-
-pooled_t = _example("pooled_t")
-
-
-def t5x2(d, *, n_train, n_test):
-    """Dietterich's 5x2 cv t, vectorised (Alpaydın 1999 eq. 2.1)."""
-    d = np.asarray(d, dtype=float)
-    s2 = ((d - d.mean(2, keepdims=True)) ** 2).sum((1, 2))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = d[:, 0, 0] / np.sqrt(s2 / 5)
-    return t, np.where(s2 > 0, 2 * sps.t.sf(np.abs(t), 5), 1.0)
-
-
-t5x2.vectorized = True
-t5x2.designs = {"5x2"}
 
 #: what the card judges a new test on, at the papers' run counts: study -> (runs per cell,
 #: root seeds); ban's 10,000 runs are 1000 training sets x 10 runs each
@@ -149,7 +127,7 @@ def test_the_command_line_names_a_study_no_design_fits(tmp_path, capsys, monkeyp
         run_study(get_study("demo", runs=2).select("iris/nmc~1nn"), s, backend="serial",
                   progress=False)
         run_study(get_study(str(k)), s, backend="serial", progress=False)
-    assert main(["card", "--test", "tests/test_card_why.py:t5x2", "--studies", f"demo,{k}",
+    assert main(["card", "--test", "tests/test_card_never_misleads.py:t5x2", "--studies", f"demo,{k}",
                  "--store", str(store), "--out", str(tmp_path / "c"), "--no-figures"]) == 0
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.strip().startswith(f"{k}:"))

@@ -241,16 +241,11 @@ def paired_ratio_extra(studies: list[str]) -> dict[str, dict[str, Any]]:
 
 
 def _commit() -> dict[str, Any]:
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=30).stdout.strip()
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no",
-                                 "simstudy"], cwd=ROOT, capture_output=True, text=True,
-                                timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return {"commit": None, "changed": []}
-    return {"commit": head or None,
-            "changed": sorted(line[3:].strip() for line in status.splitlines() if line.strip())}
+    """The commit measured and the files of ``simstudy`` with local changes then."""
+    from .weka_peer import _commit as commit_and_changes
+
+    c = commit_and_changes()
+    return {"commit": c["commit"], "changed": c["changed"]}
 
 
 def measure(cases: list[str], repeat: int = 3, figures: bool = True,
