@@ -51,6 +51,7 @@ def perf_weka(session: nox.Session) -> None:
     session.install("-e", ".[dev]")
     session.run("python", "-m", "simstudy.perf.weka_peer", "--out", "figures/perf-weka",
                 *session.posargs)
+    session.run("python", "-m", "simstudy.report.performance", "--write")
 
 
 @nox.session(python=PY, name="perf-cluster")
@@ -171,3 +172,4 @@ def reproduce(session: nox.Session) -> None:
                          external=True).strip()
     session.run("python", "-m", "simstudy.report.reproduce", store, "--commit", commit,
                 "--out", "figures/REPRODUCE.md")
+    session.run("python", "-m", "simstudy.report.performance", "--write")
