@@ -31,22 +31,20 @@ writes ``figures/pilots/ban_spread.csv`` (per source and row), ``ban_spread_band
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _pilot import ROOT, commit, parser
 
 from simstudy.errors import SimstudyError, guarded
 from simstudy.learners import get_learner
-from simstudy.params import ArgumentParser
 from simstudy.report.tables import to_markdown
 from simstudy.seeding import draw_seed
 from simstudy.sources import get_source
 from simstudy.study import Cell
 from simstudy.trials import ShippedTrials
 
-ROOT = Path(__file__).resolve().parents[2]
 NAME = "ban_spread"
 TRIALS = ROOT / "figures" / "ban" / "trials"
 REF = ROOT / "studies" / "reference" / "bouckaert2004_table5.csv"
@@ -150,20 +148,10 @@ def measure(reader: ShippedTrials) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataF
     return pd.DataFrame(summary), pd.DataFrame(by_row), pd.DataFrame(bands)
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main(argv: list[str] | None = None) -> int:
-    ap = ArgumentParser(prog="python scripts/pilots/ban_spread.py",
-                        description=__doc__.splitlines()[0])
+    ap = parser("ban_spread.py", __doc__)
     ap.add_argument("--trials", type=Path, default=TRIALS,
                     help="the ban study's shipped trials (default figures/ban/trials)")
-    ap.add_argument("--out", type=Path, default=ROOT / "figures" / "pilots")
     a = ap.parse_args(argv)
     reader = ShippedTrials(a.trials)
     if reader.study != "ban":
@@ -180,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         index="abs_delta_band", columns="source", values="sets", sort=False)
     text = [
         "# Pilot: what drives Table 5's consistency in our BAN sources", "",
-        f"Written by `python scripts/pilots/{NAME}.py` at commit {_commit()} from the "
+        f"Written by `python scripts/pilots/{NAME}.py` at commit {commit()} from the "
         f"shipped trials `figures/ban/trials` ({SETS} training sets per source, {REPS} runs "
         "each; decisions at alpha 0.05 from p-values recomputed from the fold errors) and "
         "each set's exact accuracies under its source (NB = wnb, C4.5 = j48 trained on the "

@@ -42,22 +42,20 @@ default ``/tmp/pilots/wang_svm_rf.sqlite``; a rerun reuses its trials).
 from __future__ import annotations
 
 import dataclasses
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _pilot import ROOT, commit, parser
 
 from simstudy.errors import SimstudyError, guarded
-from simstudy.params import ArgumentParser
 from simstudy.report.compare import in_band
 from simstudy.report.tables import to_markdown
 from simstudy.sources import SOURCES, get_source
 from simstudy.sources.base import Source
 from simstudy.study import Cell, Study
 
-ROOT = Path(__file__).resolve().parents[2]
 NAME = "wang_svm_rf"
 SEED = 2016  # the Wang studies' root seed
 REF = ROOT / "studies" / "reference"
@@ -178,24 +176,11 @@ def summarise(result) -> pd.DataFrame:
     return df.sort_values("_o").drop(columns="_o").reset_index(drop=True)
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main(argv: list[str] | None = None) -> int:
-    ap = ArgumentParser(prog="python scripts/pilots/wang_svm_rf.py",
-                        description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=500, help="runs per cell (default 500)")
+    ap = parser("wang_svm_rf.py", __doc__, runs=500)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--store", default="/tmp/pilots/wang_svm_rf.sqlite")
-    ap.add_argument("--out", type=Path, default=ROOT / "figures" / "pilots")
     a = ap.parse_args(argv)
-    if a.runs < 1:
-        raise SimstudyError(f"--runs must be a positive integer, got {a.runs!r}")
     if a.jobs != 1:
         # the boot[...] source is registered in this process only
         raise SimstudyError(f"--jobs must be 1 (the pilot's source lives in this process), "
@@ -216,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     head = ["# Pilot: Wang, Li & Li (2016) SVM vs RF, current settings and R's documented "
             "defaults", "",
             f"Written by `python scripts/pilots/{NAME}.py --runs {a.runs} --jobs 1` at commit "
-            f"{_commit()}; {a.runs} runs per cell, root seed {SEED}; P(reject H0) at alpha "
+            f"{commit()}; {a.runs} runs per cell, root seed {SEED}; P(reject H0) at alpha "
             "0.05 with the Wilson 95 % interval; *paper_in_99_strict*: the paper's value "
             "inside our 99 % Wilson interval.  err_svm / err_rf: mean test-fold errors.  "
             "Settings and their sources: the script's docstring.", "",

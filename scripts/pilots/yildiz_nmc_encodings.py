@@ -36,21 +36,17 @@ writes ``figures/pilots/yildiz_nmc_encodings.csv`` and ``.md``.
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
+from _pilot import ROOT, commit, parser
 
 from simstudy.designs import get_design
-from simstudy.errors import SimstudyError, guarded
+from simstudy.errors import guarded
 from simstudy.learners import get_learner
-from simstudy.params import ArgumentParser
 from simstudy.report.tables import to_markdown
 from simstudy.sources import get_source
 from simstudy.sources.bundled import DATA_DIR
 
-ROOT = Path(__file__).resolve().parents[2]
 NAME = "yildiz_nmc_encodings"
 REF = ROOT / "studies" / "reference" / "yildiz2006_table1.csv"
 SETS = {"nursery": "nursery", "car": "car", "balance": "balance-scale"}
@@ -128,29 +124,16 @@ def errors(runs: int) -> pd.DataFrame:
     return df
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main(argv: list[str] | None = None) -> int:
-    ap = ArgumentParser(prog="python scripts/pilots/yildiz_nmc_encodings.py",
-                        description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=100, help="runs of 5x2 cv (default 100)")
-    ap.add_argument("--out", type=Path, default=ROOT / "figures" / "pilots")
-    a = ap.parse_args(argv)
-    if a.runs < 1:
-        raise SimstudyError(f"--runs must be a positive integer, got {a.runs!r}")
+    a = parser("yildiz_nmc_encodings.py", __doc__, runs=100,
+               runs_help="runs of 5x2 cv").parse_args(argv)
     df = errors(a.runs)
     a.out.mkdir(parents=True, exist_ok=True)
     df.round(2).to_csv(a.out / f"{NAME}.csv", index=False)
     text = ["# Pilot: NMC on nursery, car and balance under the encodings of nominal inputs",
             "",
             f"Written by `python scripts/pilots/{NAME}.py --runs {a.runs}` at commit "
-            f"{_commit()}; {a.runs} runs of 5x2 cv ({10 * a.runs} test folds per data set), "
+            f"{commit()}; {a.runs} runs of 5x2 cv ({10 * a.runs} test folds per data set), "
             "mean test-fold error in %, beside Yildiz & Alpaydin 2006 Table 1 (NMC and MAX, "
             "mean and sd over their 10 folds).  The encodings and why: the script's "
             "docstring.  *closest*: the encoding nearest the paper's NMC; *closest_z*: its "

@@ -1,0 +1,35 @@
+"""What the pilots in this directory share: the checkout, where outputs go, the command
+line's common part and the commit a result was computed at."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from simstudy.params import POSITIVE_INT, ArgumentParser, arg_type
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "figures" / "pilots"
+
+
+def parser(script: str, doc: str | None, runs: int | None = None,
+           runs_help: str = "runs per cell") -> ArgumentParser:
+    """``--out`` (default ``figures/pilots``) and, given a default, ``--runs`` (a positive
+    integer); errors are one line, exit 2, under :func:`simstudy.errors.guarded`."""
+    ap = ArgumentParser(prog=f"python scripts/pilots/{script}",
+                        description=(doc or "").splitlines()[0])
+    if runs is not None:
+        ap.add_argument("--runs", type=arg_type("--runs", POSITIVE_INT), default=runs,
+                        help=f"{runs_help} (default {runs})")
+    ap.add_argument("--out", type=Path, default=OUT, help="output directory (default "
+                    "figures/pilots)")
+    return ap
+
+
+def commit() -> str:
+    """The checkout's HEAD, short (``unknown`` outside a git checkout)."""
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
