@@ -33,3 +33,10 @@ def commit() -> str:
                               capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+def write_md(out: Path, name: str, lines: list[str]) -> None:
+    """``out/name.md`` from ``lines`` (also printed)."""
+    text = "\n".join(lines)
+    (out / f"{name}.md").write_text(text + "\n")
+    print(text)

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _pilot import ROOT, commit, parser
+from _pilot import ROOT, commit, parser, write_md
 
 from simstudy.errors import SimstudyError, guarded
 from simstudy.learners import get_learner
@@ -184,8 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         "## Consistency (%) by the set's exact |δ| (points)", "",
         "Sets per band and source:", "", to_markdown(n.reset_index(), 0), "",
         to_markdown(wide, 1)]
-    (a.out / f"{NAME}.md").write_text("\n".join(text) + "\n")
-    print("\n".join(text))
+    write_md(a.out, NAME, text)
     return 0
 
 

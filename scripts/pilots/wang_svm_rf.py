@@ -47,7 +47,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _pilot import ROOT, commit, parser
+from _pilot import ROOT, commit, parser, write_md
 
 from simstudy.errors import SimstudyError, guarded
 from simstudy.report.compare import in_band
@@ -209,8 +209,7 @@ def main(argv: list[str] | None = None) -> int:
             "Majority vote against mean leaf proportions (R defaults' RF): rows sharing "
             "inputs but not class, and exact 500-tree vote ties per 1000 test rows (20 "
             "random halves each).", "", to_markdown(checks, 2)]
-    (a.out / f"{NAME}.md").write_text("\n".join(head) + "\n")
-    print("\n".join(head))
+    write_md(a.out, NAME, head)
     return 0
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from _pilot import ROOT, commit, parser
+from _pilot import ROOT, commit, parser, write_md
 
 from simstudy.designs import get_design
 from simstudy.errors import guarded
@@ -138,8 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             "mean and sd over their 10 folds).  The encodings and why: the script's "
             "docstring.  *closest*: the encoding nearest the paper's NMC; *closest_z*: its "
             "gap in the paper's sd.", "", to_markdown(df, 2)]
-    (a.out / f"{NAME}.md").write_text("\n".join(text) + "\n")
-    print("\n".join(text))
+    write_md(a.out, NAME, text)
     return 0
 
 
