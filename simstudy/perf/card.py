@@ -254,6 +254,7 @@ def measure(cases: list[str], repeat: int = 3, figures: bool = True,
     load hits every case alike; medians per case."""
     studies = shipped_studies()
     shipped = shipped_trials(studies)
+    at_start = _commit()  # others may commit while it runs: the end's is kept too
     runs: dict[str, list[dict]] = {c: [] for c in cases}
     ratios: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="perf-card-") as tmp:
@@ -280,7 +281,8 @@ def measure(cases: list[str], repeat: int = 3, figures: bool = True,
     extra = paired_ratio_extra(["type1", "type2"])
     return {"studies": studies, "shipped_trials": shipped, "repeat": repeat, "figures": figures,
             "targets": TARGETS, "summary": summary, "runs": runs, "paired_ratio": extra,
-            "cpu": _cpu(), "cores": os.cpu_count(), **_commit(),
+            "cpu": _cpu(), "cores": os.cpu_count(), **at_start,
+            "commit_at_end": _commit()["commit"],
             "date": time.strftime("%Y-%m-%d %H:%M:%S %z")}
 
 
@@ -310,12 +312,17 @@ def _s(x: float | None) -> str:
 def render(res: dict[str, Any]) -> str:
     """``perf-card.md`` from the JSON."""
     t = res["targets"]
-    commit = (res.get("commit") or "unknown")[:12]
+    at = f"`{(res.get('commit') or 'unknown')[:12]}`"
+    end = (res.get("commit_at_end") or "")[:12]
+    if end and end != (res.get("commit") or "")[:12]:
+        at += f" (HEAD was `{end}` at the end: the code measured may differ between runs)"
+    if res.get("changed"):
+        at += f" with local changes to {', '.join(f'`{c}`' for c in res['changed'])}"
     loads = [x for rs in res["runs"].values() for r in rs for x in (r["load_before"], r["load_after"])]
     lines = [
         "# A report card over the shipped trials: time",
         "",
-        f"Measured by `python -m simstudy.perf.card` at commit `{commit}`, {res['date']}; "
+        f"Measured by `python -m simstudy.perf.card` at commit {at}, {res['date']}; "
         f"{res['cores']} cores ({res['cpu']}); load average {min(loads):.1f}–{max(loads):.1f} "
         "during the runs (other jobs share the machine: the CPU time is what the card cost, "
         "the wall time what was left to it).",
