@@ -160,12 +160,13 @@ def test_a_long_card_says_what_it_reads_before_the_first_trial(capsys, tmp_path)
     c = card(slow, ["type1"], runs=4, baselines=(), progress=True,
              log=lambda line: events.append(line))
     where = trials_mod.ShippedTrials(SHIPPED["type1"]).describe()
-    assert events[0] == ("card 'slow': up to 52 trials x learner pairs of type1 to evaluate, "
+    n = 4 * len(get_study("type1").cells)  # runs=4 of every shipped type1 cell
+    assert events[0] == (f"card 'slow': up to {n} trials x learner pairs of type1 to evaluate, "
                          f"from {where}; no learner is fitted")
     assert events[1:] == ["call"] * c.pairs
     err = capsys.readouterr().err
     # tqdm's bar: trials done of the total, elapsed<left (the estimate), and the rate
-    assert re.search(r"card slow: .*52/52 \[\d\d:\d\d<\d\d:\d\d, .*trial/s\]", err)
+    assert re.search(rf"card slow: .*{n}/{n} \[\d\d:\d\d<\d\d:\d\d, .*trial/s\]", err)
 
 
 def test_the_command_line_prints_a_first_line_before_locating_anything(capsys, monkeypatch,
