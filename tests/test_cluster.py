@@ -2,7 +2,6 @@
 tables equal a single run's; refusals that name the difference; OUT complete or absent."""
 
 import gzip
-import hashlib
 import shutil
 import sqlite3
 
@@ -12,27 +11,12 @@ from simstudy.catalog import get_study
 from simstudy.cli import main
 from simstudy.errors import SimstudyError
 from simstudy.merge import merge_stores
+
+# tables(path): (rows, sha256) of the trials and results tables without the timing columns
+from simstudy.perf.cluster import tables
 from simstudy.runner import run_study
 from simstudy.shard import assign, parse_shard, units
 from simstudy.store import Store
-
-TIMING = {"seconds", "created"}  # when a trial was computed and how long it took
-
-
-def tables(path) -> dict[str, tuple[int, str]]:
-    """(rows, sha256) of the trials and results tables in key order, every column but the
-    timing ones: equal digests mean equal values, bit for bit."""
-    con = sqlite3.connect(path)
-    out = {}
-    for t, key in (("trials", "cell, seed, run"), ("results", "cell, seed, run, test, a, b")):
-        cols = [r[1] for r in con.execute(f"PRAGMA table_info({t})") if r[1] not in TIMING]
-        h, n = hashlib.sha256(), 0
-        for row in con.execute(f"SELECT {', '.join(cols)} FROM {t} ORDER BY {key}"):
-            h.update(repr(row).encode())
-            n += 1
-        out[t] = (n, h.hexdigest())
-    con.close()
-    return out
 
 
 @pytest.fixture(scope="module")
