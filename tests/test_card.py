@@ -14,9 +14,9 @@ from scipy import stats as sps
 from simstudy import runner as runner_mod
 from simstudy.card import NEW_BASELINES, _matched_alpha, _reject_rate, card
 from simstudy.catalog import get_study
-from simstudy.report.card import write_card
 from simstudy.cli import main
 from simstudy.errors import SimstudyError
+from simstudy.report.card import write_card
 from simstudy.runner import run_study
 from simstudy.stats import consistency_from_counts, mcnemar
 from simstudy.store import Store
