@@ -557,3 +557,37 @@ def test_wnb_prior_counts_every_declared_class() -> None:
     prior = np.array([2, 3, 1]) / (3 + 3)  # x: 1+1, y: 2+1, z: 0+1
     lik = np.array([(1 + 1) / (1 + 2), (1 + 1) / (2 + 2), 1 / 2])
     np.testing.assert_allclose(proba, prior * lik / (prior * lik).sum(), rtol=1e-14)
+
+
+def test_j48_numeric_tests_route_unseen_values_by_wekas_tolerance() -> None:
+    """``j48`` sends a row down a numeric test's left branch when its value is at most 1e-6
+    above the split point (Weka's ``smOrEq``), also values no training row holds: the
+    kernels compare ranks with the largest rank that goes left, which must agree with the
+    values themselves."""
+    from simstudy.learners.weka._j48_kernels import fit_tree
+    from simstudy.learners.weka.j48 import J48
+
+    rng = np.random.default_rng(5)
+    Xtr = rng.integers(0, 20, 300).astype(float)
+    ytr = ((Xtr % 7) > 3).astype(np.int64)
+    ytr[rng.random(300) < 0.05] ^= 1
+    # test values at, within 1e-6 above, beyond 1e-6 above and just below every integer
+    Xte = np.concatenate([np.arange(20) + d for d in (0.0, 5e-7, 9e-7, 2e-6, -5e-7)])
+    X = np.concatenate([Xtr, Xte])[:, None]
+    y = np.concatenate([ytr, np.zeros(Xte.size, np.int64)])
+    train = np.zeros((1, X.shape[0]), bool)
+    train[0, :300] = True
+    pred = J48().fit_predict(X, y, train, ~train)[0, 300:]
+    A, nval, rank, uvals, uoff, numeric = J48()._arrays(X)
+    attr, split, _, child, leaf, empty, cw, tot, _, _ = fit_tree(
+        A, nval, rank, uvals, uoff, numeric, y, 2, np.arange(300), True)
+    assert not leaf[0] and split[0] == np.floor(split[0])  # split points are training values
+
+    def weka(v: float) -> int:
+        k = parent = 0
+        while not leaf[k]:
+            parent, k = k, child[k] + (0 if v - split[k] < 1e-6 else 1)
+        d = cw[parent if empty[k] else k]
+        return 0 if d[0] - d[1] > -1e-6 else 1  # the first maximum (Weka's tolerance)
+
+    assert pred.tolist() == [weka(v) for v in Xte]

@@ -23,6 +23,8 @@ counts), :func:`c45_numeric_presorted` (binary cut, presorted rows of unit weigh
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -416,10 +418,12 @@ def split_sorting(Xl, yc, yr, w, K, crit, tab, samples, start, end, wn, sq_total
 # rows with unit weights (c45_numeric_presorted), weighted instances grouped by distinct
 # value (c45_numeric_entries, which calls c45_numeric_scan), per-value class counts
 # (c45_numeric_counts).  The per-node scans (c45_numeric_presorted, c45_numeric_counts,
-# c45_nominal_split) are compiled without reference counting (``_nrt=False``: they
-# allocate nothing) and called, not inlined: inlined, numba counted a reference to every
-# array argument at each node and attribute (atomic operations, a fifth of j48's time),
-# and array slices as arguments do so too, hence the offsets (``q``, ``uo``).
+# c45_nominal_split) allocate nothing and are inlined into a caller compiled without
+# reference counting (``_nrt=False``; j48's node evaluation): inlined into a counting
+# caller, numba counts a reference to every array argument at each node and attribute
+# (atomic operations, a fifth of j48's time once), and called one by one, every array is
+# passed as its fields; array slices as arguments are views, hence the offsets (``q``,
+# ``uo``).
 # ---------------------------------------------------------------------------------------
 
 
@@ -459,7 +463,7 @@ def c45_nominal_ent(cw, C, known, intw):
     return e + xlog2x(known)
 
 
-@njit(_nrt=False, **JIT)
+@njit(inline="always", **JIT)
 def c45_nominal_split(cnt, off, V, C, sumW, intw, node_ent):
     """C45Split.handleEnumeratedAttribute from the counts: (valid, infoGain, gainRatio).
     ``intw``: all counts are integers below the x log2 x table's size.  ``node_ent``: the
@@ -555,6 +559,19 @@ def c45_take(new_ent, lo, hi, lw, best_gain, best_ent, best_lo, best_hi, best_lw
     return best_gain, best_ent, best_lo, best_hi, best_lw
 
 
+#: log2(k) for the numbers of cuts 0..8191 (``math.log`` is the C library's log, as is
+#: numba's ``np.log``: the same values as computing them)
+LOG2_CUTS = np.array([0.0] + [math.log(k) / LN2 for k in range(1, 8192)])
+
+
+@njit(inline="always", **JIT)
+def c45_log2_cuts(n_cuts):
+    """log2 of a number of cuts (the MDL correction's numerator)."""
+    if n_cuts < LOG2_CUTS.shape[0]:
+        return LOG2_CUTS[n_cuts]
+    return np.log(n_cuts) / LN2
+
+
 @njit(inline="always", **JIT)
 def c45_numeric_finish(n_cuts, best_gain, best_lw, best_lo, best_hi, known, sumW):
     """End of C45Split.handleNumericAttribute: the MDL correction log2(#cuts)/N, Weka's
@@ -562,7 +579,7 @@ def c45_numeric_finish(n_cuts, best_gain, best_lw, best_lo, best_hi, known, sumW
     rounds to the upper one) and the gain ratio; ``(ok, gain, ratio, cut)``."""
     if n_cuts == 0:
         return False, 0.0, 0.0, 0.0
-    gain = best_gain - np.log(n_cuts) / LN2 / sumW
+    gain = best_gain - c45_log2_cuts(n_cuts) / sumW
     if gain < WEKA_SMALL or best_lw < 0.0:  # smOrEq(gain, 0)
         return False, 0.0, 0.0, 0.0
     cut = (best_lo + best_hi) / 2.0
@@ -633,7 +650,7 @@ def c45_numeric_entries(a, A, rank, uvals, y, C, e_idx, e_w, s0, sn, sumW, bcnt,
     return c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, False)
 
 
-@njit(_nrt=False, **JIT)
+@njit(inline="always", **JIT)
 def c45_numeric_presorted(a, S, q, rank, uvals, uo, y, C, cw, s0, sn, sumW, min_split, default_ent, left, right,
                           intw):
     """:func:`c45_numeric_entries` for a segment without missing values (all weights 1) whose rows
@@ -687,12 +704,11 @@ def c45_numeric_presorted(a, S, q, rank, uvals, uo, y, C, cw, s0, sn, sumW, min_
                         default_ent, known, sumW)
                 prev_r = r
                 prev_v = v
-            if y[i] == 0:
-                li0 += 1
-                ri0 -= 1
-            else:
-                li1 += 1
-                ri1 -= 1
+            yi = y[i]  # (0 or 1: no branch on the class)
+            li1 += yi
+            ri1 -= yi
+            li0 += 1 - yi
+            ri0 -= 1 - yi
             lwi += 1
     else:
         lw = 0.0
@@ -761,7 +777,7 @@ def c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, intw):
                 best_g = g
     if n_cuts == 0:
         return False, 0.0, 0.0, 0.0
-    gain = best_gain - np.log(n_cuts) / LN2 / sumW
+    gain = best_gain - c45_log2_cuts(n_cuts) / sumW
     if gain < WEKA_SMALL:  # smOrEq(gain, 0)
         return False, 0.0, 0.0, 0.0
     lo = gval[best_g]
@@ -778,8 +794,8 @@ def c45_numeric_scan(gval, gw, G, C, nk, sumW, left, right, intw):
     return True, gain, ratio, cut
 
 
-@njit(_nrt=False, **JIT)
-def c45_numeric_counts(cnt, b0, R, uv, uo, C, cw, sumW, min_split, default_ent, gapok, left, right, intw):
+@njit(inline="always", **JIT)
+def c45_numeric_counts(cnt, b0, R, uv, uo, C, cw, sumW, min_split, default_ent, gapok, left, right, intw, pres):
     """:func:`c45_numeric_scan` over the class counts of a numeric attribute's ``R`` distinct
     values (``cnt[b0 + r*C + c]``, value ``uv[uo + r]``; most are absent from a node), read in
     place: the same candidate cuts (between consecutive values present), the same sums
@@ -788,8 +804,9 @@ def c45_numeric_counts(cnt, b0, R, uv, uo, C, cw, sumW, min_split, default_ent, 
     Unit weights and no missing value in the node, so the per-class totals are the node's
     class counts ``cw`` (exact: integer sums).  ``gapok``: consecutive distinct values of
     the attribute are all more than 1e-5 apart, so every pair of consecutive present values
-    is a candidate.  Two classes with ``intw`` run on integer counters and stop once the
-    right side is below the minimum split (no candidate after it).  ``min_split`` and
+    is a candidate.  Two classes with ``intw`` run on integer counters over the values
+    present, listed first without a branch per value (``pres``: room for ``R``), and stop
+    once the right side is below the minimum split (no candidate after it).  ``min_split`` and
     ``default_ent``: as in :func:`c45_numeric_presorted`."""
     known = 0.0
     for c in range(C):
@@ -816,11 +833,14 @@ def c45_numeric_counts(cnt, b0, R, uv, uo, C, cw, sumW, min_split, default_ent, 
         ri1 = int(right[1])
         lwi = 0
         prev_r = -1
+        npres = 0
         for r in range(R):
+            pres[npres] = r
+            npres += cnt[b0 + 2 * r] + cnt[b0 + 2 * r + 1] != 0
+        for p in range(npres):
+            r = pres[p]
             k0 = int(cnt[b0 + 2 * r])
             k1 = int(cnt[b0 + 2 * r + 1])
-            if k0 + k1 == 0:
-                continue
             # lwi >= lo_n >= 2 implies a present value before this one
             if lwi >= lo_n:
                 if lwi > hi_n:

@@ -41,11 +41,10 @@ The gain-ratio criterion and the split evaluation are the tree engine's
 (``trees/criteria.py``: ``c45_info_gain``, ``c45_gain_ratio``; ``trees/splitter.py``:
 ``c45_*``); growing, pruning and prediction are J48's own (``_j48_kernels.py``).
 
-Cost (2-core machine, other jobs paused, CPU time on one thread, ``perf`` row ``j48``):
-about 40 µs per fit in a batch of 1000 on 300 × 10 binary nominal data, and 396–412 µs per
-fit on credit-g 90/10 splits, 9.8–10.4× less than one scikit-learn entropy tree (4,050–4,120
-µs; it neither prunes nor computes gain ratios).  Models are fitted in parallel over numba's
-threads (``prange``): on 2 idle cores the wall time per fit is about half (≈ 20× scikit-learn).
+Cost: per fit against Weka 3.6.14 itself in ``figures/perf-weka.md`` (``nox -s perf-weka``),
+against scikit-learn's entropy tree in the ``perf`` row ``j48``; ``docs/performance.md``
+says where a fit's time goes.  Models are fitted in parallel over numba's threads
+(``prange``).
 """
 
 from __future__ import annotations
