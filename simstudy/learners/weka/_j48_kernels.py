@@ -198,6 +198,28 @@ def _split_point(uvals, lo, hi, cut, present):
     return -np.inf, -1
 
 
+@njit(cache=True, _nrt=False)
+def _chosen_split(best, nval, uvals, uoff, cuts, present):
+    """The split of attribute ``best``: ``(V, branches, split point, largest rank going
+    left)`` (V = 0: numeric, two branches)."""
+    V = nval[best]
+    if V > 0:
+        return V, V, 0.0, np.int64(-1)
+    sp, thr = _split_point(uvals, uoff[best], uoff[best + 1], cuts[best], present)
+    return V, np.int64(2), sp, thr
+
+
+@njit(cache=True, _nrt=False)
+def _set_split(k, best, sp, thr, nsub, c0, n_leaf, n_attr, n_sp, n_thr, n_nsub, n_child):
+    """Node ``k`` splits on ``best``; its ``nsub`` children start at node ``c0``."""
+    n_leaf[k] = False
+    n_attr[k] = best
+    n_sp[k] = sp
+    n_thr[k] = thr
+    n_nsub[k] = nsub
+    n_child[k] = c0
+
+
 # ---------------------------------------------------------------------------------------
 # splitting a segment of entries by a node's test
 
@@ -480,6 +502,13 @@ def _nominal_all(cnt, blk, nval, is_num, C, tot, valid, gains, ratios):
 
 
 @njit(cache=True)
+def _selection_arrays(m, ncap):
+    """Per attribute: valid split, gain, gain ratio, numeric cut; and the node stack."""
+    return (np.zeros(m, dtype=np.bool_), np.zeros(m), np.zeros(m), np.zeros(m),
+            np.empty(ncap, dtype=np.int64))
+
+
+@njit(cache=True)
 def _gapok(is_num, uvals, uoff):
     """Per numeric attribute: are consecutive distinct values all more than 1e-5 apart
     (then every cut between present values is a candidate: c45_numeric_counts)."""
@@ -587,11 +616,7 @@ def _grow_unit(codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, pre
     wp = np.empty(Vmax, dtype=np.int64)
     ccnt = np.empty(Vmax * C, dtype=np.int64)
     grows = np.empty(Vmax, dtype=np.bool_)
-    valid = np.zeros(m, dtype=np.bool_)
-    gains = np.zeros(m)
-    ratios = np.zeros(m)
-    cuts = np.zeros(m)
-    stack = np.empty(ncap, dtype=np.int64)
+    valid, gains, ratios, cuts, stack = _selection_arrays(m, ncap)
     sp_ = 1
     stack[0] = 0
     while sp_ > 0:
@@ -618,24 +643,14 @@ def _grow_unit(codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, pre
             if tk >= 0:
                 _give_slot(free, ss, tk)
             continue
-        V = nval[best]
-        nsub = V if V > 0 else 2
-        sp = 0.0
-        thr = -1
-        if V == 0:
-            sp, thr = _split_point(uvals, uoff[best], uoff[best + 1], cuts[best], present)
+        V, nsub, sp, thr = _chosen_split(best, nval, uvals, uoff, cuts, present)
         if st[1] + nsub > ncap:
             st[2] = 1
             return False
         _partition_unit(codesT, best, V, thr, nsub, y, C, e_idx, tmp, s0, sn, offs, lens, childof, ccnt)
         c0 = st[1]
         st[1] += nsub
-        n_leaf[k] = False
-        n_attr[k] = best
-        n_sp[k] = sp
-        n_thr[k] = thr
-        n_nsub[k] = nsub
-        n_child[k] = c0
+        _set_split(k, best, sp, thr, nsub, c0, n_leaf, n_attr, n_sp, n_thr, n_nsub, n_child)
         pk = par[k]
         for j in range(nsub - 1, -1, -1):
             n_s0[c0 + j] = offs[j]
@@ -689,40 +704,33 @@ def _grow_unit(codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, pre
             for j in range(nsub):
                 if lens[j] > lens[jl]:
                     jl = j
+            # the largest branch's table is the node's minus the other branches' (exact:
+            # integer counts) when that counts fewer rows than the growing branches' own
             direct = 0
             for j in range(nsub):
                 if grows[j]:
                     direct += lens[j]
-            if grows[jl] and sn - lens[jl] < direct:
-                # the largest branch's table is the node's minus the other branches'
-                # (exact: integer counts)
+            by_sub = grows[jl] and sn - lens[jl] < direct
+            if by_sub:
                 n_tab[c0 + jl] = tk
-                for j in range(nsub):
-                    if j == jl or lens[j] == 0:
-                        continue
-                    if grows[j]:
-                        s = _take_slot(free, ss)
-                        if s < 0:
-                            st[2] = 1
-                            return False
-                        n_tab[c0 + j] = s
-                        b = s * T
-                        _table_set(pool, b, T, 0)
-                        _count_rows(slots, e_idx, offs[j], lens[j], pool, b, 1)
+            for j in range(nsub):
+                if by_sub and (j == jl or lens[j] == 0):
+                    continue
+                if grows[j]:
+                    # a table of its own, counted from the branch's rows
+                    s = _take_slot(free, ss)
+                    if s < 0:
+                        st[2] = 1
+                        return False
+                    n_tab[c0 + j] = s
+                    b = s * T
+                    _table_set(pool, b, T, 0)
+                    _count_rows(slots, e_idx, offs[j], lens[j], pool, b, 1)
+                    if by_sub:
                         _table_sub(pool, tb, b, T)
-                    else:
-                        _count_rows(slots, e_idx, offs[j], lens[j], pool, tb, -1)
-            else:
-                for j in range(nsub):
-                    if grows[j]:
-                        s = _take_slot(free, ss)
-                        if s < 0:
-                            st[2] = 1
-                            return False
-                        n_tab[c0 + j] = s
-                        b = s * T
-                        _table_set(pool, b, T, 0)
-                        _count_rows(slots, e_idx, offs[j], lens[j], pool, b, 1)
+                elif by_sub:
+                    _count_rows(slots, e_idx, offs[j], lens[j], pool, tb, -1)
+            if not by_sub:
                 _give_slot(free, ss, tk)
     return True
 
@@ -758,11 +766,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
     offs = np.empty(Vmax, dtype=np.int64)
     lens = np.empty(Vmax, dtype=np.int64)
     probs = np.empty(Vmax)
-    valid = np.zeros(m, dtype=np.bool_)
-    gains = np.zeros(m)
-    ratios = np.zeros(m)
-    cuts = np.zeros(m)
-    stack = np.empty(ncap, dtype=np.int64)
+    valid, gains, ratios, cuts, stack = _selection_arrays(m, ncap)
     sp_ = 0
     stack[sp_] = 0
     sp_ += 1
@@ -804,12 +808,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
         best = _best_ratio(valid, gains, ratios, avg, nvalid)
         if best < 0:
             continue
-        V = nval[best]
-        nsub = V if V > 0 else 2
-        sp = 0.0
-        thr = -1
-        if V == 0:
-            sp, thr = _split_point(uvals, uoff[best], uoff[best + 1], cuts[best], present)
+        V, nsub, sp, thr = _chosen_split(best, nval, uvals, uoff, cuts, present)
         if st[1] + nsub > ncap:
             st[2] = 1
             return False
@@ -817,12 +816,7 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
             return False
         c0 = st[1]
         st[1] += nsub
-        n_leaf[k] = False
-        n_attr[k] = best
-        n_sp[k] = sp
-        n_thr[k] = thr
-        n_nsub[k] = nsub
-        n_child[k] = c0
+        _set_split(k, best, sp, thr, nsub, c0, n_leaf, n_attr, n_sp, n_thr, n_nsub, n_child)
         for j in range(nsub - 1, -1, -1):
             n_s0[c0 + j] = offs[j]
             n_sn[c0 + j] = lens[j]
@@ -907,53 +901,33 @@ def _est_branch(k, s0, sn, codes, nval, y, e_idx, e_w, ecap, st,
 
 
 @njit(cache=True)
-def _new_distribution(k, codes, nval, y, e_idx, e_w, ecap, st,
+def _new_distribution(k, codes, codesT, nval, y, C, e_idx, e_w, tmp, childof, ecap, st,
                       n_attr, n_thr, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
-                      stack, offs, lens, probs):
-    """newDistribution: re-distribute node ``k``'s segment down its (new) subtree."""
+                      stack, offs, lens, probs, ccnt, unit):
+    """newDistribution: re-distribute node ``k``'s segment down its (new) subtree.  With
+    unit weights (``unit``) the segment is partitioned in place (the segments of the nodes
+    it replaced are not read again), else copied to the buffer top."""
     h = 1
     stack[0] = k
     while h > 0:
         h -= 1
         q = stack[h]
-        n_tot[q] = _seg_dist(y, e_idx, e_w, n_s0[q], n_sn[q], n_cw, q)
+        if unit:
+            n_tot[q] = _seg_count(y, e_idx, n_s0[q], n_sn[q], n_cw, q)
+        else:
+            n_tot[q] = _seg_dist(y, e_idx, e_w, n_s0[q], n_sn[q], n_cw, q)
         if n_leaf[q]:
             if abs(n_tot[q]) >= SMALL:
                 n_empty[q] = False
             continue
         nsub = n_nsub[q]
         a = n_attr[q]
-        if not _split_segment(codes, a, nval[a], n_thr[q], nsub, e_idx, e_w, n_s0[q], n_sn[q], st, ecap,
-                              offs, lens, probs):
+        if unit:
+            _partition_unit(codesT, a, nval[a], n_thr[q], nsub, y, C, e_idx, tmp, n_s0[q], n_sn[q], offs, lens,
+                            childof, ccnt)
+        elif not _split_segment(codes, a, nval[a], n_thr[q], nsub, e_idx, e_w, n_s0[q], n_sn[q], st, ecap,
+                                offs, lens, probs):
             return
-        for j in range(nsub):
-            ch = n_child[q] + j
-            n_s0[ch] = offs[j]
-            n_sn[ch] = lens[j]
-            stack[h] = ch
-            h += 1
-
-
-@njit(cache=True)
-def _new_distribution_unit(k, codesT, nval, y, C, e_idx, tmp, childof, n_attr, n_thr, n_nsub, n_child, n_leaf,
-                           n_empty, n_s0, n_sn, n_cw, n_tot, stack, offs, lens, ccnt):
-    """:func:`_new_distribution` with unit weights: node ``k``'s segment is partitioned in
-    place down its (new) subtree (the segments of the nodes it replaced are not read
-    again)."""
-    h = 1
-    stack[0] = k
-    while h > 0:
-        h -= 1
-        q = stack[h]
-        n_tot[q] = _seg_count(y, e_idx, n_s0[q], n_sn[q], n_cw, q)
-        if n_leaf[q]:
-            if abs(n_tot[q]) >= SMALL:
-                n_empty[q] = False
-            continue
-        nsub = n_nsub[q]
-        a = n_attr[q]
-        _partition_unit(codesT, a, nval[a], n_thr[q], nsub, y, C, e_idx, tmp, n_s0[q], n_sn[q], offs, lens,
-                        childof, ccnt)
         for j in range(nsub):
             ch = n_child[q] + j
             n_s0[ch] = offs[j]
@@ -1104,14 +1078,9 @@ def _prune(codes, codesT, nval, y, C, e_idx, e_w, tmp, childof, ecap, st,
             n_nsub[k] = n_nsub[big]
             n_child[k] = n_child[big]
             n_leaf[k] = n_leaf[big]
-            if nomiss:
-                _new_distribution_unit(k, codesT, nval, y, C, e_idx, tmp, childof, n_attr, n_thr, n_nsub,
-                                       n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, stack, offs, lens,
-                                       ccnt)
-            else:
-                _new_distribution(k, codes, nval, y, e_idx, e_w, ecap, st,
-                                  n_attr, n_thr, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
-                                  stack, offs, lens, probs)
+            _new_distribution(k, codes, codesT, nval, y, C, e_idx, e_w, tmp, childof, ecap, st,
+                              n_attr, n_thr, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot,
+                              stack, offs, lens, probs, ccnt, nomiss)
             ph[h - 1] = 0
             continue
         se[k] = err_tree
