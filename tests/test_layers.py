@@ -4,11 +4,11 @@ Nodes are modules (``studies/x.py`` is ``simstudy.studies.x``, as installed).  A
 any ``import`` statement in the module's source: at module level, inside functions, under
 ``if TYPE_CHECKING`` -- a cycle through a function-level import is still a cycle of the
 design.  A package's ``__init__`` is the node of the names taken from the package itself
-(``from simstudy.sources import get_source``); importing a submodule
-(``from simstudy.sources.ban import BanSource``, ``from . import lbfgs``) is an edge to that
-submodule only, not to its parent package, although Python runs the parent's ``__init__``
-first: a package whose ``__init__`` gathers its children would otherwise be in a cycle with
-every child that imports a sibling.
+(``from simstudy.sources import get_source``).  ``from simstudy.sources.ban import BanSource``
+is an edge to the submodule only; ``from . import lbfgs`` names the package too, and is an
+edge to both (Python runs the package's ``__init__`` first), so a sibling is imported by its
+module path (``from .lbfgs import fit_predict``) where the package's ``__init__`` imports
+the importer.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def import_graph() -> dict[str, set[str]]:
                 if node.level:
                     pkg = here.rsplit(".", node.level - 1)[0]
                     base = f"{pkg}.{base}" if base else pkg
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
-                           for a in node.names]
+                targets = [base] + [f"{base}.{a.name}" for a in node.names
+                                    if f"{base}.{a.name}" in mods]
             else:
                 continue
             for t in targets:

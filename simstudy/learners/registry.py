@@ -334,9 +334,7 @@ def _reference(name: str, params: dict[str, Any]) -> Learner:
 def __getattr__(name: str) -> Any:
     # the reference path's names, imported with scikit-learn on first use
     if name in ("ReferenceOf", "SklearnLearner", "reference_estimator"):
-        from . import reference
-
-        return getattr(reference, name)
+        return getattr(importlib.import_module(".reference", __package__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -20,8 +20,9 @@ import numpy as np
 from ...errors import SimstudyError, unknown
 from ..base import Learner
 from ..preprocess import model_stats
-from . import lbfgs, rprop
 from .layout import n_params
+from .lbfgs import fit_predict as lbfgs_fit_predict
+from .rprop import fit_predict as rprop_fit_predict
 
 ACTIVATIONS = ("tanh", "logistic")
 SOLVERS = ("lbfgs", "rprop")
@@ -163,8 +164,8 @@ class _SoftmaxNet(Learner):
             return np.full((0, X.shape[0]), -1, dtype=np.int64)
         mean, scale = model_stats(X, train)
         thetas = self._init_params(X.shape[1], n_classes, seeds)
-        solver = lbfgs if self.opts["solver"] == "lbfgs" else rprop
-        pred, params, epochs = solver.fit_predict(
+        solver = lbfgs_fit_predict if self.opts["solver"] == "lbfgs" else rprop_fit_predict
+        pred, params, epochs = solver(
             self, X, y, train, test, mean, scale, thetas, n_classes
         )
         self.params_ = params  # (B, P) trained parameters (diagnostic; see .layout)
