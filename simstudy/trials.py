@@ -84,7 +84,7 @@ FORMAT = "simstudy-shipped-trials"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 #: no shipped file may be larger (the repository's limit per file)
-MAX_FILE_BYTES = 25_000_000
+MAX_FILE_BYTES = 5_000_000
 #: environment variable naming further directories of shipped trials (``<dir>/<study>/``
 #: or ``<dir>/<study>/trials/``), searched before the checkout's ``figures/``
 ENV_DIRS = "SIMSTUDY_TRIALS"
@@ -1452,7 +1452,7 @@ def add_trials_parser(sub) -> None:
     ex.add_argument("store", help="result store (.sqlite or .sqlite.gz)")
     ex.add_argument("--study", required=True, help="the study to export (as the store names it)")
     ex.add_argument("--out", help="directory to write (default figures/STUDY/trials)")
-    ex.add_argument("--max-file-mb", default="25", help="largest file in MB (25)")
+    ex.add_argument("--max-file-mb", default="5", help="largest file in MB (5)")
     ex.add_argument("--no-check", action="store_true",
                     help="skip reading the export back and comparing it with the store")
     ex.add_argument("--no-progress", action="store_true", help="no progress bar")
