@@ -379,3 +379,18 @@ def test_card_inside_an_html_report_is_linked_from_its_index(demo_store, tmp_pat
     assert 'href="card-pooled/card.html"' not in before
     assert after.count('href="card-pooled/card.html"') == 1
     assert (site / "card-pooled" / "card.html").read_text().count("<table") >= 2
+
+
+def test_card_html_links_a_long_table_instead_of_inlining_it(demo_store, tmp_path, monkeypatch):
+    import simstudy.report.card as report_card
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(report_card, "HTML_ROWS", 3)
+    out = tmp_path / "card"
+    assert main(["card", "--test", "examples/pooled_t.py:pooled_t", "--studies", "demo",
+                 "--store", str(demo_store), "--out", str(out), "--no-figures"]) == 0
+    page = (out / "card.html").read_text()
+    rows = len(pd.read_csv(out / "card_paired.csv"))
+    assert rows > 3
+    assert f'card_paired: {rows} rows, in <a href="card_paired.csv">' in page
+    assert 'id="card_paired"' not in page

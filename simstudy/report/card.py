@@ -256,6 +256,10 @@ def _figures(c: Card, out: Path) -> list[Path]:
     return paths
 
 
+#: tables longer than this are linked from card.html, not inlined
+HTML_ROWS = 1000
+
+
 def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
     """``card.html``: the card's md and CSVs and figures on one page, in the HTML report's
     look (:mod:`simstudy.report.html`)."""
@@ -267,9 +271,16 @@ def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
         head = head.split(cut)[0]
     body = [H.markdown_to_html(head)]
     for p in paths:
-        # the calibration table is long (the figure shows it); empty frames are left out
-        if p.suffix == ".csv" and p.stem not in ("card_calibration", "card_studies",
-                                                 "card_summary") and len(pd.read_csv(p)):
+        # studies and summary are in the md part above, the calibration points in their
+        # figure; empty frames are left out; a long table (every cell x baseline of a card
+        # over many studies) is linked, not inlined: the md's pooled rows summarise it
+        if p.suffix != ".csv" or p.stem in ("card_calibration", "card_studies", "card_summary"):
+            continue
+        rows = len(pd.read_csv(p))
+        if rows > HTML_ROWS:
+            body.append(f'<p>{_html_mod.escape(p.stem)}: {rows} rows, in '
+                        f'<a href="{_html_mod.escape(p.name)}">{_html_mod.escape(p.name)}</a></p>')
+        elif rows:
             body.append(H.csv_table_html(p, table_id=p.stem, caption=p.stem)[0])
     for p in paths:
         if p.suffix == ".png":
