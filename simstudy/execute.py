@@ -37,6 +37,7 @@ from .shard import unit_id
 BACKENDS = ("serial", "joblib", "dask")
 _DASK_TOPIC = "simstudy-unit-start"
 CLAIM_SECONDS = 0.5  # work claimed per lease transaction: few transactions, little held back
+POLL_FIRST = 0.02  # first wait (s) for units another run holds; doubles up to Execution.poll
 
 
 class Terminated(KeyboardInterrupt):
@@ -291,6 +292,10 @@ class Execution:
         """Block until some held unit is free (its holder died or its lease expired) or
         every one is stored; return the units still to do."""
         t0 = time.perf_counter()
+        # the other run's last units usually finish within a fraction of a second: look
+        # again soon, then back off to self.poll (a sleep of self.poll each time kept a
+        # cooperating run idle for most of a second at its end)
+        pause = POLL_FIRST
         try:
             while held:
                 claims = self._claim(held)
@@ -298,7 +303,8 @@ class Execution:
                 if any(state == FREE for state, _ in claims):
                     return held
                 if held:
-                    time.sleep(self.poll)
+                    time.sleep(pause)
+                    pause = min(2 * pause, self.poll)
             return []
         finally:
             self.facts["seconds_waiting"] = round(
