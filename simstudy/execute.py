@@ -6,7 +6,9 @@
   (:mod:`.lease`), so concurrent runs on one store split the work, and waits at the end for
   units another live run holds (taking them over if that run dies);
 * runs the units on the backend: in this process (``serial``), on local worker processes
-  (``joblib``, loky) or on a Dask cluster (``dask``);
+  (``joblib``: forked from the run on Linux while numba has no threads in it, which saves
+  each worker a fresh interpreter and its imports; else spawned by loky) or on a Dask
+  cluster (``dask``);
 * makes sure local workers end with the run however it ends: loky workers watch their
   parent and exit when it is gone (SIGKILL of the run included; loky's own idle timeout
   would keep them, and the run's stdout, alive for minutes), SIGTERM ends the run like
@@ -25,6 +27,7 @@ import dataclasses
 import itertools
 import os
 import signal
+import sys
 import threading
 import time
 import uuid
@@ -78,6 +81,23 @@ def _watch_parent(ppid: int, every: float = 0.5) -> None:
     threading.Thread(target=watch, name="simstudy-parent-watch", daemon=True).start()
 
 
+def _fork_safe() -> bool:
+    """Whether local workers may be forked from this process: on Linux, and before numba
+    has started its threads here (a forked child cannot use a parent's thread pool)."""
+    if not hasattr(os, "fork") or os.environ.get("SIMSTUDY_SPAWN"):
+        return False
+    par = sys.modules.get("numba.np.ufunc.parallel")
+    return par is None or not getattr(par, "_is_initialized", True)
+
+
+def _forked_worker(ppid: int) -> None:
+    """Initializer of a forked worker: Ctrl-C reaches the whole process group, and only the
+    run should act on it; exit when the run is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _watch_parent(ppid)
+
+
 def _dask_unit(fn: Callable, chunk, key: str):
     """A unit on a Dask worker: log its start (so restarts can be counted), compute it."""
     with contextlib.suppress(Exception):  # accounting must never fail a unit
@@ -123,6 +143,8 @@ class Pool:
         if self.backend == "serial" or (self.backend == "joblib" and self.jobs == 1):
             for c in items:
                 yield fn(c)
+        elif self.backend == "joblib" and _fork_safe():
+            yield from self._fork_map(fn, items)
         elif self.backend == "joblib":
             from joblib import Parallel, delayed
 
@@ -134,6 +156,37 @@ class Pool:
         else:
             raise SimstudyError(
                 f"unknown backend {self.backend!r}; valid choices: {', '.join(BACKENDS)}")
+
+    def _fork_map(self, fn: Callable, items: Iterable) -> Iterator:
+        """Local workers forked from this process: they start with its modules imported
+        (a spawned loky worker imports Python, joblib and the runner afresh, ~0.5 s CPU
+        each), watch this process like loky's, and ignore Ctrl-C (the run stops them)."""
+        import multiprocessing
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        ex = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_forked_worker, initargs=(os.getpid(),))
+        it = iter(items)
+        flying: set = set()
+        try:
+            while True:
+                # claim a unit only when a worker is about to need it (as for Dask)
+                while len(flying) < 2 * self.jobs and (c := next(it, None)) is not None:
+                    flying.add(ex.submit(fn, c))
+                if not flying:
+                    break
+                done, flying = wait(flying, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield fut.result()
+        except BaseException:  # Ctrl-C, SIGTERM, a failed unit: stop the workers now
+            procs = list((getattr(ex, "_processes", None) or {}).values())
+            ex.shutdown(wait=False, cancel_futures=True)
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                p.join(5)
+            raise
+        ex.shutdown(wait=True)  # reaped: their CPU time counts as the run's
 
     def _dask_map(self, fn: Callable, items: Iterable, unit: Callable) -> Iterator:
         from distributed import as_completed

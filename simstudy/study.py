@@ -14,12 +14,13 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .errors import SimstudyError
 from .params import ALPHA, POSITIVE_INT, SEED, check
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,8 @@ class Study:
 
     def grid(self) -> pd.DataFrame:
         """The design grid as a readable DataFrame, one row per cell."""
+        import pandas as pd  # here only: a run's workers import this module, never pandas
+
         rows = []
         for c in self.cells:
             row = {

@@ -54,9 +54,44 @@ def test_demo_runs_and_stores_every_trial(demo, serial):
     assert np.all(np.stack(list(iris["n_test"])) == 75)
 
 
-def test_joblib_two_workers_gives_identical_numbers(demo, serial, tmp_path):
+@pytest.mark.parametrize("workers", ["forked", "spawned"])
+def test_joblib_two_workers_gives_identical_numbers(demo, serial, tmp_path, monkeypatch,
+                                                    workers):
+    from simstudy import execute
+
+    used = []
+    real = execute.Pool._fork_map
+
+    def fork_map(self, fn, items):
+        used.append(1)
+        yield from real(self, fn, items)
+
+    monkeypatch.setattr(execute.Pool, "_fork_map", fork_map)
+    if workers == "forked":  # this test process may have started numba's threads already
+        monkeypatch.setattr(execute, "_fork_safe", lambda: True)
+    else:
+        monkeypatch.setenv("SIMSTUDY_SPAWN", "1")
     _, res, _ = _run(tmp_path / "j.sqlite", demo, backend="joblib", jobs=2)
     pd.testing.assert_frame_equal(res, serial[1])
+    assert bool(used) == (workers == "forked")
+
+
+def test_workers_are_spawned_when_forking_is_unsafe(monkeypatch):
+    import types
+
+    from simstudy import execute
+
+    monkeypatch.delenv("SIMSTUDY_SPAWN", raising=False)
+    monkeypatch.setitem(sys.modules, "numba.np.ufunc.parallel",
+                        types.SimpleNamespace(_is_initialized=False))
+    assert execute._fork_safe()
+    monkeypatch.setitem(sys.modules, "numba.np.ufunc.parallel",
+                        types.SimpleNamespace(_is_initialized=True))
+    assert not execute._fork_safe()  # numba's threads are running here: a child cannot use them
+    monkeypatch.setitem(sys.modules, "numba.np.ufunc.parallel",
+                        types.SimpleNamespace(_is_initialized=False))
+    monkeypatch.setenv("SIMSTUDY_SPAWN", "1")
+    assert not execute._fork_safe()
 
 
 def test_dask_local_cluster_gives_identical_numbers(demo, serial, tmp_path):
