@@ -54,6 +54,17 @@ def perf_weka(session: nox.Session) -> None:
     session.run("python", "-m", "simstudy.report.performance", "--write")
 
 
+@nox.session(python=PY, name="perf-startup")
+def perf_startup(session: nox.Session) -> None:
+    """README's command 1 through a terminal, numba's cache warm and cold: seconds to the bar
+    drawn and its first move; a one-cell run's fixed overhead beyond its trials' compute;
+    figures/perf-startup.json and .md with the commit."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "simstudy.perf.startup", "--out", "figures/perf-startup",
+                *session.posargs)
+    session.run("python", "-m", "simstudy.report.performance", "--write")
+
+
 @nox.session(python=PY, name="perf-cluster")
 def perf_cluster(session: nox.Session) -> None:
     """Shards + merge against one run, two cooperating runs against two independent ones:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+
+import pytest
 
 from simstudy.perf import KEYS, main, run_perf
 
@@ -27,3 +30,25 @@ def test_cli_rejects_unknown_option(capsys) -> None:
     # a SimstudyError, which `python -m simstudy perf` prints as one line (exit 2)
     with pytest.raises(SimstudyError, match="--nope"):
         main(["--nope"])
+
+
+def test_startup_benchmark_reads_the_bar_through_a_terminal(tmp_path, monkeypatch):
+    """perf.startup sees the progress bar as a terminal shows it (drawn, then moved), and a
+    one-cell run's overhead is its process's CPU less what its trials recorded."""
+    from simstudy.perf import startup
+
+    monkeypatch.setattr(startup, "COMMAND1", ["demo", "--runs", "2", "--jobs", "1"])
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    t = startup.command1(tmp_path, env)
+    assert 0 < t["bar_drawn"] <= t["bar_moved"] <= t["end"], t
+    assert t["cpu"] > 0
+    (tmp_path / "cell").mkdir()
+    c = startup.one_cell(tmp_path / "cell", env)
+    assert c["trials"] == 10 and c["compute"] > 0
+    assert c["overhead_cpu"] == pytest.approx(c["cpu"] - c["compute"])
+    res = {"commit": "abc", "date": "now", "machine": "m", "load_start": [1, 1, 1],
+           "load_end": [2, 2, 2], "repeats": 1, "command1": "python -m simstudy demo",
+           "cell": startup.CELL, "median": {"warm": t, "cold": t, "cell": c}}
+    page = startup.render(res)
+    assert f"| warm | {t['bar_drawn']:.2f} | {t['bar_moved']:.2f} |" in page
+    assert f"**{c['overhead_cpu']:.2f}**" in page
