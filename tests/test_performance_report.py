@@ -1,5 +1,6 @@
 """README's performance section and docs/performance.md's figures are generated from
-figures/perf-weka.json and figures/REPRODUCE.md, and the committed text is that generation."""
+figures/perf-weka.json, figures/perf-startup.json and figures/REPRODUCE.md, and the committed
+text is that generation."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ def test_every_number_comes_from_the_figures() -> None:
     assert r.commit in page and f"Total: {r.trials} trials" in page
     assert all("| " + " | ".join(row) + " |" in page for row in r.studies)
     assert f"{r.worker_hours} worker-hours" in readme
+    st = json.loads((ROOT / "figures" / "perf-startup.json").read_text())
+    assert f"bar drawn after {st['median']['warm']['bar_drawn']:.1f} s" in readme
+    assert f"{st['median']['cell']['overhead_cpu']:.2f} s CPU" in readme
+    assert st["commit"][:7] in readme
 
 
 def test_doctests() -> None:
@@ -40,7 +45,8 @@ def test_doctests() -> None:
 
 
 def _repo(tmp_path: Path) -> Path:
-    for rel in ("figures/perf-weka.json", "figures/REPRODUCE.md", "README.md",
+    for rel in ("figures/perf-weka.json", "figures/perf-startup.json", "figures/REPRODUCE.md",
+                "README.md",
                 "docs/performance.md"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / rel, tmp_path / rel)

@@ -1,9 +1,10 @@
 """README's performance section and the figures of ``docs/performance.md``, generated.
 
-Every timing in them comes from two committed files, each with the commit it was measured
+Every timing in them comes from three committed files, each with the commit it was measured
 at: ``figures/perf-weka.json`` (``nox -s perf-weka``: our Weka learners beside Weka 3.6.14
-on the same folds) and ``figures/REPRODUCE.md`` (``python -m simstudy.report.reproduce``:
-what a reproduction of the default studies cost).  ``python -m simstudy.report.performance
+on the same folds), ``figures/perf-startup.json`` (``nox -s perf-startup``: README's command
+1 to its first progress, a one-cell run's fixed overhead) and ``figures/REPRODUCE.md``
+(``python -m simstudy.report.reproduce``: what a reproduction of the default studies cost).  ``python -m simstudy.report.performance
 --write`` replaces the text between the markers ``<!-- performance:begin -->`` and
 ``<!-- performance:end -->`` in ``README.md`` and in ``docs/performance.md`` with
 :func:`readme_section` and :func:`docs_section`; ``--check`` exits 1 when either differs.
@@ -30,6 +31,7 @@ END = "<!-- performance:end -->"
 ROOT = Path(__file__).resolve().parents[2]  # the repository (figures/, README.md, docs/)
 WEKA_JSON = Path("figures") / "perf-weka.json"
 REPRODUCE_MD = Path("figures") / "REPRODUCE.md"
+STARTUP_JSON = Path("figures") / "perf-startup.json"
 TARGETS = (Path("README.md"), Path("docs") / "performance.md")
 LEARNERS = ("wnb", "j48", "ib1")
 
@@ -96,6 +98,41 @@ def read_weka(root: Path = ROOT) -> dict:
     return data
 
 
+def read_startup(root: Path = ROOT) -> dict:
+    """``figures/perf-startup.json`` as written by ``nox -s perf-startup``.
+
+    Examples
+    --------
+    >>> sorted(read_startup()["median"])
+    ['cell', 'cold', 'warm']
+    """
+    path = Path(root) / STARTUP_JSON
+    text = _read(path)
+    try:
+        data = json.loads(text)
+        ok = isinstance(data, dict) and "commit" in data and {"warm", "cold", "cell"} <= set(
+            data.get("median", {}))
+    except ValueError:
+        ok = False
+    if not ok:
+        raise SimstudyError(f"{str(path)!r} is not a perf-startup result (commit, median's "
+                            "warm, cold and cell); regenerate it with nox -s perf-startup")
+    return data
+
+
+def _startup(st: dict) -> tuple[str, str]:
+    """README's row for the start-up figures: what, and at which commit and load."""
+    m = st["median"]
+    w, c, cell = m["warm"], m["cold"], m["cell"]
+    loads = [*st["load_start"][:1], *st["load_end"][:1]]
+    what = (f"bar drawn after {w['bar_drawn']:.1f} s, first moves after {w['bar_moved']:.1f} s "
+            f"(numba cache warm; cold: {c['bar_drawn']:.1f} s, {c['bar_moved']:.1f} s); a "
+            f"one-cell `run --filter` {cell['overhead_cpu']:.2f} s CPU, "
+            f"{cell['overhead_wall']:.2f} s wall beyond its trials")
+    at = f"`{st['commit'][:7]}`, load {min(loads):.1f}–{max(loads):.1f}"
+    return what, at
+
+
 def _wrap(text: str) -> str:
     """A paragraph wrapped as the Markdown pages are (tables stay one line a row)."""
     import textwrap
@@ -116,6 +153,7 @@ def readme_section(root: Path = ROOT) -> str:
     '## Performance'
     """
     w, r = read_weka(root), read_reproduction(root)
+    startup, startup_at = _startup(read_startup(root))
     s = w["summary"]
     per_core = ", ".join(f"`{k}` ×{s['learners'][k]['ratio_per_core']:.1f}"
                          for k in LEARNERS if k in s["learners"])
@@ -126,12 +164,14 @@ def readme_section(root: Path = ROOT) -> str:
         f"| per fit, against JIT-warm Weka 3.6.14 on the same folds (credit-g, 10×10 cv; "
         f"CPU per core) | {per_core}; a whole `{w['setup']['study']}` cell "
         f"×{s['cell']['ratio_per_core']:.1f}; {_agreement(w)} | {_at(w)} |",
+        f"| README's command 1 in a terminal, fresh store | {startup} | {startup_at} |",
         f"| a reproduction: {len(r.studies)} studies at the papers' run counts | "
         f"{r.trials} trials, {r.worker_hours} worker-hours, {r.wall_time} wall on 2 shared "
         f"cores; dearest {dearest} | `{r.commit[:7]}`"
         + (f", load {r.load}" if r.load else "") + " |", "",
         _wrap(f"What each measures and what it leaves out: [{WEKA_JSON.with_suffix('.md')}]"
-              f"({WEKA_JSON.with_suffix('.md')}), [{REPRODUCE_MD}]({REPRODUCE_MD}), "
+              f"({WEKA_JSON.with_suffix('.md')}), [{STARTUP_JSON.with_suffix('.md')}]"
+              f"({STARTUP_JSON.with_suffix('.md')}), [{REPRODUCE_MD}]({REPRODUCE_MD}), "
               "[docs/performance.md](docs/performance.md). This section is generated from "
               "them (`python -m simstudy.report.performance --write`)."),
     ]
@@ -209,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m simstudy.report.performance",
         description="README's performance section and docs/performance.md's figures, from "
-                    "figures/perf-weka.json and figures/REPRODUCE.md (printed by default)")
+                    "figures/perf-weka.json, figures/perf-startup.json and figures/REPRODUCE.md "
+                    "(printed by default)")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--write", action="store_true", help="replace the marked sections")
     what.add_argument("--check", action="store_true",
