@@ -154,6 +154,32 @@ def test_model_alone_equals_model_inside_batch_of_7_bitwise(learner):
         assert learner.n_epochs_[0] == iters[b]
 
 
+@pytest.mark.parametrize("activation", ["tanh", "logistic"])
+def test_models_trained_in_pairs_equal_models_alone_bitwise(activation):
+    """Models with many parameters and few rows train two at a time (their L-BFGS dot
+    products interleaved); each keeps the weights, iterations and predictions it has alone,
+    whichever partner it gets and whichever of the two stops first."""
+    from simstudy.learners.neural.lbfgs import _PAIR_P
+
+    X, y = WINE
+    learner = MLP(20, activation=activation)
+    assert (X.shape[1] + 1) * 20 + 21 * 3 >= _PAIR_P  # this network is trained in pairs
+    rng = np.random.default_rng(8)
+    train = rng.random((5, len(y))) < 0.5  # unequal training-set sizes; 5: two pairs + one
+    ss = seeds(5, 9)
+    batch = learner.fit_predict(X, y, train, ~train, ss)
+    params, iters = learner.params_.copy(), learner.n_epochs_.copy()
+    assert len(set(iters.tolist())) > 1  # partners stop at different iterations
+    for b in range(5):
+        alone = learner.fit_predict(X, y, train[b : b + 1], ~train[b : b + 1], [ss[b]])
+        np.testing.assert_array_equal(alone[0], batch[b])
+        np.testing.assert_array_equal(learner.params_[0], params[b])
+        assert learner.n_epochs_[0] == iters[b]
+    shifted = learner.fit_predict(X, y, train[1:], ~train[1:], ss[1:])  # other partners
+    np.testing.assert_array_equal(shifted, batch[1:])
+    np.testing.assert_array_equal(learner.params_, params[1:])
+
+
 @settings(max_examples=8, deadline=None)
 @given(perm_seed=st.integers(0, 2**32 - 1), chunk=st.sampled_from([2**12, 2**16, 2**22]))
 def test_permuting_and_chunking_the_batch_changes_nothing(perm_seed, chunk):
