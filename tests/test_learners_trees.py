@@ -129,10 +129,13 @@ def test_bootstrap_counts_and_splitter_seed_from_one_state(seed: int, m: int) ->
     mt = np.empty(625, np.int64)
     K.mt_seed(mt, seed)
     assert K._first_rand_r_seed(mt, seed) == np.random.RandomState(seed).randint(0, 2**31 - 1)
-    w = np.empty(m, np.float64)
+    w = np.empty(m + 1, np.float64)  # w[m]: the rejections' scratch
     K._bootstrap_counts(mt, m, w)
-    draws = np.random.RandomState(seed).randint(0, m, m)
-    np.testing.assert_array_equal(w, np.bincount(draws, minlength=m).astype(float))
+    rs = np.random.RandomState(seed)
+    draws = rs.randint(0, m, m)
+    np.testing.assert_array_equal(w[:m], np.bincount(draws, minlength=m).astype(float))
+    # the generator stops right after the last accepted draw
+    assert K.mt_randint(mt, 1000) == rs.randint(0, 1000)
 
 
 @pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 127, 128, 129, 300, 1001, 10_007])

@@ -86,7 +86,7 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
     yc = _labels(y, tr_idx, lo, hi)
     order = _argsort_rows(XT)
     lists = np.empty((d, m), np.int64)
-    w = np.empty(m, np.float64)
+    w = np.empty(m + 1, np.float64)  # w[m]: _bootstrap_counts' scratch
     flag = np.zeros(m, np.bool_)
     tmp = np.empty(m, np.int64)
     feats = np.empty(d, np.int64)

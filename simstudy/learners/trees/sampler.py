@@ -157,8 +157,14 @@ def _first_rand_r_seed(mt: np.ndarray, seed: int) -> int:
 
 @njit(**JIT)
 def _bootstrap_counts(mt: np.ndarray, m: int, w: np.ndarray) -> None:
-    """``w[i]`` = how often ``RandomState.randint(0, m, m)`` drew ``i`` (seeded ``mt``)."""
-    for r in range(m):
+    """``w[i]`` = how often ``RandomState.randint(0, m, m)`` drew ``i`` (seeded ``mt``).
+
+    ``w`` needs ``m + 1`` entries: rejected draws are counted in ``w[m]`` (scratch), so that
+    the loop has no branch on the rejection (unpredictable, up to half of the draws).
+    """
+    if w.shape[0] <= m:
+        raise ValueError("_bootstrap_counts: w needs m + 1 entries")
+    for r in range(m + 1):
         w[r] = 0.0
     rng = m - 1
     if rng == 0:
@@ -171,11 +177,14 @@ def _bootstrap_counts(mt: np.ndarray, m: int, w: np.ndarray) -> None:
         if pos >= 624:
             _mt_gen(mt)
             pos = 0
-        v = _temper(mt[pos]) & mask
-        pos += 1
-        if v <= rng:
-            w[v] += 1.0
-            k += 1
+        # at most m - k draws per pass (each accepts at most one): never one too many
+        stop = min(624, pos + (m - k))
+        for q in range(pos, stop):
+            v = _temper(mt[q]) & mask
+            ok = v <= rng
+            w[v if ok else m] += 1.0
+            k += 1 if ok else 0
+        pos = stop
     mt[624] = pos
 
 
