@@ -162,7 +162,9 @@ def grow_presorted(
     counts), so every weighted sum is exact and its order is irrelevant.  ``lists[f, :ns]``
     hold the samples with ``w > 0`` sorted by feature ``f``; each node owns the same range
     ``[start, end)`` of every list, kept sorted by stable partitioning at each split (no
-    per-node sorting; lists of features known to be constant in a node are left alone).
+    per-node sorting; lists of features known to be constant in a node are left alone, and
+    the range of a child that will be a leaf is never read, so its sibling's samples are
+    only compacted and nothing moves when both are leaves).
     A child's class sums come from its parent's split.  ``tab``: the entropy table
     (:func:`.criteria.entropy_table`; any array for Gini).
 
@@ -344,33 +346,55 @@ def grow_presorted(
             continue
         nf[node] = best_feat
         nt[node] = best_thr
-        # stable partition of the other lists (known-constant ones are never scanned
-        # again below this node: skip them), then of the test rows
-        for p in range(start, best_pos):
-            flag[lists[best_feat, p]] = True
-        for p in range(best_pos, end):
-            flag[lists[best_feat, p]] = False
-        for f in range(d):
-            if f == best_feat:
-                continue
-            skip = False
-            for q in range(n_total):
-                if feats[q] == f:
-                    skip = True
-            if skip:
-                continue
-            # branch-free: both destinations written, one of the counters advances
-            a = start
-            bcount = 0
-            for p in range(start, end):
-                i = lists[f, p]
-                g = 1 if flag[i] else 0
-                lists[f, a] = i
-                tmp[bcount] = i
-                a += g
-                bcount += 1 - g
-            for q in range(bcount):
-                lists[f, a + q] = tmp[q]
+        # the other lists: a child that will be a leaf (the builder's test, known now: its
+        # size, its impurity, the depth) never reads its range, so with one such child the
+        # other child's samples are only compacted (in order), with two nothing is moved;
+        # otherwise a stable partition.  Known-constant features are never scanned again
+        # below this node: their lists are skipped.
+        leaf_l = depth + 1 >= max_depth or best_pos - start < 2 or imp_l <= EPSILON
+        leaf_r = depth + 1 >= max_depth or end - best_pos < 2 or imp_r <= EPSILON
+        if not (leaf_l and leaf_r):
+            for p in range(start, best_pos):
+                flag[lists[best_feat, p]] = True
+            for p in range(best_pos, end):
+                flag[lists[best_feat, p]] = False
+            for f in range(d):
+                if f == best_feat:
+                    continue
+                skip = False
+                for q in range(n_total):
+                    if feats[q] == f:
+                        skip = True
+                if skip:
+                    continue
+                if leaf_l:
+                    # the right child's samples to [best_pos, end), from the back (each
+                    # write lands on a position already read)
+                    a = end
+                    for p in range(end - 1, start - 1, -1):
+                        i = lists[f, p]
+                        lists[f, a - 1] = i
+                        a -= 0 if flag[i] else 1
+                elif leaf_r:
+                    # the left child's samples to [start, best_pos)
+                    a = start
+                    for p in range(start, end):
+                        i = lists[f, p]
+                        lists[f, a] = i
+                        a += 1 if flag[i] else 0
+                else:
+                    # branch-free: both destinations written, one of the counters advances
+                    a = start
+                    bcount = 0
+                    for p in range(start, end):
+                        i = lists[f, p]
+                        g = 1 if flag[i] else 0
+                        lists[f, a] = i
+                        tmp[bcount] = i
+                        a += g
+                        bcount += 1 - g
+                    for q in range(bcount):
+                        lists[f, a + q] = tmp[q]
         a = t0
         bcount = 0
         for r in range(t0, t1):
