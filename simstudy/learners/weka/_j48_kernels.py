@@ -1325,13 +1325,20 @@ def _prepare(A, nval, rank, uoff, is_num, y, C):
         else:
             for i in range(n):
                 codes[i, a] = rank[a, i]  # counted by rank when the attribute has few values
-            o = np.argsort(rank[a], kind="mergesort")
-            u = 0
-            for i in o:
-                if rank[a, i] >= 0:
-                    order[a, u] = i
-                    u += 1
-            nknown[a] = u
+            # a stable counting sort by rank (the rows of a rank in increasing order)
+            start = np.zeros(uoff[a + 1] - uoff[a] + 1, dtype=np.int64)
+            for i in range(n):
+                r = rank[a, i]
+                if r >= 0:
+                    start[r + 1] += 1
+            for r in range(start.shape[0] - 1):
+                start[r + 1] += start[r]
+            for i in range(n):
+                r = rank[a, i]
+                if r >= 0:
+                    order[a, start[r]] = i
+                    start[r] += 1
+            nknown[a] = start[start.shape[0] - 1]
     noms, noff = _count_layout(nval, uoff, is_num, C, True)[1:3]
     return codes, order, nknown, _unit_slots(codes, y, C, noms, noff)
 
@@ -1347,6 +1354,34 @@ def _row_missing(codes):
                 out[i] = True
                 break
     return out
+
+
+@njit(cache=True)
+def _fold_rows(train, test, b):
+    """The training rows, test rows and rows not trained on of fold ``b`` (increasing)."""
+    n = train.shape[1]
+    nr = 0
+    nt = 0
+    for i in range(n):
+        nr += train[b, i]
+        nt += test[b, i]
+    rows = np.empty(nr, dtype=np.int64)
+    trows = np.empty(nt, dtype=np.int64)
+    others = np.empty(n - nr, dtype=np.int64)
+    p = 0
+    q = 0
+    o = 0
+    for i in range(n):
+        if train[b, i]:
+            rows[p] = i
+            p += 1
+        else:
+            others[o] = i
+            o += 1
+        if test[b, i]:
+            trows[q] = i
+            q += 1
+    return rows, trows, others
 
 
 @njit(cache=True, parallel=True)
@@ -1378,9 +1413,7 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
                 vcnt_all[uoff[a] + rank[a, i]] += 1
     # models in parallel (numba threads); each allocates its own work arrays
     for b in prange(B):
-        rows = np.flatnonzero(train[b])
-        trows = np.flatnonzero(test[b])
-        others = np.flatnonzero(~train[b])
+        rows, trows, others = _fold_rows(train, test, b)
         _fit_predict_one(A, codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, trows, prune,
                          rowmiss, out[b], root_all, vcnt_all, others)
     return out
