@@ -256,7 +256,7 @@ def best_stump(vs, order, yc, yf, sw, K, rstate, feats, sum_total, sum_left, sam
 # ---------------------------------------------------------------------------------------
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def scan_presorted(XT, f, lists, start, end, w, yc, K, crit, tab, wn, sum_total, sum_left,
                    best_proxy):
     """Scan feature ``f`` of a node that owns ``lists[:, start:end]`` (presorted lists).
