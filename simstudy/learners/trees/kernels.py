@@ -30,8 +30,9 @@ Speed.  Each batch kernel is a small ``prange`` over models calling a plain
 per-model function (short parallel regions compile faster), with work arrays allocated
 once per model.  The random forest transposes and presorts the training features once per
 model; each tree filters those orders by its bootstrap counts and keeps one sorted sample
-list per feature, stably partitioned at every split, so no node sorts anything (integer
-weights make the order of tied values irrelevant), and the test rows are partitioned
+list per feature, stably partitioned at every split (only for a child that is not a leaf),
+so no node sorts anything (integer weights make the order of tied values irrelevant);
+bootstrap counts are drawn without a branch on rejections.  The test rows are partitioned
 alongside, so each leaf adds its class proportions to the rows that reach it.  Class sums
 of a child come from its parent's split; two-class scans keep their sums in scalars.
 AdaBoost sorts each feature once per model and scans the sorted lists with each round's
