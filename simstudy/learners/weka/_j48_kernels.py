@@ -526,7 +526,7 @@ def _gapok(is_num, uvals, uoff):
 @njit(cache=True)
 def _grow_unit(codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C, rows, e_idx,
                n_attr, n_sp, n_thr, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st, root_all,
-               others):
+               others, gapok):
     """ClassifierTree.buildTree with C45ModelSelection.selectModel, depth first from the
     root, when no training row has a missing value (all weights 1).  ``e_idx[:nr]`` holds
     the training rows and is partitioned in place.  Returns False on node overflow.
@@ -538,7 +538,7 @@ def _grow_unit(codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, pre
     a node's orders in half ``par[k]``, its branches' in the other, partitioned stably;
     only for branches that grow).  ``root_all``: the count table of every row of the call
     (or empty), from which the root's is made by subtracting ``others``, the rows this
-    model does not train on."""
+    model does not train on.  ``gapok``: :func:`_gapok`."""
     m = nval.shape[0]
     nr = rows.shape[0]
     Vmax = 2
@@ -548,7 +548,6 @@ def _grow_unit(codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, pre
     lowcard, noms, noff, blk = _count_layout(nval, uoff, is_num, C, True)
     nnom = noms.shape[0]
     T = noff[nnom]
-    gapok = _gapok(is_num, uvals, uoff)
     intw = nr < XLOG2X.shape[0]
     numq = np.full(m, -1, dtype=np.int64)
     nnum = 0
@@ -826,25 +825,14 @@ def _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e
 
 
 @njit(cache=True)
-def _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, stack, pre, te):
+def _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, nn, reach, te):
     """C45PruneableClassifierTree.collapse from the root: a subtree that does not lower
     the training error by more than 1e-3 becomes a leaf.  The subtrees' training errors
     (getTrainingErrors: sums over the sons in order) are summed once, bottom-up; collapsing
-    a node does not change them for the nodes still to be decided (its descendants)."""
-    h = 1
-    stack[0] = 0
-    L = 0
-    while h > 0:
-        h -= 1
-        k = stack[h]
-        pre[L] = k
-        L += 1
-        if not n_leaf[k]:
-            for j in range(n_nsub[k]):
-                stack[h] = n_child[k] + j
-                h += 1
-    for u in range(L - 1, -1, -1):
-        k = pre[u]
+    a node does not change them for the nodes still to be decided (its descendants).  A
+    grown tree's ``nn`` nodes are numbered so that sons come after their parent, so index
+    order is top-down and its reverse bottom-up (no traversal stack)."""
+    for k in range(nn - 1, -1, -1):
         if n_leaf[k]:
             te[k] = n_tot[k] - n_cw[k, _max_class(n_cw, k)]
         else:
@@ -852,19 +840,16 @@ def _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, stack, pre, te):
             for j in range(n_nsub[k]):
                 e += te[n_child[k] + j]
             te[k] = e
-    h = 1
-    stack[0] = 0
-    while h > 0:
-        h -= 1
-        k = stack[h]
-        if n_leaf[k]:
+    reach[:nn] = False
+    reach[0] = True
+    for k in range(nn):
+        if not reach[k] or n_leaf[k]:
             continue
         if te[k] >= n_tot[k] - n_cw[k, _max_class(n_cw, k)] - 1e-3:
             n_leaf[k] = True
             continue
         for j in range(n_nsub[k]):
-            stack[h] = n_child[k] + j
-            h += 1
+            reach[n_child[k] + j] = True
 
 
 @njit(cache=True)
@@ -1098,18 +1083,19 @@ def _fit_one(A, codes, slots, nval, rank, uvals, uoff, order, nknown, is_num, y,
                 nomiss = False
     return _fit_rows(A, codes, np.ascontiguousarray(codes.T), slots, nval, rank, uvals, uoff, order, nknown, is_num,
                      y, C, rows, ecap, ncap, prune, nomiss, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64),
-                     np.zeros(0, dtype=np.int64))
+                     np.zeros(0, dtype=np.int64), _gapok(is_num, uvals, uoff))
 
 
 @njit(cache=True)
 def _fit_rows(A, codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap, ncap, prune,
-              nomiss, root_all, vcnt_all, others):
+              nomiss, root_all, vcnt_all, others, gapok):
     """:func:`_fit_one` given whether any training row has a missing value (``not nomiss``).
     ``root_all``/``vcnt_all``: the count table and the per-value counts of every row of the
     call (or empty), ``others`` the rows this model does not train on: the root's table and
     the values present come from them by subtraction when that is cheaper.  Without missing
     values the entry buffer is the training rows (``ecap`` unused).  ``codesT``: ``codes``
-    attribute by attribute (C-contiguous), which the in-place partitions read."""
+    attribute by attribute (C-contiguous), which the in-place partitions read; ``gapok``:
+    :func:`_gapok` (the same for every model of a call)."""
     nr = rows.shape[0]
     if nomiss:
         ecap = nr
@@ -1173,13 +1159,12 @@ def _fit_rows(A, codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, i
         if nomiss:
             ok = _grow_unit(codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, present, is_num, count_avg, y, C,
                             rows, e_idx, n_attr, n_sp, n_thr, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw,
-                            n_tot, ncap, st, root_all, others)
+                            n_tot, ncap, st, root_all, others, gapok)
         else:
             ok = _grow(A, codes, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, e_w, ecap,
                        n_attr, n_sp, n_thr, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st)
         if ok:
-            _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, np.empty(ncap, dtype=np.int64),
-                      np.empty(ncap, dtype=np.int64), np.empty(ncap))
+            _collapse(n_leaf, n_nsub, n_child, n_cw, n_tot, st[1], np.empty(ncap, dtype=np.bool_), np.empty(ncap))
         if ok and prune:
             Vmax = 2
             for a in range(m):
@@ -1281,7 +1266,7 @@ def _predict_row(codes, i, nval, n_attr, n_thr, n_nsub, n_child, n_leaf, n_empty
 
 @njit(cache=True)
 def _fit_predict_one(A, codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, test_rows, prune,
-                     rowmiss, out_row, root_all, vcnt_all, others):
+                     rowmiss, out_row, root_all, vcnt_all, others, gapok):
     nr = rows.shape[0]
     ecap = 8 * nr + 64
     ncap = 2 * nr + 64
@@ -1292,7 +1277,7 @@ def _fit_predict_one(A, codes, codesT, slots, nval, rank, uvals, uoff, order, nk
             break
     while True:
         res = _fit_rows(A, codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, ecap,
-                        ncap, prune, nomiss, root_all, vcnt_all, others)
+                        ncap, prune, nomiss, root_all, vcnt_all, others, gapok)
         if res[0] == 0:
             break
         ecap *= 2
@@ -1397,6 +1382,7 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
     codes, order, nknown, slots = _prepare(A, nval, rank, uoff, is_num, y, C)
     codesT = np.ascontiguousarray(codes.T)
     rowmiss = _row_missing(codes)
+    gapok = _gapok(is_num, uvals, uoff)
     out = np.full((B, n), -1, dtype=np.int64)
     # counts of every row, once for all models: each model's root table and the values its
     # rows hold are these minus the rows it does not train on (see _grow_unit, _fit_rows)
@@ -1415,7 +1401,7 @@ def fit_predict_batch(A, nval, rank, uvals, uoff, is_num, y, C, train, test, pru
     for b in prange(B):
         rows, trows, others = _fold_rows(train, test, b)
         _fit_predict_one(A, codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, trows, prune,
-                         rowmiss, out[b], root_all, vcnt_all, others)
+                         rowmiss, out[b], root_all, vcnt_all, others, gapok)
     return out
 
 
