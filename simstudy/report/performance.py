@@ -84,18 +84,7 @@ def read_weka(root: Path = ROOT) -> dict:
     >>> sorted(read_weka()["summary"]["learners"])
     ['ib1', 'j48', 'wnb']
     """
-    path = Path(root) / WEKA_JSON
-    text = _read(path)
-    try:
-        data = json.loads(text)
-        ok = isinstance(data, dict) and "commit" in data and {"learners", "cell"} <= set(
-            data.get("summary", {}))
-    except ValueError:
-        ok = False
-    if not ok:
-        raise SimstudyError(f"{str(path)!r} is not a perf-weka result (commit, summary's "
-                            "learners and cell); regenerate it with nox -s perf-weka")
-    return data
+    return _read_result(Path(root) / WEKA_JSON, "summary", {"learners", "cell"}, "perf-weka")
 
 
 def read_startup(root: Path = ROOT) -> dict:
@@ -106,17 +95,21 @@ def read_startup(root: Path = ROOT) -> dict:
     >>> sorted(read_startup()["median"])
     ['cell', 'cold', 'warm']
     """
-    path = Path(root) / STARTUP_JSON
-    text = _read(path)
+    return _read_result(Path(root) / STARTUP_JSON, "median", {"warm", "cold", "cell"},
+                        "perf-startup")
+
+
+def _read_result(path: Path, part: str, keys: set[str], session: str) -> dict:
+    """A benchmark's JSON result: a commit and ``part`` holding ``keys``, else one line
+    naming the file and the nox session that writes it."""
     try:
-        data = json.loads(text)
-        ok = isinstance(data, dict) and "commit" in data and {"warm", "cold", "cell"} <= set(
-            data.get("median", {}))
+        data = json.loads(_read(path))
+        ok = isinstance(data, dict) and "commit" in data and keys <= set(data.get(part, {}))
     except ValueError:
         ok = False
     if not ok:
-        raise SimstudyError(f"{str(path)!r} is not a perf-startup result (commit, median's "
-                            "warm, cold and cell); regenerate it with nox -s perf-startup")
+        raise SimstudyError(f"{str(path)!r} is not a {session} result (commit, {part}'s "
+                            f"{', '.join(sorted(keys))}); regenerate it with nox -s {session}")
     return data
 
 
