@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -38,6 +39,9 @@ def test_every_number_comes_from_the_figures() -> None:
     assert f"bar drawn after {st['median']['warm']['bar_drawn']:.1f} s" in readme
     assert f"{st['median']['cell']['overhead_cpu']:.2f} s CPU" in readme
     assert st["commit"][:7] in readme
+    est = (ROOT / "figures" / "reproduce-estimate.md").read_text()
+    cpu_h = re.search(r"Estimated full reproduction: ([\d.]+) CPU-hours", est).group(1)
+    assert f"{cpu_h} CPU-hours" in readme
 
 
 def test_doctests() -> None:
@@ -46,7 +50,7 @@ def test_doctests() -> None:
 
 def _repo(tmp_path: Path) -> Path:
     for rel in ("figures/perf-weka.json", "figures/perf-startup.json", "figures/REPRODUCE.md",
-                "README.md",
+                "figures/reproduce-estimate.md", "README.md",
                 "docs/performance.md"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / rel, tmp_path / rel)

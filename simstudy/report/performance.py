@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]  # the repository (figures/, README.m
 WEKA_JSON = Path("figures") / "perf-weka.json"
 REPRODUCE_MD = Path("figures") / "REPRODUCE.md"
 STARTUP_JSON = Path("figures") / "perf-startup.json"
+ESTIMATE_MD = Path("figures") / "reproduce-estimate.md"
 TARGETS = (Path("README.md"), Path("docs") / "performance.md")
 LEARNERS = ("wnb", "j48", "ib1")
 
@@ -113,6 +114,30 @@ def _read_result(path: Path, part: str, keys: set[str], session: str) -> dict:
     return data
 
 
+def read_estimate(root: Path = ROOT) -> tuple[str, str, str, str, float]:
+    """``figures/reproduce-estimate.md`` (``scripts/reproduce_estimate.py``): its commit, load
+    at the start, estimated CPU-hours of a reproduction, the hours on its cores, and the
+    fraction of the runs sampled.
+
+    Examples
+    --------
+    >>> commit, load, cpu_h, wall_h, fraction = read_estimate()
+    >>> float(cpu_h) > 0 and float(wall_h) > 0
+    True
+    """
+    path = Path(root) / ESTIMATE_MD
+    text = _read(path)
+    head = re.search(r"Measured at commit `([0-9a-f]+)`.*?--fraction ([\d.]+).*?"
+                     r"load average ([\d.]+) at the start", text, re.S)
+    total = re.search(r"\*\*Estimated full reproduction: ([\d.]+) CPU-hours\*\*, so at least "
+                      r"\*\*([\d.]+) h\*\*", text)
+    if head is None or total is None:
+        raise SimstudyError(f"{str(path)!r} has no 'Measured at commit' or 'Estimated full "
+                            "reproduction' line; regenerate it with "
+                            "python scripts/reproduce_estimate.py")
+    return head.group(1), head.group(3), total.group(1), total.group(2), float(head.group(2))
+
+
 def _startup(st: dict) -> tuple[str, str]:
     """README's row for the start-up figures: what, and at which commit and load."""
     m = st["median"]
@@ -147,6 +172,7 @@ def readme_section(root: Path = ROOT) -> str:
     """
     w, r = read_weka(root), read_reproduction(root)
     startup, startup_at = _startup(read_startup(root))
+    est = read_estimate(root)
     s = w["summary"]
     per_core = ", ".join(f"`{k}` ×{s['learners'][k]['ratio_per_core']:.1f}"
                          for k in LEARNERS if k in s["learners"])
@@ -161,10 +187,15 @@ def readme_section(root: Path = ROOT) -> str:
         f"| a reproduction: {len(r.studies)} studies at the papers' run counts | "
         f"{r.trials} trials, {r.worker_hours} worker-hours, {r.wall_time} wall on 2 shared "
         f"cores; dearest {dearest} | `{r.commit[:7]}`"
-        + (f", load {r.load}" if r.load else "") + " |", "",
+        + (f", load {r.load}" if r.load else "") + " |",
+        f"| a reproduction now, estimated from {100 * est[4]:g} % of its runs | {est[2]} "
+        "CPU-hours: at "
+        f"least {est[3]} h on 2 cores kept busy | `{est[0][:7]}`, load {est[1]} at the start |",
+        "",
         _wrap(f"What each measures and what it leaves out: [{WEKA_JSON.with_suffix('.md')}]"
               f"({WEKA_JSON.with_suffix('.md')}), [{STARTUP_JSON.with_suffix('.md')}]"
               f"({STARTUP_JSON.with_suffix('.md')}), [{REPRODUCE_MD}]({REPRODUCE_MD}), "
+              f"[{ESTIMATE_MD}]({ESTIMATE_MD}), "
               "[docs/performance.md](docs/performance.md). This section is generated from "
               "them (`python -m simstudy.report.performance --write`)."),
     ]
