@@ -33,13 +33,15 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 
-from .errors import SimstudyError
+from .errors import RunFailed, SimstudyError
 from .lease import DONE, FREE, HELD, Leases
 from .shard import unit_id
 
 BACKENDS = ("serial", "joblib", "dask")
 _DASK_TOPIC = "simstudy-unit-start"
 CLAIM_SECONDS = 0.5  # work claimed per lease transaction: few transactions, little held back
+WORKER_DIED = ("a worker process died while computing (killed, or out of memory?); the "
+               "trials finished before are stored: rerun the same command to resume")
 POLL_FIRST = 0.02  # first wait (s) for units another run holds; doubles up to Execution.poll
 
 
@@ -144,13 +146,22 @@ class Pool:
             for c in items:
                 yield fn(c)
         elif self.backend == "joblib" and _fork_safe():
-            yield from self._fork_map(fn, items)
+            from concurrent.futures.process import BrokenProcessPool
+
+            try:
+                yield from self._fork_map(fn, items)
+            except BrokenProcessPool:
+                raise RunFailed(WORKER_DIED) from None
         elif self.backend == "joblib":
             from joblib import Parallel, delayed
+            from joblib.externals.loky.process_executor import TerminatedWorkerError
 
             par = Parallel(n_jobs=self.jobs, backend="loky", return_as="generator_unordered",
                            initializer=_watch_parent, initargs=(os.getpid(),))
-            yield from par(delayed(fn)(c) for c in items)
+            try:
+                yield from par(delayed(fn)(c) for c in items)
+            except TerminatedWorkerError:
+                raise RunFailed(WORKER_DIED) from None
         elif self.backend == "dask":
             yield from self._dask_map(fn, items, unit)
         else:

@@ -162,3 +162,34 @@ def test_sigkill_leaves_no_worker_and_frees_its_leases(demo, single, tmp_path):
         assert leases.taken_over == 1
     finally:
         leases.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("spawn", ["", "1"], ids=["forked", "spawned"])
+def test_a_killed_worker_is_one_line_and_a_failed_invocation(tmp_path, spawn):
+    store = tmp_path / "w.sqlite"
+    run = _cli(["run", "demo", "--runs", "3000", "--jobs", "2", "--no-progress",
+                "--store", str(store), "--out", str(tmp_path / "out")], start_new_session=True,
+               env=dict(os.environ, SIMSTUDY_SPAWN=spawn))
+    t0 = time.time()
+    while not _leased(store) and time.time() - t0 < 120:  # the workers are computing
+        time.sleep(0.2)
+
+    def cmdline(pid: int) -> bytes:
+        try:
+            return Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            return b"resource_tracker"
+
+    workers = [pid for pid, _ in _session(run.pid)
+               if pid != run.pid and b"resource_tracker" not in cmdline(pid)]
+    assert workers
+    os.kill(workers[0], signal.SIGKILL)
+    out = run.communicate(timeout=120)[0].decode()
+    assert run.returncode == 1, out
+    assert "simstudy: error: a worker process died while computing" in out
+    assert "Traceback" not in out
+    con = sqlite3.connect(store)
+    status, message = con.execute("SELECT status, message FROM runs").fetchone()
+    con.close()
+    assert status == "failed" and message.startswith("RunFailed: a worker process died")
