@@ -100,8 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if not 0 < a.fraction <= 1:
         ap.error(f"--fraction must be in (0, 1], got {a.fraction!r}")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, cwd=ROOT).stdout.strip() or "unknown"
+    from simstudy.perf.provenance import checkout
+
+    commit = (checkout()["commit"] or "unknown")[:7]
     full = full_trials()
     load0 = os.getloadavg()
     rows = []

@@ -3,7 +3,6 @@ line's common part and the commit a result was computed at."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from simstudy.params import POSITIVE_INT, ArgumentParser, arg_type
@@ -28,11 +27,9 @@ def parser(script: str, doc: str | None, runs: int | None = None,
 
 def commit() -> str:
     """The checkout's HEAD, short (``unknown`` outside a git checkout)."""
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+    from simstudy.perf.provenance import checkout
+
+    return (checkout()["commit"] or "unknown")[:7]
 
 
 def write_md(out: Path, name: str, lines: list[str]) -> None:

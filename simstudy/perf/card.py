@@ -242,9 +242,9 @@ def paired_ratio_extra(studies: list[str]) -> dict[str, dict[str, Any]]:
 
 def _commit() -> dict[str, Any]:
     """The commit measured and the files of ``simstudy`` with local changes then."""
-    from .weka_peer import _commit as commit_and_changes
+    from .provenance import checkout
 
-    c = commit_and_changes()
+    c = checkout()
     return {"commit": c["commit"], "changed": c["changed"]}
 
 

@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .provenance import checkout
+
 TIMING = {"seconds", "created"}
 
 
@@ -125,7 +127,7 @@ def render(res: dict[str, Any]) -> str:
     s, c = res["shards"], res["coop"]
     lines = [
         "# Cluster benchmark: shards and cooperating runs", "",
-        f"Measured at commit `{res['commit']}` by `python -m simstudy.perf.cluster` on "
+        f"Measured at commit `{res['commit'][:7]}` by `python -m simstudy.perf.cluster` on "
         f"{res['cores']} cores, load average {res['load'][0]:.1f} / {res['load'][1]:.1f} / "
         f"{res['load'][2]:.1f} at the start and "
         f"{res['load_end'][0]:.1f} / {res['load_end'][1]:.1f} / {res['load_end'][2]:.1f} at "
@@ -166,8 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--coop-runs", type=int, default=3000, help="runs of demo per run")
     ap.add_argument("--repeats", type=int, default=2, help="cooperation repeats")
     a = ap.parse_args(argv)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
+    commit = checkout()["commit"] or "unknown"
     res: dict[str, Any] = {"commit": commit, "cores": os.cpu_count(), "load": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp:
         res["shards"] = shards(a.study, a.runs, 10, 4, Path(tmp))

@@ -38,17 +38,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .provenance import checkout
+
 COMMAND1 = ["type1", "--runs", "10", "--jobs", "2"]
 CELL = "vote/wnb~j48~ib1/10x10cv"
 _TRIALS = re.compile(rb"(\d+)/(\d+) trials")
-
-
-def _git_commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def command1(workdir: Path, env: dict[str, str]) -> dict[str, float]:
@@ -133,7 +127,7 @@ def measure(repeats: int) -> dict[str, Any]:
             rows["cell"].append(one_cell(d / "cell", base))
     med = {kind: {key: statistics.median(r[key] for r in rs) for key in rs[0]}
            for kind, rs in rows.items()}
-    return {"commit": _git_commit(), "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+    return {"commit": checkout()["commit"] or "unknown", "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
             "machine": f"{os.cpu_count()} cores, {platform.python_implementation()} "
                        f"{platform.python_version()}",
             "load_start": load0, "load_end": os.getloadavg(), "repeats": repeats,
@@ -147,7 +141,7 @@ def render(res: dict[str, Any]) -> str:
     w, c, cell = m["warm"], m["cold"], m["cell"]
     lines = [
         "# Start-up: first progress of README's command 1, and a one-cell run's overhead", "",
-        f"Measured by `python -m simstudy.perf.startup` at commit `{res['commit']}`, "
+        f"Measured by `python -m simstudy.perf.startup` at commit `{res['commit'][:12]}`, "
         f"{res['date']}; {res['machine']}; load average {la[0]:.1f} / {la[1]:.1f} / "
         f"{la[2]:.1f} at the start and {lb[0]:.1f} / {lb[1]:.1f} / {lb[2]:.1f} at the end.  "
         f"Median of {res['repeats']} repetitions.", "",

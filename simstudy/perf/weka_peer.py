@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import SimstudyError
+from .provenance import checkout
 
 #: our learner -> (Weka class and options) of the paper's NB, C4.5 and NN
 LEARNERS = {
@@ -336,22 +337,6 @@ def ours(threads: int | None, quick: bool, reps: int) -> dict[str, Any]:
 MEASURED = ("simstudy/learners/weka/", "simstudy/learners/trees/", "simstudy/perf/", "simstudy/runner.py")
 
 
-def _commit() -> dict[str, Any]:
-    """The commit measured, and the files of ``simstudy`` with local changes then."""
-    root = Path(__file__).resolve().parents[2]
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
-                              text=True, timeout=30).stdout.strip()
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no",
-                                 "simstudy"], cwd=root, capture_output=True, text=True,
-                                timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return {"commit": None, "dirty": None, "changed": []}
-    changed = sorted(line[3:].strip() for line in status.splitlines() if line.strip())
-    return {"commit": head or None, "changed": changed,
-            "dirty": any(c.startswith(MEASURED) for c in changed)}
-
-
 def _machine() -> dict[str, Any]:
     cpu = platform.processor()
     try:
@@ -416,7 +401,7 @@ def measure(repeats: int = 3, quick: bool = False, jar: str | None = None,
                       "runs": len(chunk.runs), "fits_per_learner_per_fit_phase": int(len(fit)),
                       "n": int(data.n), "quick": quick, "jar": str(jar_path),
                       "weka_classes": LEARNERS},
-            "machine": _machine(), **_commit(), "date": time.strftime("%Y-%m-%d %H:%M:%S %z")}
+            "machine": _machine(), **checkout(MEASURED), "date": time.strftime("%Y-%m-%d %H:%M:%S %z")}
 
 
 def summarise(reps: list[dict[str, Any]]) -> dict[str, Any]:
