@@ -104,28 +104,29 @@ def render_type2(result, out: Path) -> list[Path]:
 
 def render_type1_paper(result, out: Path) -> list[Path]:
     """type1-paper: Table 3 (type I) under the default and the paper variant, side by side."""
-    tables = {v: table3(result, "type1", v) for v in VARIANTS}
-    paths = []
-    for v, t in tables.items():
-        paths += write_table(t, out, f"table3_type1_{v}",
-                             caption=f"Alpaydin 1999 Table 3, MLP vs MLP: paper and ours ({v})")
-    paths += write_table(side_by_side(tables), out, "table3_type1_variants",
-                         caption="Alpaydin 1999 Table 3 type I: paper, default and paper variant")
-    paths += _fig1(tables["paper"], out)
-    return paths + [write_page(out, page_type1_paper(out))]
+    return _render_variants({v: table3(result, "type1", v) for v in VARIANTS}, out, "type1",
+                            "MLP vs MLP", "type I", _fig1, page_type1_paper)
 
 
 def render_type2_paper(result, out: Path) -> list[Path]:
     """type2-paper: Table 3 (LP vs MLP) under the default and the paper variant."""
-    tables = {v: table3_type2(result, v) for v in VARIANTS}
+    return _render_variants({v: table3_type2(result, v) for v in VARIANTS}, out, "type2",
+                            "LP vs MLP", "LP vs MLP", _fig2, page_type2_paper)
+
+
+def _render_variants(tables: dict, out: Path, kind: str, pair: str, label: str, fig,
+                     page) -> list[Path]:
+    """A variant study's pages: Table 3 per variant, the variants side by side, the figure
+    of the paper variant, the results page."""
     paths = []
     for v, t in tables.items():
-        paths += write_table(t, out, f"table3_type2_{v}",
-                             caption=f"Alpaydin 1999 Table 3, LP vs MLP: paper and ours ({v})")
-    paths += write_table(side_by_side(tables), out, "table3_type2_variants",
-                         caption="Alpaydin 1999 Table 3 LP vs MLP: paper, default and paper variant")
-    paths += _fig2(tables["paper"], out)
-    return paths + [write_page(out, page_type2_paper(out))]
+        paths += write_table(t, out, f"table3_{kind}_{v}",
+                             caption=f"Alpaydin 1999 Table 3, {pair}: paper and ours ({v})")
+    paths += write_table(side_by_side(tables), out, f"table3_{kind}_variants",
+                         caption=f"Alpaydin 1999 Table 3 {label}: paper, default and paper "
+                                 "variant")
+    paths += fig(tables["paper"], out)
+    return paths + [write_page(out, page(out))]
 
 
 def render_numerator(result, out: Path) -> list[Path]:
