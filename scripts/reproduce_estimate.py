@@ -26,10 +26,7 @@ import ast
 import math
 import os
 import sqlite3
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,16 +62,14 @@ def runs_of(study: str) -> int:
 
 
 def timed(args: list[str]) -> tuple[float, float]:
-    """Wall and CPU (user + system, with its workers) of one ``python -m simstudy`` command."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-m", "simstudy", *args],
-                         env=dict(os.environ, OMP_NUM_THREADS="1"),
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, ru = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode:
-        raise SystemExit(f"{args} failed: {p.stderr.read().decode()[-400:]}")
-    return time.perf_counter() - t0, ru.ru_utime + ru.ru_stime
+    """Wall and CPU (user + system, with its workers) of one ``python -m simstudy`` command;
+    a failed one ends the script with its stderr's tail."""
+    from simstudy.perf.process import timed as run_timed
+
+    try:
+        return run_timed(args)
+    except RuntimeError as e:
+        raise SystemExit(str(e)) from None
 
 
 def stored_trials(store: Path, study: str) -> int:

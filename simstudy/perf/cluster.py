@@ -23,13 +23,13 @@ import hashlib
 import json
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from .process import start, wait
 from .provenance import checkout
 
 TIMING = {"seconds", "created"}
@@ -50,31 +50,11 @@ def tables(path: str | os.PathLike) -> dict[str, list]:
     return out
 
 
-def _start(args: list[str]) -> subprocess.Popen:
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    return subprocess.Popen([sys.executable, "-m", "simstudy", *args], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def _wait(procs: list[subprocess.Popen]) -> list[dict[str, float]]:
-    """Wait for every process; wall from the call, CPU (user + system, with children)."""
-    t0 = time.perf_counter()
-    out = []
-    for p in procs:
-        _, status, ru = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        if p.returncode:
-            raise RuntimeError(f"{p.args[3:]} failed ({p.returncode}): "
-                               f"{p.stderr.read().decode()[-500:]}")
-        out.append({"cpu": ru.ru_utime + ru.ru_stime, "done": time.perf_counter() - t0})
-    return out
-
-
 def _timed(batches: list[list[list[str]]]) -> tuple[float, list[float]]:
     """Run batches of commands (each batch's commands at once); wall of all, CPU of each."""
     t0, cpu = time.perf_counter(), []
     for batch in batches:
-        cpu += [r["cpu"] for r in _wait([_start(a) for a in batch])]
+        cpu += [r["cpu"] for r in wait([start(a) for a in batch])]
     return time.perf_counter() - t0, cpu
 
 

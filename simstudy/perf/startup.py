@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .process import timed
 from .provenance import checkout
 
 COMMAND1 = ["type1", "--runs", "10", "--jobs", "2"]
@@ -91,20 +92,11 @@ def one_cell(workdir: Path, env: dict[str, str]) -> dict[str, float]:
     """``run replicability --filter CELL --runs 10`` on a new store: wall and CPU of the
     process, the compute its trials recorded, the difference."""
     store = workdir / "cell.sqlite"
-    t0 = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-m", "simstudy", "run", "replicability", "--filter",
-                          CELL, "--runs", "10", "--no-progress", "--store", str(store),
-                          "--out", str(workdir / "cell")], cwd=workdir, env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"one-cell run failed: {p.stderr.read().decode()[-500:]}")
+    wall, cpu = timed(["run", "replicability", "--filter", CELL, "--runs", "10", "--no-progress",
+                       "--store", str(store), "--out", str(workdir / "cell")], env, workdir)
     con = sqlite3.connect(store)
     n, compute = con.execute("SELECT count(*), sum(seconds) FROM trials").fetchone()
     con.close()
-    cpu = ru.ru_utime + ru.ru_stime
     return {"trials": n, "compute": compute, "wall": wall, "cpu": cpu,
             "overhead_cpu": cpu - compute, "overhead_wall": wall - compute}
 
