@@ -23,7 +23,7 @@ import numpy as np
 from .core import Dataset, FoldLosses
 from .errors import SimstudyError
 from .execute import BACKENDS
-from .seeding import design_seed, model_seed, source_seed, trial_seed
+from .seeding import ModelSeeds, design_seed, source_seed, trial_seed
 from .store import ResultRow, Store, TrialRecord
 from .study import Cell, Study
 
@@ -222,8 +222,7 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
         raise SimstudyError(
             f"design {des.name!r} produced an empty train or test fold on {cell.source!r}")
     for k, ln in enumerate(cell.learners):
-        seeds = [model_seed(chunk.seed, cid, run, k, m)
-                 for run in chunk.runs for m in range(R * F)]
+        seeds = ModelSeeds(chunk.seed, cid, chunk.runs, k, R * F)  # built when a learner asks
         learner = _learner(ln).prepare(trials[0][0])  # data-set facts, e.g. nominal groups
         if shared or getattr(learner, "stack_trials", False):
             groups = [_stack(per_trial, shared)]

@@ -23,17 +23,21 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
 
 __all__ = ["SOURCE", "DESIGN", "MODEL", "cell_key", "trial_seed", "source_seed", "draw_seed",
-           "design_seed", "model_seed"]
+           "design_seed", "model_seed", "ModelSeeds"]
 
 # purposes inside a trial, part of the spawn key (fixed forever: changing them changes results)
 SOURCE, DESIGN, MODEL = 0, 1, 2
 
 
+@functools.lru_cache(maxsize=4096)  # a work unit asks for its cell's key once per trial
 def cell_key(cell_id: str) -> int:
     """Stable 63-bit integer of a cell id (sha256), used in the trial's spawn key."""
     return int.from_bytes(hashlib.sha256(cell_id.encode("utf-8")).digest()[:8], "big") >> 1
@@ -70,3 +74,45 @@ def model_seed(root_seed: int, cell_id: str, run: int, learner: int,
     """The seed of one model: learner ``learner`` (its index in the cell) on fold ``model``
     (``replication * folds + fold``) of the trial."""
     return trial_seed(root_seed, cell_id, run, MODEL, learner, model)
+
+
+class ModelSeeds(Sequence):
+    """The model seeds of one learner over some runs of a cell, each made when first asked for.
+
+    Item ``i`` is ``model_seed(root_seed, cell_id, runs[i // per_run], learner, i % per_run)``.
+    Deterministic learners never look at their seeds, and a ``SeedSequence`` costs about as much
+    to build as a small model costs to fit, so none is built unless a learner asks for it.
+    Slices are ``ModelSeeds`` too.
+
+    Examples
+    --------
+    >>> from simstudy.seeding import ModelSeeds, model_seed
+    >>> seeds = ModelSeeds(0, "iris/nmc~nmc/5x2cv", (3, 4), learner=1, per_run=10)
+    >>> len(seeds), len(seeds[5:15])
+    (20, 10)
+    >>> seeds[12].spawn_key == model_seed(0, "iris/nmc~nmc/5x2cv", 4, 1, 2).spawn_key
+    True
+    """
+
+    def __init__(self, root_seed: int, cell_id: str, runs: Sequence[int], learner: int,
+                 per_run: int, _range: range | None = None) -> None:
+        self._root, self._cell, self._runs = root_seed, cell_id, tuple(int(r) for r in runs)
+        self._learner, self._per_run = int(learner), int(per_run)
+        self._range = range(len(self._runs) * self._per_run) if _range is None else _range
+
+    def __len__(self) -> int:
+        return len(self._range)
+
+    @overload
+    def __getitem__(self, i: int) -> np.random.SeedSequence: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> ModelSeeds: ...
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return ModelSeeds(self._root, self._cell, self._runs, self._learner, self._per_run,
+                              self._range[i])
+        g = self._range[i]  # IndexError beyond the end, as a list
+        return model_seed(self._root, self._cell, self._runs[g // self._per_run], self._learner,
+                          g % self._per_run)
