@@ -20,8 +20,11 @@ sizes of the Gaussian study (100 training points, 2 features) a ``SVC().fit`` sp
 ~1–4 ms in input validation, label encoding and estimator bookkeeping.  This learner calls
 the same compiled libsvm routines scikit-learn calls (``sklearn.svm._libsvm.fit`` /
 ``predict``, with the arguments ``SVC._dense_fit`` / ``_dense_predict`` pass), once per model,
-so the predictions are scikit-learn's and the overhead is gone.  ``_libsvm`` is private
-scikit-learn API: the equivalence test against ``SVC`` guards it on every upgrade.
+so the predictions are scikit-learn's and the overhead is gone.  What is per batch is done
+once for all its models: the row indices of every mask, each model's classes and labels, its
+imputed and scaled inputs (per element the same ``(x - mean) / scale`` as model by model) and
+gamma; only the two libsvm calls are made per model.  ``_libsvm`` is private scikit-learn API:
+the equivalence test against ``SVC`` guards it on every upgrade.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import numpy as np
 
 from ..errors import SimstudyError
 from .base import Learner
-from .preprocess import fold_stats
+from .preprocess import chunk_size, fold_stats
 from .registry import register_learner
 
 
@@ -100,18 +103,32 @@ class FastSVC(Learner):
         return SVC(C=self.C, gamma=self.gamma, tol=self.tol, cache_size=self.cache_size,
                    kernel=self.kernel, coef0=0.0)
 
-    def _gamma(self, Xtr: np.ndarray) -> float:
-        if self.gamma == "scale":
-            v = Xtr.var()
-            return 1.0 / (Xtr.shape[1] * v) if v != 0 else 1.0
+    def _gammas(self, Xtr: np.ndarray, off: np.ndarray) -> np.ndarray:
+        """Each model's gamma; model ``b``'s scaled training rows are ``Xtr[off[b]:off[b+1]]``.
+
+        'scale' is ``1 / (d · Xtr_b.var())`` (1 where the variance is 0), as SVC computes it:
+        the variance of models of equal size is taken as rows of one ``(k, m·d)`` array, the
+        same pairwise sums as ``Xtr_b.var()`` over its own ``(m, d)`` block, bit for bit.
+        """
+        B, d = off.size - 1, Xtr.shape[1]
         if self.gamma == "auto":
-            return 1.0 / Xtr.shape[1]
-        return float(self.gamma)
+            return np.full(B, 1.0 / d)
+        if self.gamma != "scale":
+            return np.full(B, float(self.gamma))
+        g = np.ones(B)
+        size = np.diff(off)
+        for m in np.unique(size):
+            if m == 0:
+                continue
+            models = np.flatnonzero(size == m)
+            rows = off[models][:, None] + np.arange(m)
+            v = Xtr[rows].reshape(models.size, m * d).var(axis=1)
+            with np.errstate(divide="ignore"):
+                g[models] = np.where(v != 0, 1.0 / (d * v), 1.0)
+        return g
 
     def fit_predict(self, X: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray,
                     seeds: Sequence[np.random.SeedSequence]) -> np.ndarray:
-        from sklearn.svm import _libsvm
-
         X = np.asarray(X, dtype=np.float64)
         y = np.asarray(y)
         train = np.asarray(train, dtype=bool)
@@ -121,33 +138,77 @@ class FastSVC(Learner):
         mean = imp  # imputation and centring means coincide, except for e1071's scaling
         if self.scale == "e1071":
             mean, scale = _e1071_scale(X, train, imp)
-        missing = np.isnan(X)
-        has_missing = bool(missing.any())
+        # a model's classes, np.unique(y[its rows]), are the present ones among the sorted
+        # labels of the whole y; libsvm gets their ranks 0..k-1 as labels
+        labels, code = np.unique(y, return_inverse=True)
+        code = code.reshape(-1)
+        # models in chunks: each chunk's inputs are scaled in one pass (per element the
+        # same (x - mean) / scale as model by model)
+        per_model = 16.0 * X.shape[1] * X.shape[0] + 64.0
+        step = chunk_size(per_model, 64e6)
+        for b0 in range(0, train.shape[0], step):
+            b1 = min(b0 + step, train.shape[0])
+            self._chunk(X, code, labels, train[b0:b1], test[b0:b1], imp[b0:b1], mean[b0:b1],
+                        scale[b0:b1], out[b0:b1])
+        return out
+
+    def _chunk(self, X, code, labels, train, test, imp, mean, scale, out) -> None:
+        """Fit and predict the models of one chunk into ``out`` (their rows of the result)."""
+        from sklearn.svm import _libsvm
+
+        B, n = train.shape
+        tr_row, tr_col = _rows_cols(train)
+        te_row, te_col = _rows_cols(test)
+        tr_off = np.searchsorted(tr_row, np.arange(B + 1))
+        te_off = np.searchsorted(te_row, np.arange(B + 1))
+        present = np.zeros((B, labels.size), dtype=bool)
+        present[tr_row, code[tr_col]] = True
+        rank = np.cumsum(present, axis=1) - 1
+        n_class = present.sum(axis=1)
+        cls = np.zeros((B, labels.size), dtype=np.int64)  # rank -> code, per model
+        mb, mc = np.nonzero(present)
+        cls[mb, rank[mb, mc]] = mc
+        yf = rank[tr_row, code[tr_col]].astype(np.float64)
+        Xtr = _scaled(X, tr_row, tr_col, imp, mean, scale)
+        Xte = _scaled(X, te_row, te_col, imp, mean, scale)
+        gammas = self._gammas(Xtr, tr_off)
+        pred = np.zeros(te_row.size)  # rank 0: a one-class model predicts its class
+        ones = [np.ones(k) for k in range(labels.size + 1)]
         empty = np.empty(0, dtype=np.float64)
         _libsvm.set_verbosity_wrap(0)  # libsvm prints each fit otherwise (SVC does the same)
-        for b in range(train.shape[0]):
-            tr, te = np.flatnonzero(train[b]), np.flatnonzero(test[b])
-            if te.size == 0:
-                continue
-            classes, yi = np.unique(y[tr], return_inverse=True)
-            if classes.size < 2:  # scikit-learn refuses one class; predict it
-                out[b, te] = classes[0] if classes.size else 0
-                continue
-            Z = X if not has_missing else np.where(missing, imp[b], X)
-            Xtr = np.ascontiguousarray((Z[tr] - mean[b]) / scale[b])
-            Xte = np.ascontiguousarray((Z[te] - mean[b]) / scale[b])
-            g = self._gamma(Xtr)
+        for b in np.flatnonzero((n_class >= 2) & (te_off[1:] > te_off[:-1])).tolist():
+            t0, t1, e0, e1 = tr_off[b], tr_off[b + 1], te_off[b], te_off[b + 1]
+            g = float(gammas[b])
             sup, sv, nsv, dual, intercept, pa, pb, _status, _it = _libsvm.fit(
-                Xtr, yi.astype(np.float64), svm_type=0, sample_weight=empty,
-                class_weight=np.ones(classes.size), kernel=self.kernel, C=self.C, nu=0.5,
+                Xtr[t0:t1], yf[t0:t1], svm_type=0, sample_weight=empty,
+                class_weight=ones[n_class[b]], kernel=self.kernel, C=self.C, nu=0.5,
                 probability=0, degree=3, shrinking=1, tol=self.tol,
                 cache_size=self.cache_size, coef0=0.0, gamma=g, epsilon=0.1, max_iter=-1,
                 random_seed=0)  # the seed only matters for probability estimates
-            p = _libsvm.predict(Xte, sup, sv, nsv, dual, intercept, pa, pb, svm_type=0,
-                                kernel=self.kernel, degree=3, coef0=0.0, gamma=g,
-                                cache_size=self.cache_size)
-            out[b, te] = classes[p.astype(np.int64)]
-        return out
+            pred[e0:e1] = _libsvm.predict(
+                Xte[e0:e1], sup, sv, nsv, dual, intercept, pa, pb, svm_type=0,
+                kernel=self.kernel, degree=3, coef0=0.0, gamma=g, cache_size=self.cache_size)
+        out[te_row, te_col] = labels[cls[te_row, pred.astype(np.int64)]]
+        out[(n_class == 0)[:, None] & test] = 0  # no training rows: predict 0
+
+
+def _rows_cols(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column of each True of a ``(B, n)`` mask, row by row (one flat pass)."""
+    flat = np.flatnonzero(mask)
+    row = flat // mask.shape[1]
+    return row, flat - row * mask.shape[1]
+
+
+def _scaled(X: np.ndarray, row: np.ndarray, col: np.ndarray, imp: np.ndarray,
+            mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """Rows ``X[col]`` imputed and scaled with model ``row``'s statistics, C-contiguous."""
+    Z = X[col]
+    miss = np.isnan(Z)
+    if miss.any():
+        Z = np.where(miss, imp[row], Z)
+    Z -= mean[row]
+    Z /= scale[row]
+    return Z
 
 
 def _e1071_scale(X: np.ndarray, train: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
