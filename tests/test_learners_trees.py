@@ -45,6 +45,19 @@ def integer_features(n: int = 150, seed: int = 1) -> tuple[np.ndarray, np.ndarra
     return X, y
 
 
+def two_valued(n: int = 160, seed: int = 3, classes: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """One-hot-like 0/1 features beside continuous ones (the forest counts two-valued
+    features instead of keeping sorted lists of them), ties everywhere."""
+    rng = np.random.default_rng(seed)
+    B = rng.integers(0, 2, size=(n, 7)).astype(float)
+    B[:, 6] = 2.5 * B[:, 6] - 1.0  # two values other than 0 and 1
+    Z = np.round(rng.normal(size=(n, 2)), 1)
+    X = np.column_stack([B[:, :3], Z[:, 0], B[:, 3:], Z[:, 1]])
+    score = B[:, 0] + B[:, 1] - B[:, 4] + Z[:, 0] + rng.normal(scale=0.7, size=n)
+    y = np.digitize(score, np.quantile(score, np.linspace(0, 1, classes + 1)[1:-1]))
+    return X, y.astype(np.int64)
+
+
 def wine_with_nan(seed: int = 2) -> tuple[np.ndarray, np.ndarray]:
     X, y = load_wine(return_X_y=True)
     X = X.copy()
@@ -84,6 +97,8 @@ DATA = {
     "iris": lambda: load_iris(return_X_y=True),
     "integer_ties": integer_features,
     "wine_nan": wine_with_nan,
+    "two_valued": two_valued,
+    "two_valued_3": lambda: two_valued(classes=3),
 }
 
 # ------------------------------------------------------- the random streams we replay
@@ -189,7 +204,8 @@ def test_ab_identical_to_sklearn(data: str) -> None:
     np.testing.assert_array_equal(ours, ref)
 
 
-@pytest.mark.parametrize("data", ["gaussian", "integer_ties", "wine_nan"])
+@pytest.mark.parametrize("data", ["gaussian", "integer_ties", "wine_nan", "two_valued",
+                                  "two_valued_3"])
 def test_rf_identical_to_sklearn(data: str) -> None:
     X, y = DATA[data]()
     train, test = half_masks(len(y), 6, seed=8)

@@ -11,7 +11,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .consts import _SEED_CHUNK, ENTROPY, EPSILON, GINI, JIT, MAX_INT32, MSE
+from .consts import _COUNTED, _SEED_CHUNK, ENTROPY, EPSILON, GINI, JIT, MAX_INT32, MSE
 from .growers import _alloc, grow_presorted, grow_tree
 from .numeric import _argsort_rows, filter_presorted, pairwise_sum
 from .predict import _argmax_first, _leaf, _leaf_pruned, _present
@@ -85,7 +85,27 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
     XtT = _gather_T(X32, fill, b, has_nan, te_idx, tlo, thi)
     yc = _labels(y, tr_idx, lo, hi)
     order = _argsort_rows(XT)
-    lists = np.empty((d, m), np.int64)
+    # features with at most _COUNTED values are counted, not kept in lists (grow_presorted)
+    rank = np.zeros((d, m + 1), np.int64)
+    uvals = np.zeros((d, _COUNTED), np.float32)
+    counted = False
+    for f in range(d):
+        U = 0
+        prev = XT[f, order[f, 0]]
+        for q in range(m):
+            i = order[f, q]
+            v = XT[f, i]
+            if q == 0 or v != prev:
+                U += 1
+                if U <= _COUNTED:
+                    uvals[f, U - 1] = v
+                prev = v
+            rank[f, 1 + i] = U - 1
+        if U <= _COUNTED:
+            rank[f, 0] = U
+            counted = True
+    ctab = np.empty((_COUNTED, C + 2), np.float64)
+    lists = np.empty((d + 1, m), np.int64)
     w = np.empty(m + 1, np.float64)  # w[m]: _bootstrap_counts' scratch
     flag = np.zeros(m, np.bool_)
     tmp = np.empty(m, np.int64)
@@ -131,17 +151,25 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
                 w[r] = 1.0
         ns = 0
         for f in range(d):
+            if rank[f, 0] > 0:
+                continue
             k = 0
             for r in range(m):
                 i = order[f, r]
                 lists[f, k] = i
                 k += 1 if w[i] != 0.0 else 0  # branch-free filter
             ns = k
+        if counted:
+            k = 0
+            for i in range(m):
+                lists[d, k] = i
+                k += 1 if w[i] != 0.0 else 0
+            ns = k
         for r in range(nte):
             tidx[r] = r
-        grow_presorted(XT, yc, w, C, GINI, no_tab, max_features, max_depth, rstate, lists,
-                       ns, nf, nt, nl, nr, ncnt, XtT, tidx, ttmp, nte, proba, feats, constf,
-                       sums[0], sums[1], flag, tmp, st_i, st_f, st_c)
+        grow_presorted(XT, yc, w, GINI, no_tab, max_features, max_depth, rstate, lists,
+                       ns, nf, nt, nl, nr, ncnt, XtT, tidx, ttmp, proba, feats, constf,
+                       sums, flag, tmp, st_i, st_f, st_c, rank, uvals, ctab)
     for r in range(nte):
         best = 0
         bv = proba[r, 0] / n_trees
@@ -411,10 +439,11 @@ def _c45_one(b, X32, fill, has_nan, gorder, tab, y, C, g_ptr, g_idx, h_ptr, h_id
     rstate = np.empty(1, np.int64)
     rstate[0] = splitter_state(seeds[b])
     no_rows = np.empty(0, np.int64)  # no test rows routed: the tree is pruned first
-    n_nodes = grow_presorted(XT, yc, w, C, ENTROPY, tab, d, MAX_INT32, rstate, lists, m,
+    n_nodes = grow_presorted(XT, yc, w, ENTROPY, tab, d, MAX_INT32, rstate, lists, m,
                              nf, nt, nl, nr, ncnt, np.empty((d, 0), np.float32), no_rows,
-                             no_rows, 0, np.empty((0, C), np.float64), feats, constf,
-                             sums[0], sums[1], flag, tmp, st_i, st_f, st_c)
+                             no_rows, np.empty((0, C), np.float64), feats, constf,
+                             sums, flag, tmp, st_i, st_f, st_c, np.zeros((d, 1), np.int64),
+                             np.empty((d, 0), np.float32), np.empty((0, C + 2), np.float64))
     major = np.empty(n_nodes, np.int64)
     for j in range(n_nodes):
         major[j] = _argmax_first(ncnt[j], C)
