@@ -221,11 +221,13 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     if np.any(n_test == 0) or np.any(n_train == 0):
         raise SimstudyError(
             f"design {des.name!r} produced an empty train or test fold on {cell.source!r}")
+    stacked = None  # the trials stacked into one group, built once for every learner
     for k, ln in enumerate(cell.learners):
         seeds = ModelSeeds(chunk.seed, cid, chunk.runs, k, R * F)  # built when a learner asks
         learner = _learner(ln).prepare(trials[0][0])  # data-set facts, e.g. nominal groups
         if shared or getattr(learner, "stack_trials", False):
-            groups = [_stack(per_trial, shared)]
+            stacked = [_stack(per_trial, shared)] if stacked is None else stacked
+            groups = stacked
         else:
             groups = per_trial
         at = 0
@@ -233,9 +235,12 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
             B = train.shape[0]
             pred = _fit_predict(learner, ln, X, y, train, test, seeds[at:at + B],
                                 chunk, at, R * F)
-            wrong = (pred != y[None, :]) & test
-            errors[k, at:at + B] = wrong.sum(1) / test.sum(1)
+            # errors counted at the test positions only: stacked masks are mostly False
+            flat, row, col, count = _test_positions(test)
+            wrong_at = pred.ravel()[flat] != y[col]
+            errors[k, at:at + B] = np.bincount(row[wrong_at], minlength=B) / count
             if keep:
+                wrong = (pred != y[None, :]) & test
                 _keep_losses(losses, k, at, B, wrong, test, widths, R * F, stacked=len(groups) == 1
                              and not shared and len(per_trial) > 1)
             at += B
@@ -249,12 +254,13 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     out = []
     for t, run in enumerate(chunk.runs):
         per = None if losses is None else losses[t].reshape(K, R, F, -1)
-        fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per, trial_seed(chunk.seed, cid, run))
+        ts = trial_seed(chunk.seed, cid, run)
+        fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per, ts)
         res = evaluate(cell, fl, chunk.alpha, run)
         out.append(TrialRecord(
             cell=cid, seed=chunk.seed, run=run, study=chunk.study, source=cell.source,
             learners=cell.learners, design=cell.design,
-            trial_seed=f"SeedSequence({chunk.seed}, spawn_key={trial_seed(chunk.seed, cid, run).spawn_key})",
+            trial_seed=f"SeedSequence({chunk.seed}, spawn_key={ts.spawn_key})",
             losses=fl, results=res, seconds=elapsed, impl=impl, source_hash=source_hash))
     return out
 
@@ -273,6 +279,21 @@ def _keep_losses(out, k, at, B, wrong, test, widths, per_trial, stacked: bool) -
         w = wrong[row:row + per_trial, cols]
         te = test[row:row + per_trial, cols]
         out[t][k] = np.where(te, w.astype(np.int8), np.int8(-1))
+
+
+_positions: list = [None, None]  # the last test mask and its positions (every learner's)
+
+
+def _test_positions(test: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Flat index, row and column of each True of a group's ``(B, n)`` test mask, in the
+    order of ``pred[test]``, and each row's count (``test.sum(1)``).  The masks of a group
+    are fixed once made, so the last mask's positions are kept for the next learner."""
+    if _positions[0] is not test:
+        flat = np.flatnonzero(test)
+        row = flat // test.shape[1]
+        _positions[:] = [test, (flat, row, flat - row * test.shape[1],
+                                np.bincount(row, minlength=test.shape[0]))]
+    return _positions[1]
 
 
 def _fit_predict(learner, ln: str, X, y, train, test, seeds, chunk: Chunk, at: int,
@@ -302,7 +323,8 @@ def _fit_predict(learner, ln: str, X, y, train, test, seeds, chunk: Chunk, at: i
     if pred.shape != train.shape:
         raise TrialError(f"learner {ln!r} returned predictions of shape {pred.shape} for "
                          f"{train.shape} masks in cell {cid!r}")
-    vals = pred[test]
+    flat = _test_positions(test)[0]
+    vals = pred.ravel()[flat]  # pred[test]
     if pred.dtype.kind == "f":
         ok = np.isfinite(vals) & (vals == np.round(vals))
     elif pred.dtype.kind in "iu":
@@ -312,7 +334,7 @@ def _fit_predict(learner, ln: str, X, y, train, test, seeds, chunk: Chunk, at: i
                          f"{cid!r}; predictions must be integer class codes 0..{C - 1}")
     ok &= (vals >= 0) & (vals <= C - 1)
     if not ok.all():
-        rows = np.nonzero(test)[0][~ok]
+        rows = flat[~ok] // test.shape[1]
         v = vals[~ok][0].item()
         raise TrialError(
             f"learner {ln!r} returned {v!r} at a test position in cell {cid!r}, "
