@@ -22,7 +22,10 @@ the softmax ``exp`` are vectorisable polynomial/rational forms accurate to a few
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ..base import frozen
 from .layout import Net, penalty_mask
@@ -45,6 +48,11 @@ _PAD = 16  # row padding: one AVX-512 vector of float32
 _PAIR_P = 200
 _PAIR_BYTES = 2**18
 _QUAD_ROWS = 1024  # see the hidden layer's gradient in _objective
+# Models whose row sets are small train _LANES at a time (_lbfgs_lanes): one model per lane of
+# an AVX-512 vector of float64 in the two-loop recursion, when _LANES of their inputs fit in
+# _LANE_BYTES (larger ones alone or in pairs: they would evict each other from L2)
+_LANES = 8
+_LANE_BYTES = 2**18
 
 # Constants in the network's float type travel in one array ``K`` (numba would promote a
 # float32 expression to float64 on meeting a Python float literal).
@@ -208,14 +216,44 @@ def _affine(W, wo, sk, sj, bo, A, Out, nin, nout, K, blk):  # pragma: no cover -
                     v += w3 * a3[i]
                     o[i] = v
             k += 4
-        while k < nin:
+        # the last 1-3 inputs in one pass per output (was one pass per input: C = 2 or 3
+        # classes back through the output layer)
+        if nin - k == 3:
+            a0 = A[k, i0:i0 + n]
+            a1 = A[k + 1, i0:i0 + n]
+            a2 = A[k + 2, i0:i0 + n]
+            for j in range(nout):
+                p = wo + k * sk + j * sj
+                w0 = W[p]
+                w1 = W[p + sk]
+                w2 = W[p + 2 * sk]
+                o = Out[j, i0:i0 + n]
+                for i in range(n):
+                    v = o[i]
+                    v += w0 * a0[i]
+                    v += w1 * a1[i]
+                    v += w2 * a2[i]
+                    o[i] = v
+        elif nin - k == 2:
+            a0 = A[k, i0:i0 + n]
+            a1 = A[k + 1, i0:i0 + n]
+            for j in range(nout):
+                p = wo + k * sk + j * sj
+                w0 = W[p]
+                w1 = W[p + sk]
+                o = Out[j, i0:i0 + n]
+                for i in range(n):
+                    v = o[i]
+                    v += w0 * a0[i]
+                    v += w1 * a1[i]
+                    o[i] = v
+        elif nin - k == 1:
             a0 = A[k, i0:i0 + n]
             for j in range(nout):
                 w = W[wo + k * sk + j * sj]
                 o = Out[j, i0:i0 + n]
                 for i in range(n):
                     o[i] += w * a0[i]
-            k += 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -323,12 +361,34 @@ def _objective(
             G[o + h * C + c] = acc
         # back through the hidden layer: Dh = (D W2ᵀ) ⊙ act'(H)
         _affine(W, o, 1, C, -1, Z, Dh, C, h, K, _blk(r, C, h))
-        for j in range(h):
-            for c in range(C):
+        # the output layer's weights: Σ_i H[j, i] Z[c, i]; up to _QUAD_ROWS rows four sums per
+        # pass over Z[c], each the loop the compiler vectorises alone (as the hidden layer's)
+        for c in range(C):
+            j = 0
+            if r <= _QUAD_ROWS:
+                while j + 4 <= h:
+                    a0 = K[_K_ZERO]
+                    a1 = K[_K_ZERO]
+                    a2 = K[_K_ZERO]
+                    a3 = K[_K_ZERO]
+                    for i in range(r):
+                        z = Z[c, i]
+                        a0 += H[j, i] * z
+                        a1 += H[j + 1, i] * z
+                        a2 += H[j + 2, i] * z
+                        a3 += H[j + 3, i] * z
+                    G[o + j * C + c] = a0
+                    G[o + (j + 1) * C + c] = a1
+                    G[o + (j + 2) * C + c] = a2
+                    G[o + (j + 3) * C + c] = a3
+                    j += 4
+            while j < h:
                 acc = K[_K_ZERO]
                 for i in range(r):
                     acc += H[j, i] * Z[c, i]
                 G[o + j * C + c] = acc
+                j += 1
+        for j in range(h):
             # back through the hidden layer: Dh = (D W2ᵀ) ⊙ act'(H)
             if logistic:
                 for i in range(r):
@@ -733,6 +793,376 @@ def _lbfgs_two(
     return its, its2
 
 
+# ---------------------------------------------------------------------------------------
+# Lanes: the two-loop recursion of _LANES models at once, model l in lane l of one vector of
+# float64.  Each lane computes exactly its model's scalar operations in the same order (one
+# multiply, then one add per term, no fused or reassociated sums), so a model's numbers are
+# those it has alone; the lanes only share the instructions.  numba's loop vectoriser does
+# not turn independent scalar sums into vector lanes (SLP is off), so these few kernels
+# are written as LLVM vector instructions.  Arrays are flat, lane-innermost: element
+# ``(p, l)`` of a (P, _LANES) block at ``p·_LANES + l``.
+
+
+def _vptr(context, builder, aryty, ary, off):
+    data = context.make_array(aryty)(context, builder, ary).data
+    vt = ir.VectorType(ir.DoubleType(), _LANES)
+    return builder.bitcast(builder.gep(data, [off]), vt.as_pointer())
+
+
+@intrinsic
+def _vcurv(typingctx, SV, YV, G, n, sy, yy, gmax):  # pragma: no cover - compiled
+    """Per lane: ``sy = Σ_p SV·YV`` and ``yy = Σ_p YV·YV`` (sequential from 0.0, multiply then
+    add, as :func:`_lbfgs_one`) and ``gmax = max(0, max_p |G|)`` (numba's ``max``: a value
+    replaces the running maximum when greater, so nan is skipped and the order is free)."""
+    sig = types.void(SV, YV, G, n, sy, yy, gmax)
+
+    def codegen(context, builder, signature, args):
+        SV_, YV_, G_, n_, sy_, yy_, gm_ = args
+        ty = signature.args
+        vt = ir.VectorType(ir.DoubleType(), _LANES)
+        zero = ir.Constant(ir.IntType(64), 0)
+        z = ir.Constant(vt, [0.0] * _LANES)
+        a_sy = cgutils.alloca_once_value(builder, z)
+        a_yy = cgutils.alloca_once_value(builder, z)
+        a_gm = cgutils.alloca_once_value(builder, z)
+        fabs = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(vt, [vt]), f"llvm.fabs.v{_LANES}f64"
+        )
+        with cgutils.for_range(builder, n_) as loop:
+            off = builder.mul(loop.index, ir.Constant(ir.IntType(64), _LANES))
+            sv = builder.load(_vptr(context, builder, ty[0], SV_, off), align=8)
+            yv = builder.load(_vptr(context, builder, ty[1], YV_, off), align=8)
+            gv = builder.call(fabs, [builder.load(_vptr(context, builder, ty[2], G_, off), align=8)])
+            builder.store(builder.fadd(builder.load(a_sy), builder.fmul(sv, yv)), a_sy)
+            builder.store(builder.fadd(builder.load(a_yy), builder.fmul(yv, yv)), a_yy)
+            gm = builder.load(a_gm)
+            builder.store(builder.select(builder.fcmp_ordered(">", gv, gm), gv, gm), a_gm)
+        for acc, out, t in ((a_sy, sy_, ty[4]), (a_yy, yy_, ty[5]), (a_gm, gm_, ty[6])):
+            builder.store(builder.load(acc), _vptr(context, builder, t, out, zero), align=8)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def _vsel(typingctx, D, do, S, mask, n):  # pragma: no cover - compiled
+    """``D[do + p·L + l] = S[p·L + l]`` in the lanes with ``mask[l] != 0`` (a copy)."""
+    sig = types.void(D, do, S, mask, n)
+
+    def codegen(context, builder, signature, args):
+        D_, do_, S_, m_, n_ = args
+        ty = signature.args
+        it = ir.VectorType(ir.IntType(64), _LANES)
+        zero = ir.Constant(ir.IntType(64), 0)
+        mp = builder.bitcast(_vptr(context, builder, ty[3], m_, zero), it.as_pointer())
+        on = builder.icmp_signed("!=", builder.load(mp, align=8), ir.Constant(it, [0] * _LANES))
+        with cgutils.for_range(builder, n_) as loop:
+            off = builder.mul(loop.index, ir.Constant(ir.IntType(64), _LANES))
+            dp = _vptr(context, builder, ty[0], D_, builder.add(do_, off))
+            sv = builder.load(_vptr(context, builder, ty[2], S_, off), align=8)
+            builder.store(builder.select(on, sv, builder.load(dp, align=8)), dp, align=8)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+def _vpass(kind, scale):
+    """A pass of the two-loop recursion over all lanes: update ``Q`` (``kind`` 0: ``Q = -A``;
+    1: ``Q -= coef·A``; 2: ``Q += coef·A``, these two only in the lanes with ``mask != 0``;
+    then ``Q *= gamma`` if ``scale``), and in the same pass ``out = Σ_p B[bo + p·L] · Q[p·L]``
+    per lane (the next dot product of the recursion, on the updated ``Q``).  Each element
+    gets the operations the separate loops of :func:`_two_loop` give it, in their order."""
+
+    def codegen(context, builder, signature, args):
+        Q_, A_, ao_, c_, m_, g_, B_, bo_, n_, out_ = args
+        ty = signature.args
+        vt = ir.VectorType(ir.DoubleType(), _LANES)
+        it = ir.VectorType(ir.IntType(64), _LANES)
+        zero = ir.Constant(ir.IntType(64), 0)
+        coef = builder.load(_vptr(context, builder, ty[3], c_, zero), align=8)
+        mp = builder.bitcast(_vptr(context, builder, ty[4], m_, zero), it.as_pointer())
+        on = builder.icmp_signed("!=", builder.load(mp, align=8), ir.Constant(it, [0] * _LANES))
+        gam = builder.load(_vptr(context, builder, ty[5], g_, zero), align=8)
+        acc = cgutils.alloca_once_value(builder, ir.Constant(vt, [0.0] * _LANES))
+        with cgutils.for_range(builder, n_) as loop:
+            off = builder.mul(loop.index, ir.Constant(ir.IntType(64), _LANES))
+            qp = _vptr(context, builder, ty[0], Q_, off)
+            va = builder.load(_vptr(context, builder, ty[1], A_, builder.add(ao_, off)), align=8)
+            if kind == 0:
+                q = builder.fneg(va)
+            else:
+                q0 = builder.load(qp, align=8)
+                t = builder.fmul(coef, va)
+                q = builder.select(on, builder.fadd(q0, t) if kind == 2 else builder.fsub(q0, t), q0)
+            if scale:
+                q = builder.fmul(q, gam)
+            builder.store(q, qp, align=8)
+            vb = builder.load(_vptr(context, builder, ty[6], B_, builder.add(bo_, off)), align=8)
+            builder.store(builder.fadd(builder.load(acc), builder.fmul(vb, q)), acc)
+        builder.store(builder.load(acc), _vptr(context, builder, ty[9], out_, zero), align=8)
+        return context.get_dummy_value()
+
+    def typer(typingctx, Q, A, ao, coef, mask, gamma, B, bo, n, out):
+        return types.void(Q, A, ao, coef, mask, gamma, B, bo, n, out), codegen
+
+    return intrinsic(typer)
+
+
+_vpass_neg = _vpass(0, False)
+_vpass_neg_scale = _vpass(0, True)
+_vpass_sub = _vpass(1, False)
+_vpass_sub_scale = _vpass(1, True)
+_vpass_add = _vpass(2, False)
+
+
+@njit(cache=True, error_model="numpy")
+def _two_loop_lanes(Gl, Ql, Sl, Yl, rhol, al, stored, head, gamma, on, m, P, msk, tmp, coef, gp):
+    # pragma: no cover - compiled
+    """:func:`_two_loop` in every lane with ``on[l]``: ``Ql = -H Gl`` and ``gp = Glᵀ Ql``.
+
+    The lanes share the ring slot of their newest pair (``head - 1``); lane ``l`` uses its
+    ``stored[l]`` newest pairs, the other lanes keep their ``q`` (masked).  Each update of
+    ``q`` runs in one pass with the dot product that follows it (:func:`_vpass`)."""
+    L = _LANES
+    PL = P * L
+    ns = 0
+    for l in range(L):
+        if on[l]:
+            ns = max(ns, stored[l])
+    if ns == 0:
+        _vpass_neg_scale(Ql, Gl, 0, coef, msk, gamma, Gl, 0, P, gp)
+        return
+    j = (head - 1) % m
+    _vpass_neg(Ql, Gl, 0, coef, msk, gamma, Sl, j * PL, P, tmp)
+    for jj in range(ns):  # newest pair first
+        j = (head - 1 - jj) % m
+        for l in range(L):
+            msk[l] = 1 if on[l] and jj < stored[l] else 0
+            if msk[l]:
+                al[j * L + l] = rhol[j * L + l] * tmp[l]
+            coef[l] = al[j * L + l]
+        if jj + 1 < ns:
+            _vpass_sub(Ql, Yl, j * PL, coef, msk, gamma, Sl, ((j - 1) % m) * PL, P, tmp)
+        else:  # then q *= gamma, and the second loop's first dot (the oldest pair: j)
+            _vpass_sub_scale(Ql, Yl, j * PL, coef, msk, gamma, Yl, j * PL, P, tmp)
+    for jj in range(ns - 1, -1, -1):
+        j = (head - 1 - jj) % m
+        for l in range(L):
+            msk[l] = 1 if on[l] and jj < stored[l] else 0
+            coef[l] = al[j * L + l] - rhol[j * L + l] * tmp[l] if msk[l] else 0.0
+        if jj > 0:
+            _vpass_add(Ql, Sl, j * PL, coef, msk, gamma, Yl, ((j + 1) % m) * PL, P, tmp)
+        else:
+            _vpass_add(Ql, Sl, j * PL, coef, msk, gamma, Gl, 0, P, gp)
+
+
+@njit(cache=True, error_model="numpy")
+def _lbfgs_lanes(
+    X, y, train, mean, scale, theta, models, iters, pen, alpha, d, h, C, logistic, K, fast, m,
+    max_it, tol, gtol,
+):  # pragma: no cover - compiled
+    """:func:`_lbfgs_one` on the models ``models`` (rows of ``theta``), _LANES in lockstep.
+
+    A lane takes the next model when its model stops.  Only the two-loop recursion is
+    shared (:func:`_two_loop_lanes`); the line search and the curvature pair run per lane
+    with the scalar code of :func:`_lbfgs_one`, so each model's arithmetic is the one it has
+    alone.  All lanes keep their newest pair in the same ring slot: a lane that stores no
+    pair in an iteration where the ring advances has its pairs moved one slot on (copies,
+    no arithmetic).  Writes each model's iterations into ``iters``."""
+    L = _LANES
+    P = theta.shape[1]
+    dt = K.dtype
+    nmod = models.shape[0]
+    W = np.empty(P, dt)
+    G = np.empty(P, dt)
+    Gl = np.zeros(P * L)
+    Ql = np.zeros(P * L)
+    Sl = np.zeros(m * P * L)
+    Yl = np.zeros(m * P * L)
+    rhol = np.zeros(m * L)
+    al = np.zeros(m * L)
+    msk = np.zeros(L, np.int64)
+    tmp = np.zeros(L)
+    coef = np.zeros(L)
+    gpl = np.zeros(L)
+    gamma = np.ones(L)
+    fl = np.zeros(L)
+    gtl = np.zeros(L)
+    stored = np.zeros(L, np.int64)
+    itl = np.zeros(L, np.int64)
+    lane_b = np.full(L, -1, np.int64)
+    on = np.zeros(L, np.bool_)
+    kept = np.zeros(L, np.bool_)
+    cand = np.empty((L, P))
+    gc = np.empty((L, P))
+    SV = np.zeros(P * L)
+    YV = np.zeros(P * L)
+    fcl = np.zeros(L)
+    syl = np.zeros(L)
+    yyl = np.zeros(L)
+    gml = np.zeros(L)
+    Xt0, Yt0, yr0 = _train_set(X, y, train[models[0]], mean[models[0]], scale[models[0]], C, K)
+    Xts = [Xt0 for _ in range(L)]
+    Yts = [Yt0 for _ in range(L)]
+    yrs = [yr0 for _ in range(L)]
+    H0 = np.empty((1, 1), dt)
+    Hs = [H0 for _ in range(L)]
+    Zs = [H0 for _ in range(L)]
+    Dhs = [H0 for _ in range(L)]
+    v0 = np.empty(1, dt)
+    mxs = [v0 for _ in range(L)]
+    Srs = [v0 for _ in range(L)]
+    k0 = np.empty(1, np.int32)
+    kbs = [k0 for _ in range(L)]
+    head = 0
+    nxt = 0
+    while True:
+        for l in range(L):  # an idle lane takes the next model
+            while not on[l] and nxt < nmod:
+                b = models[nxt]
+                nxt += 1
+                Xt, Yt, yr = _train_set(X, y, train[b], mean[b], scale[b], C, K)
+                r = Xt.shape[1]
+                Xts[l] = Xt
+                Yts[l] = Yt
+                yrs[l] = yr
+                Hs[l] = np.empty((max(h, 1), r), dt)
+                Zs[l] = np.empty((C, r), dt)
+                Dhs[l] = np.empty((max(h, 1), r), dt)
+                mxs[l] = np.empty(r, dt)
+                Srs[l] = np.empty(r, dt)
+                kbs[l] = np.empty(r, np.int32)
+                gcl = gc[l]
+                fl[l] = _objective(
+                    theta[b], pen, alpha, Xt, Yt, yr, d, h, C, logistic, K, fast, W, Hs[l],
+                    Zs[l], Dhs[l], mxs[l], Srs[l], kbs[l], G, gcl,
+                )
+                for p in range(P):
+                    Gl[p * L + l] = gcl[p]
+                gtl[l] = gtol * yr.shape[0]
+                gamma[l] = 1.0
+                stored[l] = 0
+                itl[l] = 0
+                lane_b[l] = b
+                if max_it >= 1:
+                    on[l] = True
+                else:
+                    iters[b] = 0
+        busy = False
+        for l in range(L):
+            busy = busy or on[l]
+        if not busy:
+            break
+        _two_loop_lanes(Gl, Ql, Sl, Yl, rhol, al, stored, head, gamma, on, m, P, msk, tmp, coef, gpl)
+        any_kept = False
+        for l in range(L):
+            kept[l] = False
+            msk[l] = 0  # lanes that took a step
+            if not on[l]:
+                continue
+            b = lane_b[l]
+            th = theta[b]
+            itl[l] += 1
+            it = itl[l]
+            gp = gpl[l]
+            if not gp < 0.0:  # not a descent direction: restart from steepest descent
+                s = 0.0
+                for p in range(P):
+                    Ql[p * L + l] = -Gl[p * L + l]
+                    s += Gl[p * L + l] * Gl[p * L + l]
+                gp = -s
+                stored[l] = 0
+                gamma[l] = 1.0
+            f = fl[l]
+            t = 1.0 / max(np.sqrt(-gp), 1.0) if it == 1 else 1.0
+            found = False
+            fc = np.inf
+            cl = cand[l]
+            gcl = gc[l]
+            for _ in range(30):
+                for p in range(P):
+                    cl[p] = th[p] + t * Ql[p * L + l]
+                fc = _objective(
+                    cl, pen, alpha, Xts[l], Yts[l], yrs[l], d, h, C, logistic, K, fast, W,
+                    Hs[l], Zs[l], Dhs[l], mxs[l], Srs[l], kbs[l], G, gcl,
+                )
+                if np.isfinite(fc) and fc <= f + 1e-4 * t * gp:
+                    found = True
+                    break
+                t *= 0.5
+            if not found:
+                iters[b] = it
+                on[l] = False
+                continue
+            for p in range(P):  # the step and gradient change; the new point
+                SV[p * L + l] = cl[p] - th[p]
+                YV[p * L + l] = gcl[p] - Gl[p * L + l]
+                th[p] = cl[p]
+                Gl[p * L + l] = gcl[p]
+            fcl[l] = fc
+            msk[l] = 1
+        _vcurv(SV, YV, Gl, P, syl, yyl, gml)
+        for l in range(L):
+            if not msk[l]:
+                continue
+            msk[l] = 0
+            sy = syl[l]
+            if sy > 1e-12:  # curvature pair kept in the shared newest slot
+                rhol[head * L + l] = 1.0 / sy
+                gamma[l] = sy / yyl[l]
+                stored[l] = min(stored[l] + 1, m)
+                kept[l] = True
+                msk[l] = 1
+                any_kept = True
+            f = fl[l]
+            fc = fcl[l]
+            dec = f - fc
+            f = fc
+            fl[l] = f
+            if gml[l] <= gtl[l] or dec <= tol * max(abs(f), abs(f + dec), 1.0) or itl[l] >= max_it:
+                iters[lane_b[l]] = itl[l]
+                on[l] = False
+        if any_kept:
+            _vsel(Sl, head * P * L, SV, msk, P)
+            _vsel(Yl, head * P * L, YV, msk, P)
+        if any_kept:  # the ring advances; lanes that stored no pair move theirs one slot on
+            for l in range(L):
+                if on[l] and not kept[l] and stored[l] > 0:
+                    _shift_lane(Sl, Yl, rhol, l, head, stored[l], m, P)
+            head = (head + 1) % m
+
+
+@njit(cache=True, error_model="numpy")
+def _shift_lane(Sl, Yl, rhol, l, head, stored, m, P):  # pragma: no cover - compiled
+    """Lane ``l``'s pairs from slots ``head-1 .. head-stored`` to ``head .. head-stored+1``
+    (a rotation of the ring when it is full), so its newest pair sits where the others' do."""
+    L = _LANES
+    ts = np.empty(P)
+    ty = np.empty(P)
+    tr = 0.0
+    if stored == m:  # slot ``head`` holds the oldest pair: it goes to ``head + 1``
+        o = head * P * L + l
+        for p in range(P):
+            ts[p] = Sl[o + p * L]
+            ty[p] = Yl[o + p * L]
+        tr = rhol[head * L + l]
+    for jj in range(min(stored, m - 1)):
+        src = (head - 1 - jj) % m
+        dst = (head - jj) % m
+        os_ = src * P * L + l
+        od = dst * P * L + l
+        for p in range(P):
+            Sl[od + p * L] = Sl[os_ + p * L]
+            Yl[od + p * L] = Yl[os_ + p * L]
+        rhol[dst * L + l] = rhol[src * L + l]
+    if stored == m:
+        od = ((head + 1) % m) * P * L + l
+        for p in range(P):
+            Sl[od + p * L] = ts[p]
+            Yl[od + p * L] = ty[p]
+        rhol[((head + 1) % m) * L + l] = tr
+
+
 @njit(cache=True, error_model="numpy")
 def _standardized_t(X, rows, mean, scale, dt_arr):  # pragma: no cover - compiled
     """Rows ``rows`` of ``X``, ``(x - mean)/scale`` with nan -> 0, transposed ``(d, r)``.
@@ -779,7 +1209,17 @@ def _fit_predict_lbfgs(
     iters = np.zeros(B, np.int64)
     dt = K.dtype
     P = theta.shape[1]
+    rmax = 0
+    for b in range(B):
+        rmax = max(rmax, np.count_nonzero(train[b]))
+    rmax = -(-rmax // _PAD) * _PAD
     b = 0
+    if B > 1 and _LANES * d * rmax * K.itemsize <= _LANE_BYTES:
+        _lbfgs_lanes(
+            X, y, train, mean, scale, theta, np.arange(B), iters, pen, alpha, d, h, C, logistic,
+            K, fast, m, max_it, tol, gtol,
+        )
+        b = B
     while b < B:
         Xt, Yt, yr = _train_set(X, y, train[b], mean[b], scale[b], C, K)
         if b + 1 < B and P >= _PAIR_P and 2 * Xt.size * Xt.itemsize <= _PAIR_BYTES:
