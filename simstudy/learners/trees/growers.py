@@ -173,7 +173,8 @@ def grow_presorted(
     and the test rows ``tidx[:nte]`` (columns of ``XtT`` (d, n_test)) follow the splits:
     at its leaf each gets ``proba[row] += value`` (the tree's ``predict_proba``; ``rf``).
     ``st_i`` (cap, 8) / ``st_f`` (cap,) / ``st_c`` (cap, K) hold the builder's stack;
-    ``sums`` (2, K) the node's and a left child's class sums (K = ``ncnt.shape[1]``).
+    ``sums`` (3, K) the node's and a left child's class sums, and the best candidate's
+    (K = ``ncnt.shape[1]``).
 
     Counted features (Gini only): a feature ``f`` with ``rank[f, 0] = U > 0`` takes
     ``U`` distinct values ``uvals[f, :U]`` (increasing) in the model, sample ``i`` the
@@ -189,6 +190,7 @@ def grow_presorted(
     nte = tidx.shape[0]
     sum_total = sums[0]
     sum_left = sums[1]
+    best_left = sums[2]  # (Gini) the best candidate's left class sums, from its scan
     counted = False
     for f in range(d):
         if rank[f, 0] > 0:
@@ -246,6 +248,7 @@ def grow_presorted(
         best_feat = -1
         best_thr = 0.0
         best_u = -1  # a counted best feature: the left child's largest value
+        best_wl = 0.0  # (Gini) the best candidate's left weight
         imp_l = 0.0
         imp_r = 0.0
         n_total = n_known
@@ -292,6 +295,9 @@ def grow_presorted(
                         best_feat = f
                         best_thr = uvals[f, 0] / 2.0 + uvals[f, 1] / 2.0
                         best_u = 0
+                        best_left[0] = s0
+                        best_left[1] = s1
+                        best_wl = wl
                     continue
                 if U > 0:
                     # a counted feature: class weights per value, then the values present
@@ -345,6 +351,9 @@ def grow_presorted(
                                 best_feat = f
                                 best_thr = vprev / 2.0 + v / 2.0
                                 best_u = up
+                                for k in range(K):
+                                    best_left[k] = sum_left[k]
+                                best_wl = wl
                         for k in range(K):
                             sum_left[k] += ctab[u, k]
                         wl += ctab[u, K]
@@ -395,6 +404,9 @@ def grow_presorted(
                             best_pos = p
                             best_feat = f
                             best_thr = vprev / 2.0 + v / 2.0
+                            best_left[0] = s0
+                            best_left[1] = s1
+                            best_wl = wl
                         vprev = v
                     continue
                 for k in range(K):
@@ -415,13 +427,21 @@ def grow_presorted(
                         best_pos = p
                         best_feat = f
                         best_thr = vprev / 2.0 + v / 2.0
+                        for k in range(K):
+                            best_left[k] = sum_left[k]
+                        best_wl = wl
                     vprev = v
             if best_pos < end:
                 # the best split's left child: sums, children impurities, improvement
                 for k in range(K):
                     sum_left[k] = 0.0
                 wl = 0.0
-                if rank[best_feat, 0] > 0:
+                if crit == GINI:
+                    # recorded by the scan (integer sums: the same values)
+                    for k in range(K):
+                        sum_left[k] = best_left[k]
+                    wl = best_wl
+                elif rank[best_feat, 0] > 0:
                     for p in range(start, end):
                         i = lists[d, p]
                         if rank[best_feat, 1 + i] <= best_u:
@@ -457,10 +477,12 @@ def grow_presorted(
             nt[node] = 0.0
             nl[node] = -1
             nr[node] = -1
+            for k in range(K):
+                sum_left[k] = sum_total[k] / wn  # the leaf's value
             for r in range(t0, t1):
                 row = tidx[r]
                 for k in range(K):
-                    proba[row, k] += sum_total[k] / wn
+                    proba[row, k] += sum_left[k]
             continue
         nf[node] = best_feat
         nt[node] = best_thr
