@@ -191,6 +191,7 @@ def grow_presorted(
     sum_total = sums[0]
     sum_left = sums[1]
     best_left = sums[2]  # (Gini) the best candidate's left class sums, from its scan
+    leafv = sums[3:5]  # the values of a split's children that will be leaves (right, left)
     counted = False
     for f in range(d):
         if rank[f, 0] > 0:
@@ -542,17 +543,52 @@ def grow_presorted(
                         bcount += 1 - g
                     for q in range(bcount):
                         lists[f, a + q] = tmp[q]
+        # the test rows: those of a child that will be a leaf get its value here (the
+        # leaf's own rows stay empty), the others are partitioned (or only compacted)
         a = t0
-        bcount = 0
-        for r in range(t0, t1):
-            row = tidx[r]
-            g = 1 if XtT[best_feat, row] <= best_thr else 0
-            tidx[a] = row
-            ttmp[bcount] = row
-            a += g
-            bcount += 1 - g
-        for q in range(bcount):
-            tidx[a + q] = ttmp[q]
+        ra = t0  # the right child's test rows: [ra, rb)
+        rb = t1
+        if leaf_l or leaf_r:
+            wnl = 0.0
+            wnr = 0.0
+            for k in range(K):
+                wnl += sum_left[k]
+                wnr += sum_total[k] - sum_left[k]
+            for k in range(K):
+                # the values the children compute as leaves (same sums, same order)
+                leafv[0, k] = (sum_total[k] - sum_left[k]) / wnr if leaf_r else 0.0
+                leafv[1, k] = sum_left[k] / wnl if leaf_l else 0.0
+            for r in range(t0, t1):
+                row = tidx[r]
+                g = 1 if XtT[best_feat, row] <= best_thr else 0
+                for k in range(K):
+                    proba[row, k] += leafv[g, k]  # + 0.0 on a side that is not a leaf
+                tidx[a] = row
+                if leaf_l and leaf_r:
+                    pass
+                elif leaf_l:
+                    a += 1 - g  # keep the right child's rows
+                else:
+                    a += g  # keep the left child's rows
+            if leaf_l:
+                ra = t0
+                rb = a
+                a = t0
+            else:
+                ra = a
+                rb = a
+        else:
+            bcount = 0
+            for r in range(t0, t1):
+                row = tidx[r]
+                g = 1 if XtT[best_feat, row] <= best_thr else 0
+                tidx[a] = row
+                ttmp[bcount] = row
+                a += g
+                bcount += 1 - g
+            for q in range(bcount):
+                tidx[a + q] = ttmp[q]
+            ra = a
         # push right, then left (left is processed first: sklearn's node order)
         st_i[top, 0] = best_pos
         st_i[top, 1] = end
@@ -560,8 +596,8 @@ def grow_presorted(
         st_i[top, 3] = node
         st_i[top, 4] = 0
         st_i[top, 5] = n_total
-        st_i[top, 6] = a
-        st_i[top, 7] = t1
+        st_i[top, 6] = ra
+        st_i[top, 7] = rb
         st_f[top] = imp_r
         for k in range(K):
             st_c[top, k] = sum_total[k] - sum_left[k]
