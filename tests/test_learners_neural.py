@@ -154,16 +154,31 @@ def test_model_alone_equals_model_inside_batch_of_7_bitwise(learner):
         assert learner.n_epochs_[0] == iters[b]
 
 
-@pytest.mark.parametrize("activation", ["tanh", "logistic"])
-def test_models_trained_in_pairs_equal_models_alone_bitwise(activation):
-    """Models with many parameters and few rows train two at a time (their L-BFGS dot
-    products interleaved); each keeps the weights, iterations and predictions it has alone,
-    whichever partner it gets and whichever of the two stops first."""
-    from simstudy.learners.neural.lbfgs import _PAIR_P
+def _pairs_data() -> tuple[np.ndarray, np.ndarray]:
+    """Rows too many for eight lanes, few enough for a pair (see lbfgs._LANE_BYTES)."""
+    rng = np.random.default_rng(21)
+    X = rng.normal(size=(800, 40))
+    y = (X[:, :3] @ np.array([1.0, -1.0, 0.5]) + 0.5 * rng.normal(size=800) > 0).astype(int)
+    return X, y + (X[:, 3] > 1.0)
 
-    X, y = WINE
-    learner = MLP(20, activation=activation)
-    assert (X.shape[1] + 1) * 20 + 21 * 3 >= _PAIR_P  # this network is trained in pairs
+
+@pytest.mark.parametrize("activation", ["tanh", "logistic"])
+@pytest.mark.parametrize("data", ["wine", "pairs"])
+def test_models_trained_together_equal_models_alone_bitwise(activation, data):
+    """Models on few rows train eight at a time (one per vector lane of the L-BFGS
+    recursion), larger ones with many parameters two at a time (their dot products
+    interleaved); each keeps the weights, iterations and predictions it has alone,
+    whichever partners it gets and whichever stops first."""
+    from simstudy.learners.neural.lbfgs import _LANE_BYTES, _LANES, _PAD, _PAIR_BYTES, _PAIR_P
+
+    X, y = WINE if data == "wine" else _pairs_data()
+    learner = MLP(20, activation=activation, max_epochs=1000 if data == "wine" else 300)
+    assert (X.shape[1] + 1) * 20 + 21 * 3 >= _PAIR_P
+    rows = -(-(len(y) // 2 + 30) // _PAD) * _PAD * X.shape[1] * 4  # bytes of a model's rows
+    if data == "wine":
+        assert _LANES * rows <= _LANE_BYTES  # lanes
+    else:
+        assert _LANES * rows > _LANE_BYTES and 2 * rows <= _PAIR_BYTES  # pairs
     rng = np.random.default_rng(8)
     train = rng.random((5, len(y))) < 0.5  # unequal training-set sizes; 5: two pairs + one
     ss = seeds(5, 9)
@@ -178,6 +193,52 @@ def test_models_trained_in_pairs_equal_models_alone_bitwise(activation):
     shifted = learner.fit_predict(X, y, train[1:], ~train[1:], ss[1:])  # other partners
     np.testing.assert_array_equal(shifted, batch[1:])
     np.testing.assert_array_equal(learner.params_, params[1:])
+
+
+@pytest.mark.parametrize("max_epochs", [1000, 12])
+def test_lanes_refilled_over_a_long_batch_equal_models_alone_bitwise(max_epochs):
+    """A batch of 19 models through eight lanes: a lane takes the next model when its own
+    stops (by its own rule, or all at ``max_epochs``); every model is the one trained alone."""
+    X, y = IRIS
+    rng = np.random.default_rng(17)
+    train = rng.random((19, len(y))) < rng.uniform(0.3, 0.8, size=(19, 1))
+    ss = seeds(19, 5)
+    learner = MLP(5, max_epochs=max_epochs)
+    batch = learner.fit_predict(X, y, train, ~train, ss)
+    params, iters = learner.params_.copy(), learner.n_epochs_.copy()
+    if max_epochs == 12:
+        assert (iters == 12).all()
+    else:
+        assert len(set(iters.tolist())) > 5
+    for b in range(19):
+        alone = learner.fit_predict(X, y, train[b : b + 1], ~train[b : b + 1], [ss[b]])
+        np.testing.assert_array_equal(alone[0], batch[b])
+        np.testing.assert_array_equal(learner.params_[0], params[b])
+        assert learner.n_epochs_[0] == iters[b]
+
+
+@pytest.mark.parametrize("stored", [3, 10])
+def test_a_lane_that_keeps_no_pair_moves_its_pairs_one_slot_on(stored):
+    """The lanes share the ring slot of their newest curvature pair; a lane that stores no
+    pair while the ring advances has its pairs moved one slot on, a rotation when full,
+    the other lanes untouched."""
+    from simstudy.learners.neural.lbfgs import _LANES, _shift_lane
+
+    m, P, L, head, lane = 10, 3, _LANES, 4, 2
+    Sl = np.arange(m * P * L, dtype=float)
+    Yl = -Sl
+    rho = np.arange(m * L, dtype=float) + 0.5
+    S0, Y0, r0 = Sl.copy(), Yl.copy(), rho.copy()
+    _shift_lane(Sl, Yl, rho, lane, head, stored, m, P)
+    S3, S03 = Sl.reshape(m, P, L), S0.reshape(m, P, L)
+    for jj in range(stored):  # the jj-th newest pair: slot head-1-jj -> head-jj
+        src, dst = (head - 1 - jj) % m, (head - jj) % m
+        np.testing.assert_array_equal(S3[dst, :, lane], S03[src, :, lane])
+        np.testing.assert_array_equal(Yl.reshape(m, P, L)[dst, :, lane], Y0.reshape(m, P, L)[src, :, lane])
+        assert rho.reshape(m, L)[dst, lane] == r0.reshape(m, L)[src, lane]
+    others = [k for k in range(L) if k != lane]
+    np.testing.assert_array_equal(S3[:, :, others], S03[:, :, others])
+    np.testing.assert_array_equal(rho.reshape(m, L)[:, others], r0.reshape(m, L)[:, others])
 
 
 @settings(max_examples=8, deadline=None)

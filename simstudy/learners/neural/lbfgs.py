@@ -8,11 +8,15 @@ scikit-learn's reference uses, and it needs 2-8x fewer gradient evaluations than
 LogisticRegression's optimum), a relative decrease ``<= tol`` in one iteration, or no Armijo
 step (optimum up to float precision); ``max_epochs`` caps iterations.
 
-The whole batch goes to one compiled function that trains the models one after another
-(models with many parameters and few rows two at a time in lockstep: their L-BFGS dot
-products, sequential float64 sums bound by the add latency, run interleaved), each on its
-own rows with the same code, so a model's arithmetic never sees its batch-mates and its
-predictions are bitwise identical alone or inside any batch (tested).  The compiled
+The whole batch goes to one compiled function that trains the models one after another,
+each on its own rows with the same code, so a model's arithmetic never sees its batch-mates
+and its predictions are bitwise identical alone or inside any batch (tested).  Models on
+small row sets train eight in lockstep, one per lane of an AVX-512 vector of float64: their
+L-BFGS two-loop recursions and curvature sums (sequential float64 sums, bound by the add
+latency and the memory of the pairs) run as one vector each, every lane doing its own
+model's scalar operations in order; larger models with many parameters train in pairs with
+interleaved dot products, the largest alone.  The affine layers hold each output's sum in
+a register over all inputs (explicit FMA vectors, the plain loop's operations and order).  The compiled
 network runs transposed (features × rows, rows padded with zeros to 16, a padding that
 depends only on the model's own row count) so its loops vectorise; in float32 ``tanh`` and
 the softmax ``exp`` are vectorisable polynomial/rational forms accurate to a few float32 ulp
@@ -141,119 +145,108 @@ def _exp_nonpos(z, kb):  # pragma: no cover - compiled
         z[i] *= kf[i]
 
 
-# The affine layers run without "reassoc": each output's sum keeps its written order (one FMA
-# per term, as the plain loop ``Out[j, i] += w * A[k, i]`` over k), whatever the blocking.
-_FX = {"contract", "nsz"}
+# The affine layers: each output's sum keeps its written order, ``b_j``, then one FMA per
+# input ``k`` in order (what the plain loop ``Out[j, i] += w * A[k, i]`` compiles to with
+# "contract"), whatever the blocking.
 
 
-@njit(cache=True, fastmath=_FX, error_model="numpy")
+def _vrows(R):
+    """Intrinsic: ``R`` output rows of an affine layer, each element ``fma(W[wb + (nin-1)·sk
+    + t·sj], A[ao + (nin-1)·lda + i], ... fma(W[wb + t·sj], A[ao + i], b_t))`` written to
+    ``Out[oo + t·ro + i]`` for rows ``t < R`` and ``i < n`` (``n`` a multiple of 16; flat
+    C-contiguous arrays, ``lda`` and ``ro`` row strides).  Each sum is held in a register over
+    all ``nin`` inputs; up to ``4·R`` independent sums per pass over k hide the FMA latency."""
+
+    def codegen(context, builder, signature, args):
+        Out_, oo_, ro_, A_, ao_, lda_, W_, wb_, sj_, sk_, nin_, b0_, b1_, n_ = args
+        ty = signature.args
+        bits = ty[0].dtype.bitwidth
+        et = context.get_data_type(ty[0].dtype)
+        width = 16 if bits == 32 else 8
+        vt = ir.VectorType(et, width)
+        i64 = ir.IntType(64)
+        fma = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(vt, [vt, vt, vt]), f"llvm.fma.v{width}f{bits}"
+        )
+        po = context.make_array(ty[0])(context, builder, Out_).data
+        pa = context.make_array(ty[3])(context, builder, A_).data
+        pw = context.make_array(ty[6])(context, builder, W_).data
+        zeros = ir.Constant(ir.VectorType(ir.IntType(32), width), [0] * width)
+
+        def splat(x):
+            v = builder.insert_element(ir.Constant(vt, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
+            return builder.shuffle_vector(v, ir.Constant(vt, ir.Undefined), zeros)
+
+        bvs = [splat(b0_), splat(b1_)][:R]
+        nv = builder.udiv(n_, ir.Constant(i64, width))
+        accs = [[cgutils.alloca_once(builder, vt) for _ in range(4)] for _ in range(R)]
+
+        def block(first, u):
+            offs = [builder.mul(builder.add(first, ir.Constant(i64, t)), ir.Constant(i64, width))
+                    for t in range(u)]
+            for r_ in range(R):
+                for t in range(u):
+                    builder.store(bvs[r_], accs[r_][t])
+            with cgutils.for_range(builder, nin_) as kl:
+                k = kl.index
+                wi = builder.add(wb_, builder.mul(k, sk_))
+                wvs = [splat(builder.load(builder.gep(pw, [builder.add(wi, builder.mul(ir.Constant(i64, r_), sj_))])))
+                       for r_ in range(R)]
+                row = builder.add(ao_, builder.mul(k, lda_))
+                for t in range(u):
+                    ap = builder.gep(pa, [builder.add(row, offs[t])])
+                    x = builder.load(builder.bitcast(ap, vt.as_pointer()), align=4)
+                    for r_ in range(R):
+                        acc = accs[r_][t]
+                        builder.store(builder.call(fma, [wvs[r_], x, builder.load(acc)]), acc)
+            for r_ in range(R):
+                base = builder.add(oo_, builder.mul(ir.Constant(i64, r_), ro_))
+                for t in range(u):
+                    op = builder.gep(po, [builder.add(base, offs[t])])
+                    builder.store(builder.load(accs[r_][t]), builder.bitcast(op, vt.as_pointer()), align=4)
+
+        n4 = builder.udiv(nv, ir.Constant(i64, 4))
+        with cgutils.for_range(builder, n4) as iv:
+            block(builder.mul(iv.index, ir.Constant(i64, 4)), 4)
+        with cgutils.for_range(builder, builder.sub(nv, builder.mul(n4, ir.Constant(i64, 4)))) as iv:
+            block(builder.add(builder.mul(n4, ir.Constant(i64, 4)), iv.index), 1)
+        return context.get_dummy_value()
+
+    def typer(typingctx, Out, oo, ro, A, ao, lda, W, wb, sj, sk, nin, b0, b1, n):
+        return types.void(Out, oo, ro, A, ao, lda, W, wb, sj, sk, nin, b0, b1, n), codegen
+
+    return intrinsic(typer)
+
+
+_vrows1 = _vrows(1)
+_vrows2 = _vrows(2)
+
+
+@njit(cache=True, error_model="numpy")
 def _affine(W, wo, sk, sj, bo, A, Out, nin, nout, K, blk):  # pragma: no cover - compiled
     """``Out[j, i] = b_j + Σ_k W[wo + k·sk + j·sj] · A[k, i]`` for ``j < nout``, ``k < nin``.
 
     ``b_j = W[bo + j]``, or 0 when ``bo < 0``.  Each element is the plain loop's: ``b_j``,
-    then one FMA per ``k`` in order.  The rows run in blocks of ``blk`` (``A``'s and ``Out``'s
-    block stay in cache), four ``k`` and two ``j`` at a time (fewer loads and stores per FMA);
-    rows are sliced per block so that every index starts at 0 (numba's negative-index
-    wraparound would otherwise stop the vectoriser).
+    then one FMA per ``k`` in order (:func:`_vrows`), two outputs a pass.  The rows run in blocks of ``blk``
+    (``A``'s block stays in cache while every output takes its part).
     """
     r = A.shape[1]
+    Af = A.ravel()
+    Of = Out.ravel()
+    ro = Out.shape[1]
+    # every output pair reads the whole block of A: keep it in L1 (~16 KB)
+    blk = min(blk, max(64, (16384 // (nin * A.itemsize)) // 16 * 16))
     for i0 in range(0, r, blk):
         n = min(blk, r - i0)
-        for j in range(nout):
-            b = W[bo + j] if bo >= 0 else K[_K_ZERO]
-            o = Out[j, i0:i0 + n]
-            for i in range(n):
-                o[i] = b
-        k = 0
-        while k + 4 <= nin:
-            a0 = A[k, i0:i0 + n]
-            a1 = A[k + 1, i0:i0 + n]
-            a2 = A[k + 2, i0:i0 + n]
-            a3 = A[k + 3, i0:i0 + n]
-            j = 0
-            while j + 2 <= nout:
-                p = wo + k * sk + j * sj
-                w0 = W[p]
-                w1 = W[p + sk]
-                w2 = W[p + 2 * sk]
-                w3 = W[p + 3 * sk]
-                u0 = W[p + sj]
-                u1 = W[p + sj + sk]
-                u2 = W[p + sj + 2 * sk]
-                u3 = W[p + sj + 3 * sk]
-                o = Out[j, i0:i0 + n]
-                q = Out[j + 1, i0:i0 + n]
-                for i in range(n):
-                    x0 = a0[i]
-                    x1 = a1[i]
-                    x2 = a2[i]
-                    x3 = a3[i]
-                    v = o[i]
-                    v += w0 * x0
-                    v += w1 * x1
-                    v += w2 * x2
-                    v += w3 * x3
-                    o[i] = v
-                    t = q[i]
-                    t += u0 * x0
-                    t += u1 * x1
-                    t += u2 * x2
-                    t += u3 * x3
-                    q[i] = t
-                j += 2
-            if j < nout:
-                p = wo + k * sk + j * sj
-                w0 = W[p]
-                w1 = W[p + sk]
-                w2 = W[p + 2 * sk]
-                w3 = W[p + 3 * sk]
-                o = Out[j, i0:i0 + n]
-                for i in range(n):
-                    v = o[i]
-                    v += w0 * a0[i]
-                    v += w1 * a1[i]
-                    v += w2 * a2[i]
-                    v += w3 * a3[i]
-                    o[i] = v
-            k += 4
-        # the last 1-3 inputs in one pass per output (was one pass per input: C = 2 or 3
-        # classes back through the output layer)
-        if nin - k == 3:
-            a0 = A[k, i0:i0 + n]
-            a1 = A[k + 1, i0:i0 + n]
-            a2 = A[k + 2, i0:i0 + n]
-            for j in range(nout):
-                p = wo + k * sk + j * sj
-                w0 = W[p]
-                w1 = W[p + sk]
-                w2 = W[p + 2 * sk]
-                o = Out[j, i0:i0 + n]
-                for i in range(n):
-                    v = o[i]
-                    v += w0 * a0[i]
-                    v += w1 * a1[i]
-                    v += w2 * a2[i]
-                    o[i] = v
-        elif nin - k == 2:
-            a0 = A[k, i0:i0 + n]
-            a1 = A[k + 1, i0:i0 + n]
-            for j in range(nout):
-                p = wo + k * sk + j * sj
-                w0 = W[p]
-                w1 = W[p + sk]
-                o = Out[j, i0:i0 + n]
-                for i in range(n):
-                    v = o[i]
-                    v += w0 * a0[i]
-                    v += w1 * a1[i]
-                    o[i] = v
-        elif nin - k == 1:
-            a0 = A[k, i0:i0 + n]
-            for j in range(nout):
-                w = W[wo + k * sk + j * sj]
-                o = Out[j, i0:i0 + n]
-                for i in range(n):
-                    o[i] += w * a0[i]
+        j = 0
+        while j + 2 <= nout:
+            b0 = W[bo + j] if bo >= 0 else K[_K_ZERO]
+            b1 = W[bo + j + 1] if bo >= 0 else K[_K_ZERO]
+            _vrows2(Of, j * ro + i0, ro, Af, i0, r, W, wo + j * sj, sj, sk, nin, b0, b1, n)
+            j += 2
+        if j < nout:
+            b0 = W[bo + j] if bo >= 0 else K[_K_ZERO]
+            _vrows1(Of, j * ro + i0, ro, Af, i0, r, W, wo + j * sj, sj, sk, nin, b0, b0, n)
 
 
 @njit(cache=True, error_model="numpy")
@@ -1198,8 +1191,9 @@ def _fit_predict_lbfgs(
 ):  # pragma: no cover - compiled
     """Train every model (row of ``theta``, updated in place) and predict its test rows.
 
-    Models with ``P >= _PAIR_P`` parameters and small row sets train two at a time
-    (:func:`_lbfgs_two`), each with the arithmetic it has alone.
+    Batches whose row sets are small train _LANES models at a time (:func:`_lbfgs_lanes`);
+    otherwise models with ``P >= _PAIR_P`` parameters and row sets within _PAIR_BYTES train
+    two at a time (:func:`_lbfgs_two`); each model with the arithmetic it has alone.
     Returns ``(pred (B, n) int64 with -1 off test, iterations (B,))``.  ``gtol`` is per
     training row (scikit-learn's ``tol`` on the mean loss), scaled by each model's size.
     """
