@@ -78,10 +78,17 @@ def fold_stats(
     all-missing column) and the centre used for standardisation; ``scale[b]`` the sd of
     the imputed training column (1 where it is near constant).
 
-    Cost: three ``(B, n) @ (n, d)`` products (two without missing values) plus an exact
-    two-pass recomputation of the few (fold, column) pairs whose moment variance is too
-    small to trust.
+    Cost: three ``(B, n) @ (n, d)`` products (two without missing values), on one BLAS
+    thread, plus an exact two-pass recomputation of the few (fold, column) pairs whose
+    moment variance is too small to trust.
     """
+    with _one_blas_thread():
+        return _fold_stats(X, train, standardize)
+
+
+def _fold_stats(
+    X: np.ndarray, train: np.ndarray, standardize: bool
+) -> tuple[np.ndarray, np.ndarray]:
     X = np.asarray(X, dtype=np.float64)
     train = np.asarray(train, dtype=bool)
     T = train.astype(np.float64)
@@ -120,6 +127,26 @@ def fold_stats(
     constant = var <= n_b * _EPS * var + (n_b * mean * _EPS) ** 2
     scale = np.where(constant, 1.0, np.sqrt(var))
     return mean, scale
+
+
+@functools.cache
+def _blas_controller():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()  # scans the loaded BLAS libraries once (~20 ms)
+
+
+def _one_blas_thread():
+    """numpy's BLAS on one thread for :func:`fold_stats`' products.
+
+    They are small (``B x n`` by ``n x d``), yet OpenBLAS hands each to all its threads, which
+    then spin for a while after the call: the CPU of a whole core, charged to the learner
+    that runs next (a ``svm`` batch of the Gaussian study nearly doubled its CPU that way
+    unless ``OMP_NUM_THREADS=1``).  On several threads these products also differ in the
+    last bits from one thread's; on one thread the statistics are those of a run with
+    ``OMP_NUM_THREADS=1`` (as the shipped trials were computed), whatever the setting.
+    """
+    return _blas_controller().limit(limits=1, user_api="blas")
 
 
 def _exact_pairs(
