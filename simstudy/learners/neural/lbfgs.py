@@ -10,7 +10,7 @@ step (optimum up to float precision); ``max_epochs`` caps iterations.
 
 The whole batch goes to one compiled function that trains the models one after another,
 each on its own rows with the same code, so a model's arithmetic never sees its batch-mates
-and its predictions are bitwise identical alone or inside any batch (tested).  Models on
+and its predictions are bitwise identical alone or inside any batch (tested).  MLPs on
 small row sets train eight in lockstep, one per lane of an AVX-512 vector of float64: their
 L-BFGS two-loop recursions and curvature sums (sequential float64 sums, bound by the add
 latency and the memory of the pairs) run as one vector each, every lane doing its own
@@ -1191,7 +1191,7 @@ def _fit_predict_lbfgs(
 ):  # pragma: no cover - compiled
     """Train every model (row of ``theta``, updated in place) and predict its test rows.
 
-    Batches whose row sets are small train _LANES models at a time (:func:`_lbfgs_lanes`);
+    MLP batches whose row sets are small train _LANES models at a time (:func:`_lbfgs_lanes`);
     otherwise models with ``P >= _PAIR_P`` parameters and row sets within _PAIR_BYTES train
     two at a time (:func:`_lbfgs_two`); each model with the arithmetic it has alone.
     Returns ``(pred (B, n) int64 with -1 off test, iterations (B,))``.  ``gtol`` is per
@@ -1208,7 +1208,8 @@ def _fit_predict_lbfgs(
         rmax = max(rmax, np.count_nonzero(train[b]))
     rmax = -(-rmax // _PAD) * _PAD
     b = 0
-    if B > 1 and _LANES * d * rmax * K.itemsize <= _LANE_BYTES:
+    # lanes for the MLPs (lp on balance-scale, 15 parameters, was ~10 % slower in them)
+    if h > 0 and B > 1 and _LANES * d * rmax * K.itemsize <= _LANE_BYTES:
         _lbfgs_lanes(
             X, y, train, mean, scale, theta, np.arange(B), iters, pen, alpha, d, h, C, logistic,
             K, fast, m, max_it, tol, gtol,
