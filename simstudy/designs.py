@@ -214,8 +214,11 @@ class Balanced5x2(Design):
     def masks(self, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         self._check_n(y)
         cell = _ranks(y, rng, 1, self.strat)[0] % 8  # (n,)
-        d1 = _B5X2_TABLE[: self.groups][:, cell]  # (groups, n)
-        return np.stack([d1, ~d1], axis=1)
+        d1 = _B5X2_TABLE[: self.groups].take(cell, axis=1)  # (groups, n)
+        out = np.empty((self.groups, 2, cell.shape[0]), dtype=bool)  # np.stack([d1, ~d1], 1)
+        out[:, 0] = d1
+        np.logical_not(d1, out=out[:, 1])
+        return out
 
 
 class Blocked3x2(Balanced5x2):
