@@ -105,18 +105,21 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
             rank[f, 0] = U
             counted = True
     ctab = np.empty((_COUNTED, C + 2), np.float64)
-    lists = np.empty((d + 1, m), np.int64)
+    # sample and test row numbers as uint32 (and the class codes): unsigned indices need
+    # no negative-index fix-up, which keeps the grower's inner loops short
+    ycu = yc.astype(np.uint32)
+    lists = np.empty((d + 1, m), np.uint32)
     w = np.empty(m + 1, np.float64)  # w[m]: _bootstrap_counts' scratch
     flag = np.zeros(m, np.bool_)
-    tmp = np.empty(m, np.int64)
+    tmp = np.empty(m, np.uint32)
     feats = np.empty(d, np.int64)
     constf = np.empty(d, np.int64)
     sums = np.empty((5, C), np.float64)
     st_i = np.empty((m + 3, 8), np.int64)
     st_f = np.empty(m + 3, np.float64)
     st_c = np.empty((m + 3, C), np.float64)
-    tidx = np.empty(nte, np.int64)
-    ttmp = np.empty(nte, np.int64)
+    tidx = np.empty(nte, np.uint32)
+    ttmp = np.empty(nte, np.uint32)
     proba = np.zeros((nte, C), np.float64)
     cap = 2 * m + 1  # the trees' node arrays (recorded, not needed: rows are routed)
     nf = np.empty(cap, np.int64)
@@ -167,7 +170,7 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
             ns = k
         for r in range(nte):
             tidx[r] = r
-        grow_presorted(XT, yc, w, GINI, no_tab, max_features, max_depth, rstate, lists,
+        grow_presorted(XT, ycu, w, GINI, no_tab, max_features, max_depth, rstate, lists,
                        ns, nf, nt, nl, nr, ncnt, XtT, tidx, ttmp, proba, feats, constf,
                        sums, flag, tmp, st_i, st_f, st_c, rank, uvals, ctab)
     for r in range(nte):
