@@ -46,8 +46,8 @@ def integer_features(n: int = 150, seed: int = 1) -> tuple[np.ndarray, np.ndarra
 
 
 def two_valued(n: int = 160, seed: int = 3, classes: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """One-hot-like 0/1 features beside continuous ones (the forest counts two-valued
-    features instead of keeping sorted lists of them), ties everywhere."""
+    """One-hot-like 0/1 features beside continuous ones (with two classes the forest counts
+    two-valued features instead of keeping sorted lists of them), ties everywhere."""
     rng = np.random.default_rng(seed)
     B = rng.integers(0, 2, size=(n, 7)).astype(float)
     B[:, 6] = 2.5 * B[:, 6] - 1.0  # two values other than 0 and 1

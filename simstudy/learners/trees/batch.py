@@ -11,7 +11,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .consts import _COUNTED, _SEED_CHUNK, ENTROPY, EPSILON, GINI, JIT, MAX_INT32, MSE
+from .consts import _SEED_CHUNK, ENTROPY, EPSILON, GINI, JIT, MAX_INT32, MSE
 from .growers import _alloc, grow_presorted, grow_tree
 from .numeric import _argsort_rows, filter_presorted, pairwise_sum
 from .predict import _argmax_first, _leaf, _leaf_pruned, _present
@@ -85,9 +85,9 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
     XtT = _gather_T(X32, fill, b, has_nan, te_idx, tlo, thi)
     yc = _labels(y, tr_idx, lo, hi)
     order = _argsort_rows(XT)
-    # features with at most _COUNTED values are counted, not kept in lists (grow_presorted)
+    # two classes: two-valued features are counted, not kept in lists (grow_presorted)
     rank = np.zeros((d, m + 1), np.int64)
-    uvals = np.zeros((d, _COUNTED), np.float32)
+    uvals = np.zeros((d, 2), np.float32)
     counted = False
     for f in range(d):
         U = 0
@@ -97,14 +97,13 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
             v = XT[f, i]
             if q == 0 or v != prev:
                 U += 1
-                if U <= _COUNTED:
+                if U <= 2:
                     uvals[f, U - 1] = v
                 prev = v
             rank[f, 1 + i] = U - 1
-        if U <= _COUNTED:
+        if U == 2 and C == 2:
             rank[f, 0] = U
             counted = True
-    ctab = np.empty((_COUNTED, C + 2), np.float64)
     # sample and test row numbers as uint32 (and the class codes): unsigned indices need
     # no negative-index fix-up, which keeps the grower's inner loops short
     ycu = yc.astype(np.uint32)
@@ -172,7 +171,7 @@ def _rf_one(b, X32, fill, has_nan, y, C, tr_ptr, tr_idx, te_ptr, te_idx, seeds,
             tidx[r] = r
         grow_presorted(XT, ycu, w, GINI, no_tab, max_features, max_depth, rstate, lists,
                        ns, nf, nt, nl, nr, ncnt, XtT, tidx, ttmp, proba, feats, constf,
-                       sums, flag, tmp, st_i, st_f, st_c, rank, uvals, ctab)
+                       sums, flag, tmp, st_i, st_f, st_c, rank, uvals)
     for r in range(nte):
         best = 0
         bv = proba[r, 0] / n_trees
@@ -446,7 +445,7 @@ def _c45_one(b, X32, fill, has_nan, gorder, tab, y, C, g_ptr, g_idx, h_ptr, h_id
                              nf, nt, nl, nr, ncnt, np.empty((d, 0), np.float32), no_rows,
                              no_rows, np.empty((0, C), np.float64), feats, constf,
                              sums, flag, tmp, st_i, st_f, st_c, np.zeros((d, 1), np.int64),
-                             np.empty((d, 0), np.float32), np.empty((0, C + 2), np.float64))
+                             np.empty((d, 0), np.float32))
     major = np.empty(n_nodes, np.int64)
     for j in range(n_nodes):
         major[j] = _argmax_first(ncnt[j], C)

@@ -11,7 +11,6 @@ EPSILON = float(np.finfo(np.float64).eps)  # sklearn/tree/_tree.pyx
 RAND_R_MAX = 2147483647  # sklearn/tree/_utils.pxd
 MAX_INT32 = 2147483647  # np.iinfo(np.int32).max, the bound for per-estimator seeds
 _SEED_CHUNK = 8  # random forests seed this many trees' generators side by side
-_COUNTED = 2  # random forests count a feature's values, not sort them, up to this many
 INF = np.inf
 M32 = 0xFFFFFFFF
 LN2 = math.log(2.0)  # sklearn/tree/_utils.pyx::log(x) = ln(x) / ln(2.0)

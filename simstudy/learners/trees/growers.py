@@ -153,7 +153,7 @@ def _alloc(m, d, K):
 def grow_presorted(
     XT, yc, w, crit, tab, max_features, max_depth, rstate, lists, ns,
     nf, nt, nl, nr, ncnt, XtT, tidx, ttmp, proba,
-    feats, constf, sums, flag, tmp, st_i, st_f, st_c, rank, uvals, ctab,
+    feats, constf, sums, flag, tmp, st_i, st_f, st_c, rank, uvals,
 ):
     """One classification tree (scikit-learn's best splitter + depth-first builder) grown on
     presorted per-feature sample lists; Gini or entropy (``crit``, :mod:`.criteria`).
@@ -173,17 +173,16 @@ def grow_presorted(
     and the test rows ``tidx[:nte]`` (columns of ``XtT`` (d, n_test)) follow the splits:
     at its leaf each gets ``proba[row] += value`` (the tree's ``predict_proba``; ``rf``).
     ``st_i`` (cap, 8) / ``st_f`` (cap,) / ``st_c`` (cap, K) hold the builder's stack;
-    ``sums`` (3, K) the node's and a left child's class sums, and the best candidate's
-    (K = ``ncnt.shape[1]``).
+    ``sums`` (5, K) the node's and a left child's class sums, the best candidate's, and
+    the values of a split's children that will be leaves (K = ``ncnt.shape[1]``).
 
-    Counted features (Gini only): a feature ``f`` with ``rank[f, 0] = U > 0`` takes
-    ``U`` distinct values ``uvals[f, :U]`` (increasing) in the model, sample ``i`` the
-    ``rank[f, 1 + i]``-th.  It has no list: its scan sums the node's class weights per value
-    (``ctab`` (U, K + 2): class weights, weight, samples) over the node's samples in
-    ``lists[d]`` (kept partitioned like the other lists, in any order) and visits the values
-    present in increasing order -- the candidates, sums, proxies and thresholds of the
-    sorted scan (the same values; integer sums are exact in any order), without a list to
-    partition at every split.  ``rank`` (d, 1) of zeros: no counted feature.
+    Counted features (Gini, two classes only): a feature ``f`` with ``rank[f, 0] = 2``
+    takes two values ``uvals[f, :2]`` in the model, sample ``i`` the ``rank[f, 1 + i]``-th
+    (0 or 1).  It has no list: its scan sums the upper value's class weights over the
+    node's samples in ``lists[d]`` (kept partitioned like the other lists, in any order) --
+    the one candidate of the sorted scan, with the same sums, proxy and threshold (integer
+    sums are exact in any order) -- so a split does not partition a list for it.
+    ``rank`` (d, 1) of zeros: no counted feature.
     """
     d = XT.shape[0]
     K = ncnt.shape[1]
@@ -248,7 +247,6 @@ def grow_presorted(
         best_pos = end
         best_feat = -1
         best_thr = 0.0
-        best_u = -1  # a counted best feature: the left child's largest value
         best_wl = 0.0  # (Gini) the best candidate's left weight
         imp_l = 0.0
         imp_r = 0.0
@@ -264,12 +262,12 @@ def grow_presorted(
                 if f_j < 0:
                     break
                 f = feats[f_j]
-                U = rank[f, 0]
-                if U == 2 and K == 2:
-                    # a two-valued feature, two classes: the upper value's sums in scalars
-                    n1 = 0
-                    w1 = 0.0
-                    y1 = 0.0
+                n1 = 0
+                w1 = 0.0
+                y1 = 0.0
+                if rank[f, 0] > 0:
+                    # a two-valued feature: the upper value's sums (the left child is the
+                    # lower value's samples), in scalars
                     for p in range(start, end):
                         i = lists[d, p]
                         r = rank[f, 1 + i]
@@ -277,13 +275,17 @@ def grow_presorted(
                         w1 += wr1
                         y1 += wr1 * yc[i]
                         n1 += r
-                    if n1 == 0 or n1 == n_node or uvals[f, 1] <= uvals[f, 0] + FEATURE_THRESHOLD:
-                        draw_constant(feats, f_j, n_total)
-                        n_found += 1
-                        n_total += 1
-                        continue
-                    f_i -= 1
-                    draw_keep(feats, f_i, f_j)
+                    const = n1 == 0 or n1 == n_node or uvals[f, 1] <= uvals[f, 0] + FEATURE_THRESHOLD
+                else:
+                    const = XT[f, lists[f, end - 1]] <= XT[f, lists[f, start]] + FEATURE_THRESHOLD
+                if const:
+                    draw_constant(feats, f_j, n_total)
+                    n_found += 1
+                    n_total += 1
+                    continue
+                f_i -= 1
+                draw_keep(feats, f_i, f_j)
+                if rank[f, 0] > 0:
                     wl = wn - w1
                     wr = wn - wl
                     s1 = sum_total[1] - y1
@@ -295,79 +297,10 @@ def grow_presorted(
                         best_pos = end - n1
                         best_feat = f
                         best_thr = uvals[f, 0] / 2.0 + uvals[f, 1] / 2.0
-                        best_u = 0
                         best_left[0] = s0
                         best_left[1] = s1
                         best_wl = wl
                     continue
-                if U > 0:
-                    # a counted feature: class weights per value, then the values present
-                    for u in range(U):
-                        for k in range(K + 2):
-                            ctab[u, k] = 0.0
-                    for p in range(start, end):
-                        i = lists[d, p]
-                        u = rank[f, 1 + i]
-                        wi = w[i]
-                        ctab[u, yc[i]] += wi
-                        ctab[u, K] += wi
-                        ctab[u, K + 1] += 1.0
-                    u0 = 0
-                    while ctab[u0, K + 1] == 0.0:
-                        u0 += 1
-                    u1 = U - 1
-                    while ctab[u1, K + 1] == 0.0:
-                        u1 -= 1
-                    if uvals[f, u1] <= uvals[f, u0] + FEATURE_THRESHOLD:
-                        draw_constant(feats, f_j, n_total)
-                        n_found += 1
-                        n_total += 1
-                        continue
-                    f_i -= 1
-                    draw_keep(feats, f_i, f_j)
-                    for k in range(K):
-                        sum_left[k] = ctab[u0, k]
-                    wl = ctab[u0, K]
-                    nleft = ctab[u0, K + 1]
-                    c0 = sum_total[0]
-                    c1 = sum_total[1] if K > 1 else 0.0
-                    up = u0
-                    for u in range(u0 + 1, u1 + 1):
-                        if ctab[u, K + 1] == 0.0:
-                            continue
-                        vprev = uvals[f, up]
-                        v = uvals[f, u]
-                        if v > vprev + FEATURE_THRESHOLD:
-                            wr = wn - wl
-                            if K == 2:
-                                s0 = sum_left[0]
-                                s1 = sum_left[1]
-                                gl, gr = gini_children2(s0, s1, c0 - s0, c1 - s1, wl, wr)
-                                proxy = -(wr * gr) - wl * gl
-                            else:
-                                proxy = gini_proxy(K, sum_left, sum_total, wl, wr)
-                            if proxy > best_proxy:
-                                best_proxy = proxy
-                                best_pos = start + int(nleft)
-                                best_feat = f
-                                best_thr = vprev / 2.0 + v / 2.0
-                                best_u = up
-                                for k in range(K):
-                                    best_left[k] = sum_left[k]
-                                best_wl = wl
-                        for k in range(K):
-                            sum_left[k] += ctab[u, k]
-                        wl += ctab[u, K]
-                        nleft += ctab[u, K + 1]
-                        up = u
-                    continue
-                if XT[f, lists[f, end - 1]] <= XT[f, lists[f, start]] + FEATURE_THRESHOLD:
-                    draw_constant(feats, f_j, n_total)
-                    n_found += 1
-                    n_total += 1
-                    continue
-                f_i -= 1
-                draw_keep(feats, f_i, f_j)
                 # the scan: left = [start, p) for each p with x[p] > x[p-1] + threshold
                 if crit != GINI:
                     # any other criterion: the splitter's general scan (a call per feature)
@@ -442,13 +375,6 @@ def grow_presorted(
                     for k in range(K):
                         sum_left[k] = best_left[k]
                     wl = best_wl
-                elif rank[best_feat, 0] > 0:
-                    for p in range(start, end):
-                        i = lists[d, p]
-                        if rank[best_feat, 1 + i] <= best_u:
-                            wi = w[i]
-                            sum_left[yc[i]] += wi
-                            wl += wi
                 else:
                     for p in range(start, best_pos):
                         i = lists[best_feat, p]
@@ -498,7 +424,7 @@ def grow_presorted(
             if rank[best_feat, 0] > 0:
                 for p in range(start, end):
                     i = lists[d, p]
-                    flag[i] = rank[best_feat, 1 + i] <= best_u
+                    flag[i] = rank[best_feat, 1 + i] == 0
             else:
                 for p in range(start, best_pos):
                     flag[lists[best_feat, p]] = True

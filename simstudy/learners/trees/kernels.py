@@ -32,10 +32,12 @@ once per model.  The random forest transposes and presorts the training features
 model; each tree filters those orders by its bootstrap counts and keeps one sorted sample
 list per feature, stably partitioned at every split (only for a child that is not a leaf),
 so no node sorts anything (integer weights make the order of tied values irrelevant);
-two-valued features (one-hot attributes) have no list: their scan sums the upper value's
-class weights over the node's samples (one list of them, in any order, is kept
-partitioned), so a split moves only the lists of features with more values; bootstrap
-counts are drawn without a branch on rejections.  The test rows are partitioned
+with two classes, two-valued features (one-hot attributes) have no list: their scan sums
+the upper value's class weights over the node's samples (one list of them, in any order,
+is kept partitioned), so a split moves only the lists of features with more values.  The
+best split's left sums come from its scan; test rows bound for a child that will be a
+leaf take its value at the split.  Sample and row numbers are uint32 (no negative-index
+fix-ups in the inner loops); bootstrap counts are drawn without a branch on rejections.  The test rows are partitioned
 alongside, so each leaf adds its class proportions to the rows that reach it.  Class sums
 of a child come from its parent's split; two-class scans keep their sums in scalars.
 AdaBoost sorts each feature once per model and scans the sorted lists with each round's
