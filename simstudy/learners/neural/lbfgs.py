@@ -787,13 +787,13 @@ def _lbfgs_two(
 
 
 # ---------------------------------------------------------------------------------------
-# Lanes: the two-loop recursion of _LANES models at once, model l in lane l of one vector of
+# Lanes: the two-loop recursion of _LANES models at once, model ln in lane ln of one vector of
 # float64.  Each lane computes exactly its model's scalar operations in the same order (one
 # multiply, then one add per term, no fused or reassociated sums), so a model's numbers are
 # those it has alone; the lanes only share the instructions.  numba's loop vectoriser does
 # not turn independent scalar sums into vector lanes (SLP is off), so these few kernels
 # are written as LLVM vector instructions.  Arrays are flat, lane-innermost: element
-# ``(p, l)`` of a (P, _LANES) block at ``p·_LANES + l``.
+# ``(p, ln)`` of a (P, _LANES) block at ``p·_LANES + ln``.
 
 
 def _vptr(context, builder, aryty, ary, off):
@@ -839,7 +839,7 @@ def _vcurv(typingctx, SV, YV, G, n, sy, yy, gmax):  # pragma: no cover - compile
 
 @intrinsic
 def _vsel(typingctx, D, do, S, mask, n):  # pragma: no cover - compiled
-    """``D[do + p·L + l] = S[p·L + l]`` in the lanes with ``mask[l] != 0`` (a copy)."""
+    """``D[do + p·L + ln] = S[p·L + ln]`` in the lanes with ``mask[ln] != 0`` (a copy)."""
     sig = types.void(D, do, S, mask, n)
 
     def codegen(context, builder, signature, args):
@@ -911,17 +911,17 @@ _vpass_add = _vpass(2, False)
 @njit(cache=True, error_model="numpy")
 def _two_loop_lanes(Gl, Ql, Sl, Yl, rhol, al, stored, head, gamma, on, m, P, msk, tmp, coef, gp):
     # pragma: no cover - compiled
-    """:func:`_two_loop` in every lane with ``on[l]``: ``Ql = -H Gl`` and ``gp = Glᵀ Ql``.
+    """:func:`_two_loop` in every lane with ``on[ln]``: ``Ql = -H Gl`` and ``gp = Glᵀ Ql``.
 
-    The lanes share the ring slot of their newest pair (``head - 1``); lane ``l`` uses its
-    ``stored[l]`` newest pairs, the other lanes keep their ``q`` (masked).  Each update of
+    The lanes share the ring slot of their newest pair (``head - 1``); lane ``ln`` uses its
+    ``stored[ln]`` newest pairs, the other lanes keep their ``q`` (masked).  Each update of
     ``q`` runs in one pass with the dot product that follows it (:func:`_vpass`)."""
     L = _LANES
     PL = P * L
     ns = 0
-    for l in range(L):
-        if on[l]:
-            ns = max(ns, stored[l])
+    for ln in range(L):
+        if on[ln]:
+            ns = max(ns, stored[ln])
     if ns == 0:
         _vpass_neg_scale(Ql, Gl, 0, coef, msk, gamma, Gl, 0, P, gp)
         return
@@ -929,20 +929,20 @@ def _two_loop_lanes(Gl, Ql, Sl, Yl, rhol, al, stored, head, gamma, on, m, P, msk
     _vpass_neg(Ql, Gl, 0, coef, msk, gamma, Sl, j * PL, P, tmp)
     for jj in range(ns):  # newest pair first
         j = (head - 1 - jj) % m
-        for l in range(L):
-            msk[l] = 1 if on[l] and jj < stored[l] else 0
-            if msk[l]:
-                al[j * L + l] = rhol[j * L + l] * tmp[l]
-            coef[l] = al[j * L + l]
+        for ln in range(L):
+            msk[ln] = 1 if on[ln] and jj < stored[ln] else 0
+            if msk[ln]:
+                al[j * L + ln] = rhol[j * L + ln] * tmp[ln]
+            coef[ln] = al[j * L + ln]
         if jj + 1 < ns:
             _vpass_sub(Ql, Yl, j * PL, coef, msk, gamma, Sl, ((j - 1) % m) * PL, P, tmp)
         else:  # then q *= gamma, and the second loop's first dot (the oldest pair: j)
             _vpass_sub_scale(Ql, Yl, j * PL, coef, msk, gamma, Yl, j * PL, P, tmp)
     for jj in range(ns - 1, -1, -1):
         j = (head - 1 - jj) % m
-        for l in range(L):
-            msk[l] = 1 if on[l] and jj < stored[l] else 0
-            coef[l] = al[j * L + l] - rhol[j * L + l] * tmp[l] if msk[l] else 0.0
+        for ln in range(L):
+            msk[ln] = 1 if on[ln] and jj < stored[ln] else 0
+            coef[ln] = al[j * L + ln] - rhol[j * L + ln] * tmp[ln] if msk[ln] else 0.0
         if jj > 0:
             _vpass_add(Ql, Sl, j * PL, coef, msk, gamma, Yl, ((j + 1) % m) * PL, P, tmp)
         else:
@@ -1010,74 +1010,74 @@ def _lbfgs_lanes(
     head = 0
     nxt = 0
     while True:
-        for l in range(L):  # an idle lane takes the next model
-            while not on[l] and nxt < nmod:
+        for ln in range(L):  # an idle lane takes the next model
+            while not on[ln] and nxt < nmod:
                 b = models[nxt]
                 nxt += 1
                 Xt, Yt, yr = _train_set(X, y, train[b], mean[b], scale[b], C, K)
                 r = Xt.shape[1]
-                Xts[l] = Xt
-                Yts[l] = Yt
-                yrs[l] = yr
-                Hs[l] = np.empty((max(h, 1), r), dt)
-                Zs[l] = np.empty((C, r), dt)
-                Dhs[l] = np.empty((max(h, 1), r), dt)
-                mxs[l] = np.empty(r, dt)
-                Srs[l] = np.empty(r, dt)
-                kbs[l] = np.empty(r, np.int32)
-                gcl = gc[l]
-                fl[l] = _objective(
-                    theta[b], pen, alpha, Xt, Yt, yr, d, h, C, logistic, K, fast, W, Hs[l],
-                    Zs[l], Dhs[l], mxs[l], Srs[l], kbs[l], G, gcl,
+                Xts[ln] = Xt
+                Yts[ln] = Yt
+                yrs[ln] = yr
+                Hs[ln] = np.empty((max(h, 1), r), dt)
+                Zs[ln] = np.empty((C, r), dt)
+                Dhs[ln] = np.empty((max(h, 1), r), dt)
+                mxs[ln] = np.empty(r, dt)
+                Srs[ln] = np.empty(r, dt)
+                kbs[ln] = np.empty(r, np.int32)
+                gcl = gc[ln]
+                fl[ln] = _objective(
+                    theta[b], pen, alpha, Xt, Yt, yr, d, h, C, logistic, K, fast, W, Hs[ln],
+                    Zs[ln], Dhs[ln], mxs[ln], Srs[ln], kbs[ln], G, gcl,
                 )
                 for p in range(P):
-                    Gl[p * L + l] = gcl[p]
-                gtl[l] = gtol * yr.shape[0]
-                gamma[l] = 1.0
-                stored[l] = 0
-                itl[l] = 0
-                lane_b[l] = b
+                    Gl[p * L + ln] = gcl[p]
+                gtl[ln] = gtol * yr.shape[0]
+                gamma[ln] = 1.0
+                stored[ln] = 0
+                itl[ln] = 0
+                lane_b[ln] = b
                 if max_it >= 1:
-                    on[l] = True
+                    on[ln] = True
                 else:
                     iters[b] = 0
         busy = False
-        for l in range(L):
-            busy = busy or on[l]
+        for ln in range(L):
+            busy = busy or on[ln]
         if not busy:
             break
         _two_loop_lanes(Gl, Ql, Sl, Yl, rhol, al, stored, head, gamma, on, m, P, msk, tmp, coef, gpl)
         any_kept = False
-        for l in range(L):
-            kept[l] = False
-            msk[l] = 0  # lanes that took a step
-            if not on[l]:
+        for ln in range(L):
+            kept[ln] = False
+            msk[ln] = 0  # lanes that took a step
+            if not on[ln]:
                 continue
-            b = lane_b[l]
+            b = lane_b[ln]
             th = theta[b]
-            itl[l] += 1
-            it = itl[l]
-            gp = gpl[l]
+            itl[ln] += 1
+            it = itl[ln]
+            gp = gpl[ln]
             if not gp < 0.0:  # not a descent direction: restart from steepest descent
                 s = 0.0
                 for p in range(P):
-                    Ql[p * L + l] = -Gl[p * L + l]
-                    s += Gl[p * L + l] * Gl[p * L + l]
+                    Ql[p * L + ln] = -Gl[p * L + ln]
+                    s += Gl[p * L + ln] * Gl[p * L + ln]
                 gp = -s
-                stored[l] = 0
-                gamma[l] = 1.0
-            f = fl[l]
+                stored[ln] = 0
+                gamma[ln] = 1.0
+            f = fl[ln]
             t = 1.0 / max(np.sqrt(-gp), 1.0) if it == 1 else 1.0
             found = False
             fc = np.inf
-            cl = cand[l]
-            gcl = gc[l]
+            cl = cand[ln]
+            gcl = gc[ln]
             for _ in range(30):
                 for p in range(P):
-                    cl[p] = th[p] + t * Ql[p * L + l]
+                    cl[p] = th[p] + t * Ql[p * L + ln]
                 fc = _objective(
-                    cl, pen, alpha, Xts[l], Yts[l], yrs[l], d, h, C, logistic, K, fast, W,
-                    Hs[l], Zs[l], Dhs[l], mxs[l], Srs[l], kbs[l], G, gcl,
+                    cl, pen, alpha, Xts[ln], Yts[ln], yrs[ln], d, h, C, logistic, K, fast, W,
+                    Hs[ln], Zs[ln], Dhs[ln], mxs[ln], Srs[ln], kbs[ln], G, gcl,
                 )
                 if np.isfinite(fc) and fc <= f + 1e-4 * t * gp:
                     found = True
@@ -1085,75 +1085,75 @@ def _lbfgs_lanes(
                 t *= 0.5
             if not found:
                 iters[b] = it
-                on[l] = False
+                on[ln] = False
                 continue
             for p in range(P):  # the step and gradient change; the new point
-                SV[p * L + l] = cl[p] - th[p]
-                YV[p * L + l] = gcl[p] - Gl[p * L + l]
+                SV[p * L + ln] = cl[p] - th[p]
+                YV[p * L + ln] = gcl[p] - Gl[p * L + ln]
                 th[p] = cl[p]
-                Gl[p * L + l] = gcl[p]
-            fcl[l] = fc
-            msk[l] = 1
+                Gl[p * L + ln] = gcl[p]
+            fcl[ln] = fc
+            msk[ln] = 1
         _vcurv(SV, YV, Gl, P, syl, yyl, gml)
-        for l in range(L):
-            if not msk[l]:
+        for ln in range(L):
+            if not msk[ln]:
                 continue
-            msk[l] = 0
-            sy = syl[l]
+            msk[ln] = 0
+            sy = syl[ln]
             if sy > 1e-12:  # curvature pair kept in the shared newest slot
-                rhol[head * L + l] = 1.0 / sy
-                gamma[l] = sy / yyl[l]
-                stored[l] = min(stored[l] + 1, m)
-                kept[l] = True
-                msk[l] = 1
+                rhol[head * L + ln] = 1.0 / sy
+                gamma[ln] = sy / yyl[ln]
+                stored[ln] = min(stored[ln] + 1, m)
+                kept[ln] = True
+                msk[ln] = 1
                 any_kept = True
-            f = fl[l]
-            fc = fcl[l]
+            f = fl[ln]
+            fc = fcl[ln]
             dec = f - fc
             f = fc
-            fl[l] = f
-            if gml[l] <= gtl[l] or dec <= tol * max(abs(f), abs(f + dec), 1.0) or itl[l] >= max_it:
-                iters[lane_b[l]] = itl[l]
-                on[l] = False
+            fl[ln] = f
+            if gml[ln] <= gtl[ln] or dec <= tol * max(abs(f), abs(f + dec), 1.0) or itl[ln] >= max_it:
+                iters[lane_b[ln]] = itl[ln]
+                on[ln] = False
         if any_kept:
             _vsel(Sl, head * P * L, SV, msk, P)
             _vsel(Yl, head * P * L, YV, msk, P)
         if any_kept:  # the ring advances; lanes that stored no pair move theirs one slot on
-            for l in range(L):
-                if on[l] and not kept[l] and stored[l] > 0:
-                    _shift_lane(Sl, Yl, rhol, l, head, stored[l], m, P)
+            for ln in range(L):
+                if on[ln] and not kept[ln] and stored[ln] > 0:
+                    _shift_lane(Sl, Yl, rhol, ln, head, stored[ln], m, P)
             head = (head + 1) % m
 
 
 @njit(cache=True, error_model="numpy")
-def _shift_lane(Sl, Yl, rhol, l, head, stored, m, P):  # pragma: no cover - compiled
-    """Lane ``l``'s pairs from slots ``head-1 .. head-stored`` to ``head .. head-stored+1``
+def _shift_lane(Sl, Yl, rhol, ln, head, stored, m, P):  # pragma: no cover - compiled
+    """Lane ``ln``'s pairs from slots ``head-1 .. head-stored`` to ``head .. head-stored+1``
     (a rotation of the ring when it is full), so its newest pair sits where the others' do."""
     L = _LANES
     ts = np.empty(P)
     ty = np.empty(P)
     tr = 0.0
     if stored == m:  # slot ``head`` holds the oldest pair: it goes to ``head + 1``
-        o = head * P * L + l
+        o = head * P * L + ln
         for p in range(P):
             ts[p] = Sl[o + p * L]
             ty[p] = Yl[o + p * L]
-        tr = rhol[head * L + l]
+        tr = rhol[head * L + ln]
     for jj in range(min(stored, m - 1)):
         src = (head - 1 - jj) % m
         dst = (head - jj) % m
-        os_ = src * P * L + l
-        od = dst * P * L + l
+        os_ = src * P * L + ln
+        od = dst * P * L + ln
         for p in range(P):
             Sl[od + p * L] = Sl[os_ + p * L]
             Yl[od + p * L] = Yl[os_ + p * L]
-        rhol[dst * L + l] = rhol[src * L + l]
+        rhol[dst * L + ln] = rhol[src * L + ln]
     if stored == m:
-        od = ((head + 1) % m) * P * L + l
+        od = ((head + 1) % m) * P * L + ln
         for p in range(P):
             Sl[od + p * L] = ts[p]
             Yl[od + p * L] = ty[p]
-        rhol[((head + 1) % m) * L + l] = tr
+        rhol[((head + 1) % m) * L + ln] = tr
 
 
 @njit(cache=True, error_model="numpy")
@@ -1186,35 +1186,18 @@ def _train_set(X, y, train_b, mean_b, scale_b, C, K):  # pragma: no cover - comp
 
 
 @njit(cache=True, error_model="numpy")
-def _fit_predict_lbfgs(
-    X, y, train, test, mean, scale, theta, pen, alpha, h, C, logistic, K, fast, m, max_it, tol, gtol
+def _train_each(
+    X, y, train, mean, scale, theta, iters, pen, alpha, d, h, C, logistic, K, fast, m, max_it, tol,
+    gtol,
 ):  # pragma: no cover - compiled
-    """Train every model (row of ``theta``, updated in place) and predict its test rows.
-
-    MLP batches whose row sets are small train _LANES models at a time (:func:`_lbfgs_lanes`);
-    otherwise models with ``P >= _PAIR_P`` parameters and row sets within _PAIR_BYTES train
-    two at a time (:func:`_lbfgs_two`); each model with the arithmetic it has alone.
-    Returns ``(pred (B, n) int64 with -1 off test, iterations (B,))``.  ``gtol`` is per
-    training row (scikit-learn's ``tol`` on the mean loss), scaled by each model's size.
+    """Train every model (row of ``theta``, updated in place; its iterations into ``iters``)
+    alone, or two at a time (:func:`_lbfgs_two`) when they have ``P >= _PAIR_P`` parameters
+    and their row sets fit in _PAIR_BYTES, each with the arithmetic it has alone.  ``gtol`` is
+    per training row (scikit-learn's ``tol`` on the mean loss), scaled by each model's size.
     """
-    B, n = train.shape
-    d = X.shape[1]
-    pred = np.full((B, n), -1, np.int64)
-    iters = np.zeros(B, np.int64)
-    dt = K.dtype
+    B = train.shape[0]
     P = theta.shape[1]
-    rmax = 0
-    for b in range(B):
-        rmax = max(rmax, np.count_nonzero(train[b]))
-    rmax = -(-rmax // _PAD) * _PAD
     b = 0
-    # lanes for the MLPs (lp on balance-scale, 15 parameters, was ~10 % slower in them)
-    if h > 0 and B > 1 and _LANES * d * rmax * K.itemsize <= _LANE_BYTES:
-        _lbfgs_lanes(
-            X, y, train, mean, scale, theta, np.arange(B), iters, pen, alpha, d, h, C, logistic,
-            K, fast, m, max_it, tol, gtol,
-        )
-        b = B
     while b < B:
         Xt, Yt, yr = _train_set(X, y, train[b], mean[b], scale[b], C, K)
         if b + 1 < B and P >= _PAIR_P and 2 * Xt.size * Xt.itemsize <= _PAIR_BYTES:
@@ -1230,8 +1213,17 @@ def _fit_predict_lbfgs(
                 gtol * yr.shape[0],
             )
             b += 1
+
+
+@njit(cache=True, error_model="numpy")
+def _predict(X, test, mean, scale, theta, d, h, C, logistic, K, fast):  # pragma: no cover - compiled
+    """Each model's class at its test rows, ``(B, n)`` int64 with -1 off test: the argmax of
+    the logits (first maximum on ties, as np.argmax)."""
+    B, n = test.shape
+    dt = K.dtype
+    P = theta.shape[1]
+    pred = np.full((B, n), -1, np.int64)
     for b in range(B):
-        # predict: argmax of the logits (first maximum on ties, as np.argmax)
         te = np.flatnonzero(test[b])
         if te.shape[0] == 0:
             continue
@@ -1248,7 +1240,7 @@ def _fit_predict_lbfgs(
                 if Z[c, i] > Z[best, i]:
                     best = c
             pred[b, te[i]] = best
-    return pred, iters
+    return pred
 
 
 def fit_predict(
@@ -1277,24 +1269,22 @@ def fit_predict(
     theta = np.ascontiguousarray(thetas, dtype=np.float64)
     pen = (penalty_mask(net.hidden, d, C, net.dtype)[0] > 0).astype(np.float64)
     fast = net.dtype == np.float32  # the rational tanh is accurate to float32 only
-    pred, iters = _fit_predict_lbfgs(
-        frozen(X),
-        frozen(y),
-        np.ascontiguousarray(train),
-        np.ascontiguousarray(test),
-        mean,
-        scale,
-        theta,
-        pen,
-        net.alpha,
-        net.hidden,
-        C,
-        net.opts["activation"] == "logistic",
-        _consts(net.dtype),
-        fast,
-        int(net.opts["memory"]),  # type: ignore[arg-type]
-        int(net.opts["max_epochs"]),  # type: ignore[arg-type]
-        tol,
-        gtol,
-    )
+    Xf, yf, tr = frozen(X), frozen(y), np.ascontiguousarray(train)
+    K = _consts(net.dtype)
+    logistic = net.opts["activation"] == "logistic"
+    B = tr.shape[0]
+    iters = np.zeros(B, np.int64)
+    args = (pen, net.alpha, d, net.hidden, C, logistic, K, fast,
+            int(net.opts["memory"]), int(net.opts["max_epochs"]), tol, gtol)  # type: ignore[arg-type]
+    # Each path is its own compiled entry point, so a run compiles only the paths its batches
+    # take: compiling all three was most of a first run's start-up.  MLP batches whose row
+    # sets are small train _LANES models at a time (:func:`_lbfgs_lanes`; lp on balance-scale,
+    # 15 parameters, was ~10 % slower in lanes); the others alone or in pairs (:func:`_train_each`).
+    rows = -(-int(tr.sum(axis=1).max(initial=0)) // _PAD) * _PAD
+    if net.hidden > 0 and B > 1 and _LANES * d * rows * K.itemsize <= _LANE_BYTES:
+        _lbfgs_lanes(Xf, yf, tr, mean, scale, theta, np.arange(B), iters, *args)
+    else:
+        _train_each(Xf, yf, tr, mean, scale, theta, iters, *args)
+    pred = _predict(Xf, np.ascontiguousarray(test), mean, scale, theta, d, net.hidden, C, logistic,
+                    K, fast)
     return pred, theta.astype(net.dtype), iters
