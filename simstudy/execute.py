@@ -92,12 +92,28 @@ def _fork_safe() -> bool:
     return par is None or not getattr(par, "_is_initialized", True)
 
 
+def _one_blas_thread() -> None:
+    """Limit this worker's BLAS to one thread.  The run already keeps one worker per core:
+    a multi-threaded OpenBLAS splits the learners' small products over both cores, and its
+    threads then spin after each call, taking CPU from the other worker."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
+
+
 def _forked_worker(ppid: int) -> None:
     """Initializer of a forked worker: Ctrl-C reaches the whole process group, and only the
-    run should act on it; exit when the run is gone."""
+    run should act on it; exit when the run is gone; one BLAS thread."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _watch_parent(ppid)
+    _one_blas_thread()
+
+
+def _loky_worker(ppid: int) -> None:
+    """Initializer of a spawned (loky) worker: exit when the run is gone; one BLAS thread."""
+    _watch_parent(ppid)
+    _one_blas_thread()
 
 
 def _dask_unit(fn: Callable, chunk, key: str):
@@ -157,7 +173,7 @@ class Pool:
             from joblib.externals.loky.process_executor import TerminatedWorkerError
 
             par = Parallel(n_jobs=self.jobs, backend="loky", return_as="generator_unordered",
-                           initializer=_watch_parent, initargs=(os.getpid(),))
+                           initializer=_loky_worker, initargs=(os.getpid(),))
             try:
                 yield from par(delayed(fn)(c) for c in items)
             except TerminatedWorkerError:

@@ -328,3 +328,25 @@ def test_a_learner_that_leaves_test_rows_unpredicted_is_an_error(monkeypatch):
     registry.register("lazy", lambda **kw: Lazy())
     with pytest.raises(SimstudyError, match="'lazy'"):
         compute_chunk(Chunk("t", Cell("iris", ("nmc", "lazy"), "5x2", ("t5x2cv",)), (0,), 0, 0.05))
+
+
+def _blas_threads(_: object) -> list[int]:
+    from threadpoolctl import threadpool_info
+
+    return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+
+@pytest.mark.parametrize("workers", ["forked", "spawned"])
+def test_local_workers_run_blas_on_one_thread(workers, monkeypatch):
+    from simstudy import execute
+
+    if workers == "forked":
+        monkeypatch.setattr(execute, "_fork_safe", lambda: True)
+    else:
+        monkeypatch.setenv("SIMSTUDY_SPAWN", "1")
+    pool = execute.Pool("joblib", 2, None, {})
+    try:
+        seen = list(pool.imap_unordered(_blas_threads, range(4), unit=lambda c: str(c)))
+    finally:
+        pool.close()
+    assert seen and all(t and set(t) == {1} for t in seen)
