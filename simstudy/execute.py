@@ -33,6 +33,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 
+from .blas import one_thread_for_good
 from .errors import RunFailed, SimstudyError
 from .lease import DONE, FREE, HELD, Leases
 from .shard import unit_id
@@ -92,28 +93,19 @@ def _fork_safe() -> bool:
     return par is None or not getattr(par, "_is_initialized", True)
 
 
-def _one_blas_thread() -> None:
-    """Limit this worker's BLAS to one thread.  The run already keeps one worker per core:
-    a multi-threaded OpenBLAS splits the learners' small products over both cores, and its
-    threads then spin after each call, taking CPU from the other worker."""
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(limits=1, user_api="blas")
-
-
 def _forked_worker(ppid: int) -> None:
     """Initializer of a forked worker: Ctrl-C reaches the whole process group, and only the
     run should act on it; exit when the run is gone; one BLAS thread."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _watch_parent(ppid)
-    _one_blas_thread()
+    one_thread_for_good()  # one worker per core: see simstudy.blas
 
 
 def _loky_worker(ppid: int) -> None:
     """Initializer of a spawned (loky) worker: exit when the run is gone; one BLAS thread."""
     _watch_parent(ppid)
-    _one_blas_thread()
+    one_thread_for_good()  # one worker per core: see simstudy.blas
 
 
 def _dask_unit(fn: Callable, chunk, key: str):

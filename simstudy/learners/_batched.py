@@ -59,9 +59,9 @@ def _one_blas_thread(fit_predict: Callable) -> Callable:
         big = np.shape(X)[0] * max(np.ndim(X) > 1 and np.shape(X)[1], 1) >= 20_000
         ctx = contextlib.nullcontext()
         if big:
-            from threadpoolctl import threadpool_limits
+            from ..blas import one_thread
 
-            ctx = threadpool_limits(limits=1, user_api="blas")
+            ctx = one_thread()
         with ctx:
             return fit_predict(self, X, y, train, test, seeds)
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..blas import one_thread
 from ..errors import unknown
 
 if TYPE_CHECKING:  # scikit-learn is imported by the reference path only
@@ -82,7 +83,9 @@ def fold_stats(
     thread, plus an exact two-pass recomputation of the few (fold, column) pairs whose
     moment variance is too small to trust.
     """
-    with _one_blas_thread():
+    # one BLAS thread: see simstudy.blas (a svm batch of the Gaussian study nearly doubled
+    # its CPU through the spinning threads; one thread's bits are those of the shipped trials)
+    with one_thread():
         return _fold_stats(X, train, standardize)
 
 
@@ -127,26 +130,6 @@ def _fold_stats(
     constant = var <= n_b * _EPS * var + (n_b * mean * _EPS) ** 2
     scale = np.where(constant, 1.0, np.sqrt(var))
     return mean, scale
-
-
-@functools.cache
-def _blas_controller():
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()  # scans the loaded BLAS libraries once (~20 ms)
-
-
-def _one_blas_thread():
-    """numpy's BLAS on one thread for :func:`fold_stats`' products.
-
-    They are small (``B x n`` by ``n x d``), yet OpenBLAS hands each to all its threads, which
-    then spin for a while after the call: the CPU of a whole core, charged to the learner
-    that runs next (a ``svm`` batch of the Gaussian study nearly doubled its CPU that way
-    unless ``OMP_NUM_THREADS=1``).  On several threads these products also differ in the
-    last bits from one thread's; on one thread the statistics are those of a run with
-    ``OMP_NUM_THREADS=1`` (as the shipped trials were computed), whatever the setting.
-    """
-    return _blas_controller().limit(limits=1, user_api="blas")
 
 
 def _exact_pairs(
