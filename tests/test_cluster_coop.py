@@ -171,18 +171,25 @@ def test_a_killed_worker_is_one_line_and_a_failed_invocation(tmp_path, spawn):
     run = _cli(["run", "demo", "--runs", "3000", "--jobs", "2", "--no-progress",
                 "--store", str(store), "--out", str(tmp_path / "out")], start_new_session=True,
                env=dict(os.environ, SIMSTUDY_SPAWN=spawn))
+
+    def busy_workers() -> list[int]:
+        """The run's children that have computed for 0.2 s (so not a resource tracker, nor a
+        child forked a moment ago that has not yet become one)."""
+        out = []
+        for pid, cmd in _session(run.pid):
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            f = stat[stat.rindex(")") + 2:].split()  # f[k - 3] is field k of proc(5)
+            if (pid != run.pid and "resource_tracker" not in cmd and int(f[1]) == run.pid
+                    and int(f[11]) + int(f[12]) >= 0.2 * os.sysconf("SC_CLK_TCK")):
+                out.append(pid)
+        return out
+
     t0 = time.time()
-    while not _leased(store) and time.time() - t0 < 120:  # the workers are computing
-        time.sleep(0.2)
-
-    def cmdline(pid: int) -> bytes:
-        try:
-            return Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:  # gone meanwhile
-            return b"resource_tracker"
-
-    workers = [pid for pid, _ in _session(run.pid)
-               if pid != run.pid and b"resource_tracker" not in cmdline(pid)]
+    while not (workers := busy_workers()) and time.time() - t0 < 120 and run.poll() is None:
+        time.sleep(0.1)
     assert workers
     os.kill(workers[0], signal.SIGKILL)
     out = run.communicate(timeout=120)[0].decode()
