@@ -463,3 +463,33 @@ def test_standardize_batch_treats_rounding_level_variance_as_constant_like_sklea
     ref = StandardScaler().fit(X)
     np.testing.assert_allclose(scale[0], ref.scale_, rtol=1e-12)
     assert scale[0, 0] == 1.0
+
+
+@pytest.mark.parametrize("r", [1536, 1552, 1584, 2048 + 48, 3008])
+def test_dot_rows_is_bitwise_the_vectorised_plain_loop(r):
+    """lgc's weight gradient on large row sets (six sums per pass, reduced in registers)
+    against the loop the objective compiled before: ``acc += X[k, i] * Z[c, i]`` with
+    reassociation and contraction (16 lanes × 4 vectors, an 8-lane remainder)."""
+    from numba import njit
+
+    from simstudy.learners.neural.lbfgs import _consts, _dot_rows
+
+    @njit(fastmath={"reassoc", "contract", "nsz"}, error_model="numpy")
+    def plain(X, Z, G, K, d, C):  # pragma: no cover - compiled
+        for c in range(C):
+            for k in range(d):
+                acc = K[0]
+                for i in range(X.shape[1]):
+                    acc += X[k, i] * Z[c, i]
+                G[k * C + c] = acc
+
+    rng = np.random.default_rng(r)
+    K = _consts(np.float32)
+    for d, C in ((27, 5), (16, 10), (1, 1), (5, 2), (3, 4)):
+        X = rng.standard_normal((d, r)).astype(np.float32)
+        Z = rng.standard_normal((C, r)).astype(np.float32)
+        a = np.full(d * C, np.nan, np.float32)
+        b = a.copy()
+        _dot_rows(X, Z, a, d, C, K)
+        plain(X, Z, b, K, d, C)
+        np.testing.assert_array_equal(a.view(np.int32), b.view(np.int32))

@@ -52,6 +52,9 @@ _PAD = 16  # row padding: one AVX-512 vector of float32
 _PAIR_P = 200
 _PAIR_BYTES = 2**18
 _QUAD_ROWS = 1024  # see the hidden layer's gradient in _objective
+# lgc's weight gradient takes up to six sums per pass over the rows (_dot_rows) from this
+# many rows on; below, the rows stay in L1 and the per-sum reduction costs more than it saves
+_DOT_ROWS = 1536
 # Models whose row sets are small train _LANES at a time (_lbfgs_lanes): one model per lane of
 # an AVX-512 vector of float64 in the two-loop recursion, when _LANES of their inputs fit in
 # _LANE_BYTES (larger ones alone or in pairs: they would evict each other from L2)
@@ -222,6 +225,143 @@ _vrows1 = _vrows(1)
 _vrows2 = _vrows(2)
 
 
+def _vdots(Rk, Rc):
+    """Intrinsic: the ``Rk·Rc`` sums ``Σ_i X[xo + kk·ldx + i] · Z[zo + cc·ldz + i]`` over
+    ``i < n`` (``n`` a multiple of 64), each held as the vectorised loop of
+    :func:`_dot_rows` holds it: four vectors of 16 lanes, lane ``l`` of vector ``u`` taking
+    the rows ``i ≡ 16u + l (mod 64)`` in order, one FMA each, from +0; then the vectors
+    added (0+1)+(2+3) and the lanes halved in a tree (8, 4, 2, 1), the sum stored to
+    ``Acc[ao + kk·Rc + cc]``.  One pass loads each row vector once
+    for up to ``Rk·Rc`` FMAs (the plain loop loads two per FMA)."""
+
+    def codegen(context, builder, signature, args):
+        Acc_, ao_, X_, xo_, ldx_, Z_, zo_, ldz_, n_ = args
+        ty = signature.args
+        et = context.get_data_type(ty[0].dtype)
+        vt = ir.VectorType(et, 16)  # float32 (the float64 networks keep the plain loop)
+        i64 = ir.IntType(64)
+        fma = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(vt, [vt, vt, vt]),
+            f"llvm.fma.v16f{ty[0].dtype.bitwidth}",
+        )
+        pacc = context.make_array(ty[0])(context, builder, Acc_).data
+        px = context.make_array(ty[2])(context, builder, X_).data
+        pz = context.make_array(ty[5])(context, builder, Z_).data
+
+        def vptr(p, off):
+            return builder.bitcast(builder.gep(p, [off]), vt.as_pointer())
+
+        accs = {}
+        for kk in range(Rk):
+            for cc in range(Rc):
+                for u in range(4):
+                    a = cgutils.alloca_once(builder, vt)
+                    builder.store(ir.Constant(vt, [0.0] * 16), a)
+                    accs[kk, cc, u] = a
+        xrow = [builder.add(xo_, builder.mul(ir.Constant(i64, kk), ldx_)) for kk in range(Rk)]
+        zrow = [builder.add(zo_, builder.mul(ir.Constant(i64, cc), ldz_)) for cc in range(Rc)]
+        nt = builder.udiv(n_, ir.Constant(i64, 64))
+        with cgutils.for_range(builder, nt) as lp:
+            base = builder.mul(lp.index, ir.Constant(i64, 64))
+            for u in range(4):
+                o = builder.add(base, ir.Constant(i64, 16 * u))
+                xs = [builder.load(vptr(px, builder.add(xrow[kk], o)), align=4) for kk in range(Rk)]
+                zs = [builder.load(vptr(pz, builder.add(zrow[cc], o)), align=4) for cc in range(Rc)]
+                for kk in range(Rk):
+                    for cc in range(Rc):
+                        a = accs[kk, cc, u]
+                        builder.store(builder.call(fma, [xs[kk], zs[cc], builder.load(a)]), a)
+        i32 = ir.IntType(32)
+
+        def half(v, w):  # lanes 0..w-1 plus lanes w..2w-1, as a w-vector
+            lo = builder.shuffle_vector(v, v, ir.Constant(ir.VectorType(i32, w), list(range(w))))
+            hi = builder.shuffle_vector(v, v, ir.Constant(ir.VectorType(i32, w), list(range(w, 2 * w))))
+            return builder.fadd(lo, hi)
+
+        for kk in range(Rk):
+            for cc in range(Rc):
+                a = [builder.load(accs[kk, cc, u]) for u in range(4)]
+                v = builder.fadd(builder.fadd(a[0], a[1]), builder.fadd(a[2], a[3]))
+                v = half(half(half(half(v, 8), 4), 2), 1)
+                off = builder.add(ao_, ir.Constant(i64, kk * Rc + cc))
+                builder.store(builder.extract_element(v, ir.Constant(i32, 0)), builder.gep(pacc, [off]))
+        return context.get_dummy_value()
+
+    def typer(typingctx, Acc, ao, X, xo, ldx, Z, zo, ldz, n):
+        return types.void(Acc, ao, X, xo, ldx, Z, zo, ldz, n), codegen
+
+    return intrinsic(typer)
+
+
+_vdots23 = _vdots(2, 3)
+_vdots22 = _vdots(2, 2)
+_vdots21 = _vdots(2, 1)
+_vdots13 = _vdots(1, 3)
+_vdots12 = _vdots(1, 2)
+_vdots11 = _vdots(1, 1)
+
+
+@njit(cache=True, error_model="numpy")
+def _vdots_any(Acc, X, xo, ldx, Z, zo, ldz, n, rk, rc):  # pragma: no cover - compiled
+    """:func:`_vdots` for ``rk <= 2`` rows of ``X`` and ``rc <= 3`` rows of ``Z``."""
+    if rk == 2:
+        if rc == 3:
+            _vdots23(Acc, 0, X, xo, ldx, Z, zo, ldz, n)
+        elif rc == 2:
+            _vdots22(Acc, 0, X, xo, ldx, Z, zo, ldz, n)
+        else:
+            _vdots21(Acc, 0, X, xo, ldx, Z, zo, ldz, n)
+    elif rc == 3:
+        _vdots13(Acc, 0, X, xo, ldx, Z, zo, ldz, n)
+    elif rc == 2:
+        _vdots12(Acc, 0, X, xo, ldx, Z, zo, ldz, n)
+    else:
+        _vdots11(Acc, 0, X, xo, ldx, Z, zo, ldz, n)
+
+
+@njit(cache=True, fastmath={"contract"}, error_model="numpy")
+def _dot_tail(s, X, xo, Z, zo, i0, r, v):  # pragma: no cover - compiled
+    """The vectorised loop's remainder: rows ``i0 .. r`` (a multiple of 8 rows) in 8 lanes
+    from ``s`` in lane 0, one FMA each, then halved in a tree (the loop's epilogue)."""
+    for j in range(8):
+        v[j] = 0.0
+    v[0] = s
+    for i in range(i0, r, 8):
+        for j in range(8):
+            v[j] += X[xo + i + j] * Z[zo + i + j]
+    for j in range(4):
+        v[j] = v[j] + v[j + 4]
+    for j in range(2):
+        v[j] = v[j] + v[j + 2]
+    return v[0] + v[1]
+
+
+@njit(cache=True, error_model="numpy")
+def _dot_rows(X, Z, G, d, C, K):  # pragma: no cover - compiled
+    """``G[k·C + c] = Σ_i X[k, i] · Z[c, i]`` for ``k < d``, ``c < C`` over X's rows: each
+    sum bitwise the vectorised loop ``acc += X[k, i] * Z[c, i]`` of the compiled objective
+    (16 lanes × 4 vectors over 64-row steps, the vectors added (0+1)+(2+3), the lanes halved
+    in a tree; the last ``r mod 64`` rows in 8 lanes from that sum in lane 0, halved again),
+    computed up to six sums per pass (:func:`_vdots`)."""
+    r = X.shape[1]
+    n = r // 64 * 64
+    Acc = np.empty(8, K.dtype)
+    v = np.empty(8, K.dtype)
+    Xf = X.ravel()
+    Zf = Z.ravel()
+    for c0 in range(0, C, 3):
+        rc = min(3, C - c0)
+        for k0 in range(0, d, 2):
+            rk = min(2, d - k0)
+            _vdots_any(Acc, Xf, k0 * r, r, Zf, c0 * r, r, n, rk, rc)
+            for kk in range(rk):
+                for cc in range(rc):
+                    s = Acc[kk * rc + cc]
+                    if n < r:
+                        s = _dot_tail(s, Xf, (k0 + kk) * r, Zf, (c0 + cc) * r, n, r, v)
+                    G[(k0 + kk) * C + c0 + cc] = s
+
+
 @njit(cache=True, error_model="numpy")
 def _affine(W, wo, sk, sj, bo, A, Out, nin, nout, K, blk):  # pragma: no cover - compiled
     """``Out[j, i] = b_j + Σ_k W[wo + k·sk + j·sj] · A[k, i]`` for ``j < nout``, ``k < nin``.
@@ -333,7 +473,14 @@ def _objective(
             Z[c, i] = Z[c, i] * S[i] - Yt[c, i]
         for i in range(nr, r):  # padding rows carry no loss: zero gradient
             Z[c, i] = K[_K_ZERO]
-    if h == 0:
+    if h == 0 and fast and r >= _DOT_ROWS:
+        for c in range(C):
+            acc = K[_K_ZERO]
+            for i in range(r):
+                acc += Z[c, i]
+            G[d * C + c] = acc
+        _dot_rows(Xt, Z, G, d, C, K)
+    elif h == 0:
         for c in range(C):
             acc = K[_K_ZERO]
             for i in range(r):
