@@ -479,22 +479,3 @@ def test_results_do_not_depend_on_buffer_capacities(missing):
         assert other[-1] == nn
         for a, b in zip(trees[0][1:-1], other[1:-1], strict=True):
             np.testing.assert_array_equal(a[:nn], b[:nn])
-
-
-def test_ranks_equal_np_unique():
-    """The wrapper's compiled ranks (j48._ranks) give np.unique's sorted distinct values and
-    inverse per numeric attribute, bit for bit, with missing, infinite and tied values; a
-    column holding -0.0 goes through np.unique itself."""
-    from simstudy.learners.weka.j48 import _ranks, _ranks_unique
-
-    rng = np.random.default_rng(3)
-    for t in range(200):
-        n, m = int(rng.integers(0, 50)), int(rng.integers(1, 6))
-        A = rng.integers(-4, 5, size=(n, m)) * rng.choice([1.0, 0.5, 1e-7], size=(n, m))
-        A[rng.random((n, m)) < 0.2] = np.nan
-        A[rng.random((n, m)) < 0.05] = -np.inf if t % 2 else np.inf
-        A[A == 0] = -0.0 if t % 7 == 0 else 0.0
-        numeric = rng.random(m) < 0.7
-        for got, want in zip(_ranks(A, numeric), _ranks_unique(A, numeric), strict=True):
-            assert got.dtype == want.dtype and got.shape == want.shape
-            assert got.tobytes() == want.tobytes()
