@@ -297,12 +297,6 @@ def _split_segment(codes, attr, V, thr, nsub, e_idx, e_w, s0, sn, st, ecap, offs
 
 @njit(cache=True, _nrt=False)
 def _partition_unit(codesT, attr, V, thr, nsub, y, C, e_idx, tmp, s0, sn, offs, lens, childof, ccnt):
-    """:func:`_partition_rows` (called)."""
-    _partition_rows(codesT, attr, V, thr, nsub, y, C, e_idx, tmp, s0, sn, offs, lens, childof, ccnt)
-
-
-@njit(cache=True, inline="always")
-def _partition_rows(codesT, attr, V, thr, nsub, y, C, e_idx, tmp, s0, sn, offs, lens, childof, ccnt):
     """:func:`_split_segment` when no value is missing (unit weights): the branches
     partition the segment, so it is partitioned stably in place (``offs``/``lens``: the
     branches' sub-segments), noting on the way each row's branch (``childof``) and the
@@ -674,10 +668,7 @@ def _grow_nodes(codesT, slots, nval, rank, uvals, uoff, present, is_num, count_a
         if st[1] + nsub > ncap:
             st[2] = 1
             return False
-        if C == 2:  # (inlined with the class count a constant, as for _select_unit)
-            _partition_rows(codesT, best, V, thr, nsub, y, 2, e_idx, tmp, s0, sn, offs, lens, childof, ccnt)
-        else:
-            _partition_rows(codesT, best, V, thr, nsub, y, C, e_idx, tmp, s0, sn, offs, lens, childof, ccnt)
+        _partition_unit(codesT, best, V, thr, nsub, y, C, e_idx, tmp, s0, sn, offs, lens, childof, ccnt)
         c0 = st[1]
         st[1] += nsub
         _set_split(k, best, sp, thr, nsub, c0, n_leaf, n_attr, n_sp, n_thr, n_nsub, n_child)
@@ -1350,45 +1341,6 @@ def _fit_predict_one(A, codes, codesT, slots, nval, rank, uvals, uoff, order, nk
         out_row[i] = _predict_row(codes, i, nval, n_attr, n_thr, n_nsub, n_child, n_leaf, n_empty,
                                   n_cw, n_tot, n_share, C, probs, stack_k, stack_w)
     return nn
-
-
-@njit(cache=True)
-def ranks(A, numeric):
-    """Per numeric attribute (``numeric`` (m,)): its sorted distinct values (concatenated,
-    attribute ``a``'s at ``uvals[uoff[a]:uoff[a + 1]]``) and the rank of every row's value
-    among them (``rank`` (m, n), -1 where missing or nominal): ``np.unique``'s values and
-    inverse, in one compiled pass, when no value is -0.0 (then the values equal to one
-    another are the same number, whichever of them is kept)."""
-    n, m = A.shape
-    nnum = 0
-    for a in range(m):
-        nnum += numeric[a]
-    rank = np.full((m, n), -1, dtype=np.int64)
-    uoff = np.zeros(m + 1, dtype=np.int64)
-    uvals = np.empty(n * nnum)
-    vals = np.empty(n)
-    rows = np.empty(n, dtype=np.int64)
-    u = 0
-    for a in range(m):
-        if numeric[a]:
-            k = 0
-            for i in range(n):
-                v = A[i, a]
-                if not np.isnan(v):
-                    vals[k] = v
-                    rows[k] = i
-                    k += 1
-            o = np.argsort(vals[:k])  # (ties: equal values get one rank in any order)
-            r = -1
-            for p in range(k):
-                v = vals[o[p]]
-                if r < 0 or v != uvals[u - 1]:
-                    uvals[u] = v
-                    u += 1
-                    r += 1
-                rank[a, rows[o[p]]] = r
-        uoff[a + 1] = u
-    return rank, uvals[:u].copy(), uoff
 
 
 @njit(cache=True)

@@ -63,19 +63,6 @@ from ._nominal import NUMERIC, Attribute, layout, to_codes
 def _ranks(A: np.ndarray, numeric: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per numeric attribute: sorted distinct values (concatenated, ``uoff`` offsets) and the
     rank of every row's value (-1 missing or nominal)."""
-    num = A[:, numeric]
-    if not np.any((num == 0.0) & np.signbit(num)):
-        # one compiled pass (np.unique per attribute cost ~20 us each); with a -0.0 present
-        # np.unique's choice between -0.0 and 0.0 as the value kept is its sort's, so then
-        # np.unique itself
-        from ._j48_kernels import ranks
-
-        return ranks(A, numeric)
-    return _ranks_unique(A, numeric)
-
-
-def _ranks_unique(A: np.ndarray, numeric: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_ranks` by ``np.unique`` per numeric attribute."""
     n, m = A.shape
     rank = np.full((m, n), -1, dtype=np.int64)  # attribute-major: the kernels scan one attribute
     parts = []
