@@ -108,7 +108,7 @@ def add_errs(N, e):
     return _add_errs(N, e)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _max_class(cw, k):
     # Distribution.maxClass of row k of cw: first class strictly above the running max
     # (tolerance)
@@ -121,7 +121,7 @@ def _max_class(cw, k):
     return idx
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _est_dist(cw, k, tot):
     # getEstimatedErrorsForDistribution of row k of cw
     if abs(tot) < SMALL:
@@ -431,7 +431,7 @@ def _table_sub(tab, dst, src, T):
         d[u] -= s[u]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _select_unit(pool, tb, blk, lowcard, gapok, is_num, numq, nnum, pk, S, rank, uvals, uoff, nval, count_avg, y, C,
                  cw, s0, sn, tot, intw, left, right, pres, valid, gains, ratios, cuts):
     """C45ModelSelection.selectModel at a node with nothing missing (class counts ``cw``,
@@ -441,10 +441,9 @@ def _select_unit(pool, tb, blk, lowcard, gapok, is_num, numq, nnum, pk, S, rank,
     node is a leaf); a numeric one's cut is in ``cuts``.
 
     What every evaluation shares is computed once (minimum split, the node's entropy in the
-    numeric scans' and the nominal split's order).  The split kinds are inlined here, and
-    this is inlined into the node loop (:func:`_grow_nodes`, compiled without reference
-    counting): called one by one, each call passed every array as its fields, which cost
-    more than some of the scans."""
+    numeric scans' and the nominal split's order).  The split kinds are inlined here, in a
+    function compiled without reference counting: called one by one, each call passed
+    every array as its fields, which cost more than some of the scans."""
     min_split = c45_min_split(tot, C)
     node_ent = c45_node_ent(cw, C, tot)
     nom_ent = c45_nominal_ent(cw, C, tot, intw)
@@ -556,8 +555,7 @@ def _grow_unit(codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, pre
         if is_num[a] and not lowcard[a]:
             numq[a] = nnum
             nnum += 1
-    # (unsigned: an index the compiler need not check for a negative value)
-    S = np.empty((2 * nnum, nr), dtype=np.uint32)
+    S = np.empty((2 * nnum, nr), dtype=np.int32)
     par = np.empty(ncap, dtype=np.int64)
     par[0] = 0
     childof = np.empty(codes.shape[0], dtype=np.int64)
@@ -618,20 +616,6 @@ def _grow_unit(codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, pre
     ccnt = np.empty(Vmax * C, dtype=np.int64)
     grows = np.empty(Vmax, dtype=np.bool_)
     valid, gains, ratios, cuts, stack = _selection_arrays(m, ncap)
-    return _grow_nodes(codesT, slots, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, n_attr, n_sp,
-                       n_thr, n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st, lowcard, blk, T, intw,
-                       numq, nnum, S, par, childof, tmp, n_tab, ss, pool, free, left, right, cwk, pres, offs, lens, wp,
-                       ccnt, grows, valid, gains, ratios, cuts, stack, gapok)
-
-
-@njit(cache=True, _nrt=False)
-def _grow_nodes(codesT, slots, nval, rank, uvals, uoff, present, is_num, count_avg, y, C, e_idx, n_attr, n_sp, n_thr,
-                n_nsub, n_child, n_leaf, n_empty, n_s0, n_sn, n_cw, n_tot, ncap, st, lowcard, blk, T, intw, numq, nnum,
-                S, par, childof, tmp, n_tab, ss, pool, free, left, right, cwk, pres, offs, lens, wp, ccnt, grows, valid,
-                gains, ratios, cuts, stack, gapok):
-    """The node loop of :func:`_grow_unit` (its work arrays as arguments), compiled without
-    reference counting: the split evaluation (:func:`_select_unit`) is inlined here rather
-    than called per node with every array passed as its fields."""
     sp_ = 1
     stack[0] = 0
     while sp_ > 0:
@@ -652,14 +636,8 @@ def _grow_nodes(codesT, slots, nval, rank, uvals, uoff, present, is_num, count_a
         for c in range(C):
             cwk[c] = n_cw[k, c]
         tb = tk * T
-        if C == 2:
-            # two classes as a constant: the inlined evaluation's class loops unrolled
-            # (the same operations in the same order)
-            best = _select_unit(pool, tb, blk, lowcard, gapok, is_num, numq, nnum, par[k], S, rank, uvals, uoff, nval,
-                                count_avg, y, 2, cwk, s0, sn, tot, intw, left, right, pres, valid, gains, ratios, cuts)
-        else:
-            best = _select_unit(pool, tb, blk, lowcard, gapok, is_num, numq, nnum, par[k], S, rank, uvals, uoff, nval,
-                                count_avg, y, C, cwk, s0, sn, tot, intw, left, right, pres, valid, gains, ratios, cuts)
+        best = _select_unit(pool, tb, blk, lowcard, gapok, is_num, numq, nnum, par[k], S, rank, uvals, uoff, nval,
+                            count_avg, y, C, cwk, s0, sn, tot, intw, left, right, pres, valid, gains, ratios, cuts)
         if best < 0:
             if tk >= 0:
                 _give_slot(free, ss, tk)
@@ -1286,31 +1264,6 @@ def _predict_row(codes, i, nval, n_attr, n_thr, n_nsub, n_child, n_leaf, n_empty
     return idx
 
 
-@njit(cache=True, inline="always")
-def _predict_known(codes, i, nval, n_attr, n_thr, n_child, n_leaf, n_empty, n_cw, n_tot, C):
-    """:func:`_predict_row` for a row with no missing value: one path from the root to a
-    leaf (or to the parent of an empty leaf), whose class scores are ``n_cw / tot`` -- what
-    :func:`_predict_row` sums into zeros with weight 1 (``0.0 + 1.0 * x / t == x / t``)."""
-    k = 0
-    while not n_leaf[k]:
-        a = n_attr[k]
-        ch = n_child[k] + _branch(codes[i, a], nval[a], n_thr[k])
-        if n_empty[ch]:
-            break
-        k = ch
-    tot = n_tot[k]
-    if abs(tot) < SMALL:
-        return 0  # every score 0: the first class
-    best = -1.0
-    idx = 0
-    for c in range(C):
-        p = n_cw[k, c] / tot
-        if p - best > SMALL:
-            best = p
-            idx = c
-    return idx
-
-
 @njit(cache=True)
 def _fit_predict_one(A, codes, codesT, slots, nval, rank, uvals, uoff, order, nknown, is_num, y, C, rows, test_rows, prune,
                      rowmiss, out_row, root_all, vcnt_all, others, gapok):
@@ -1335,9 +1288,6 @@ def _fit_predict_one(A, codes, codesT, slots, nval, rank, uvals, uoff, order, nk
     stack_w = np.empty(nn + 1)
     for q in range(test_rows.shape[0]):
         i = test_rows[q]
-        if not rowmiss[i]:
-            out_row[i] = _predict_known(codes, i, nval, n_attr, n_thr, n_child, n_leaf, n_empty, n_cw, n_tot, C)
-            continue
         out_row[i] = _predict_row(codes, i, nval, n_attr, n_thr, n_nsub, n_child, n_leaf, n_empty,
                                   n_cw, n_tot, n_share, C, probs, stack_k, stack_w)
     return nn
