@@ -222,6 +222,7 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
         raise SimstudyError(
             f"design {des.name!r} produced an empty train or test fold on {cell.source!r}")
     stacked = None  # the trials stacked into one group, built once for every learner
+    positions: dict[int, tuple] = {}  # id of a group's test mask (alive all chunk) -> positions
     for k, ln in enumerate(cell.learners):
         seeds = ModelSeeds(chunk.seed, cid, chunk.runs, k, R * F)  # built when a learner asks
         learner = _learner(ln).prepare(trials[0][0])  # data-set facts, e.g. nominal groups
@@ -233,10 +234,13 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
         at = 0
         for X, y, train, test in groups:
             B = train.shape[0]
-            pred = _fit_predict(learner, ln, X, y, train, test, seeds[at:at + B],
+            # the test positions of a group, found once for every learner: stacked masks are
+            # mostly False, so errors are counted at these positions only
+            if id(test) not in positions:
+                positions[id(test)] = _test_positions(test)
+            flat, row, col, count = positions[id(test)]
+            pred = _fit_predict(learner, ln, X, y, train, test, flat, seeds[at:at + B],
                                 chunk, at, R * F)
-            # errors counted at the test positions only: stacked masks are mostly False
-            flat, row, col, count = _test_positions(test)
             wrong_at = pred.ravel()[flat] != y[col]
             errors[k, at:at + B] = np.bincount(row[wrong_at], minlength=B) / count
             if keep:
@@ -281,22 +285,15 @@ def _keep_losses(out, k, at, B, wrong, test, widths, per_trial, stacked: bool) -
         out[t][k] = np.where(te, w.astype(np.int8), np.int8(-1))
 
 
-_positions: list = [None, None]  # the last test mask and its positions (every learner's)
-
-
 def _test_positions(test: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Flat index, row and column of each True of a group's ``(B, n)`` test mask, in the
-    order of ``pred[test]``, and each row's count (``test.sum(1)``).  The masks of a group
-    are fixed once made, so the last mask's positions are kept for the next learner."""
-    if _positions[0] is not test:
-        flat = np.flatnonzero(test)
-        row = flat // test.shape[1]
-        _positions[:] = [test, (flat, row, flat - row * test.shape[1],
-                                np.bincount(row, minlength=test.shape[0]))]
-    return _positions[1]
+    order of ``pred[test]``, and each row's count (``test.sum(1)``)."""
+    flat = np.flatnonzero(test)
+    row = flat // test.shape[1]
+    return flat, row, flat - row * test.shape[1], np.bincount(row, minlength=test.shape[0])
 
 
-def _fit_predict(learner, ln: str, X, y, train, test, seeds, chunk: Chunk, at: int,
+def _fit_predict(learner, ln: str, X, y, train, test, flat, seeds, chunk: Chunk, at: int,
                  per_trial: int) -> np.ndarray:
     """One learner call, with its failures and bad predictions named by cell, run and fold."""
     cid = chunk.cell.id
@@ -323,8 +320,7 @@ def _fit_predict(learner, ln: str, X, y, train, test, seeds, chunk: Chunk, at: i
     if pred.shape != train.shape:
         raise TrialError(f"learner {ln!r} returned predictions of shape {pred.shape} for "
                          f"{train.shape} masks in cell {cid!r}")
-    flat = _test_positions(test)[0]
-    vals = pred.ravel()[flat]  # pred[test]
+    vals = pred.ravel()[flat]  # pred[test]; flat: the test mask's flat positions
     if pred.dtype.kind == "f":
         ok = np.isfinite(vals) & (vals == np.round(vals))
     elif pred.dtype.kind in "iu":
