@@ -336,10 +336,11 @@ def bench(test: Callable | str, study: str | Study, store: Any = None, **options
     return _bench.bench(test, study, store, **options)
 
 
-def card(test: Callable | str, studies: Sequence[str | Study], store: Any = None,
-         **options: Any):
+def card(test: Callable | str, studies: Sequence[str | Study] | None = None,
+         store: Any = None, **options: Any):
     """A new test's report card (size, power, replicability beside the baselines) from
-    the stored trials of ``studies``; no learner is fitted.  See :func:`simstudy.card.card`
+    the stored trials of ``studies`` (default: every shipped study) in ``store`` (default:
+    the shipped trials; a store is read only when named); no learner is fitted.  See :func:`simstudy.card.card`
     for ``options`` and the result, and :func:`simstudy.report.card.write_card` to write it.
     """
     from . import card as _card

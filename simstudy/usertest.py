@@ -442,10 +442,11 @@ def progress_bar(enabled: bool | None, total: int, desc: str):
 
 def open_readers(store: object, studies: Sequence[str] = ()) -> tuple[list, list]:
     """Readers of stored trials for ``store``: a path or an open store, a list of them, or
-    None for the defaults -- the store ``simstudy-store.sqlite`` of the current directory
-    when there is one (where ``run`` writes by default), then the shipped trials
-    (:mod:`simstudy.trials`); each study is read from the first reader that holds it.
-    Returns (readers, the ones opened here, which the caller closes)."""
+    None for the shipped trials (:mod:`simstudy.trials`).  A store is read only when it is
+    named: ``simstudy-store.sqlite`` in the current directory is never picked up by itself,
+    so the same call gives the same answer wherever it is made.  Each study is read from
+    the first reader that holds it.  Returns (readers, the ones opened here, which the
+    caller closes)."""
     if store is None:
         return default_readers(studies)
     items = [store] if isinstance(store, (str, os.PathLike)) or hasattr(store, "fold_errors") \
@@ -470,24 +471,28 @@ def open_readers(store: object, studies: Sequence[str] = ()) -> tuple[list, list
     return readers, opened
 
 
-def default_readers(studies: Sequence[str] = ()) -> tuple[list, list]:
-    """The readers used when no store is given (see :func:`open_readers`)."""
-    from .store import DEFAULT_STORE, Store
+def local_store_hint() -> str | None:
+    """One line when ``simstudy-store.sqlite`` is in the current directory: it is not read
+    unless named, and this says how to name it (None when there is none)."""
+    from .store import DEFAULT_STORE
 
-    readers = []
-    if Path(DEFAULT_STORE).is_file():
-        readers.append(Store(DEFAULT_STORE, readonly=True))
-    try:
-        readers += shipped_readers(studies)
-    except BaseException:
-        for r in readers:
-            r.close()
-        raise
+    if not Path(DEFAULT_STORE).is_file():
+        return None
+    return (f"{DEFAULT_STORE} here is not read (a store is read only when named: "
+            f"--store {DEFAULT_STORE})")
+
+
+def default_readers(studies: Sequence[str] = ()) -> tuple[list, list]:
+    """The readers used when no store is given: the shipped trials alone (see
+    :func:`open_readers`)."""
+    readers = shipped_readers(studies)
     if not readers:
+        hint = local_store_hint()
         raise SimstudyError(
-            f"no store given, no {DEFAULT_STORE} here, and this simstudy ships no trials"
+            "no store given, and this simstudy ships no trials"
             + (f" of {', '.join(studies)}" if studies else "")
-            + "; give a store (--store FILE), or compute one: python -m simstudy run STUDY")
+            + "; give a store (--store FILE), or compute one: python -m simstudy run STUDY"
+            + (f" ({hint})" if hint else ""))
     return readers, list(readers)
 
 

@@ -18,12 +18,31 @@ COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "ca
             "trials")
 
 
+def version_line() -> str:
+    """``simstudy VERSION``, then where the shipped trials come from and how many there are
+    (read from their manifests; no trial data is read)."""
+    from .. import __version__
+    from ..trials import shipped_summary
+
+    return f"simstudy {__version__}\n{shipped_summary()}"
+
+
+class _Version(argparse.Action):
+    """``--version``: built only when asked (it reads the shipped trials' manifests)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_line())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     from ..store import DEFAULT_STORE
 
     p = ArgumentParser(prog="python -m simstudy",
                        description="Reproduce simulation studies of tests that compare classifiers.",
                        epilog="python -m simstudy STUDY [options] is short for 'run STUDY'.")
+    p.add_argument("--version", action=_Version, nargs=0,
+                   help="the version, and where the shipped trials are read from")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
 
     sub.add_parser("list", help="studies, tests, learners, designs and data sets")
@@ -89,8 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "g(errors, *, alpha) -> best index or None for K-learner studies")
     b.add_argument("--study", required=True)
     b.add_argument("--store", default=None,
-                   help=f"store file (default: {DEFAULT_STORE} when it exists here, then the "
-                        "shipped trials)")
+                   help="store file (default: the shipped trials; a store is read only when "
+                        "named, never picked up from the current folder)")
     b.add_argument("--runs", type=arg_type("runs", POSITIVE_INT))
     b.add_argument("--seed", type=arg_type("seed", SEED))
     b.add_argument("--alpha", type=arg_type("alpha", ALPHA))
@@ -261,7 +280,13 @@ def _cmd_bench(args) -> None:
     from ..stats.registry import is_choice
 
     study = get_study(args.study, alpha=args.alpha)
-    # no --store: ./simstudy-store.sqlite when there is one, then the shipped trials
+    # no --store: the shipped trials alone
+    if args.store is None:
+        from ..usertest import local_store_hint
+
+        hint = local_store_hint()
+        if hint:
+            print(f"note: {hint}", file=sys.stderr, flush=True)
     kw = dict(name=args.name, runs=args.runs, seed=args.seed, alpha=args.alpha)
     if any(is_choice(t) for c in study.cells for t in c.tests):
         # a K-learner study: fn(errors (K, R, F), *, alpha) -> index of the best or None
