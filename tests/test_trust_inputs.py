@@ -279,26 +279,21 @@ def test_numbers_are_p_values(stored, value):
     assert ss.card(_returns(value), ["demo"], store).trials == 2
 
 
-def test_sys_exit_in_the_test_is_named(stored, capsys):
+def _raises(error):
+    def f(d, *, n_train, n_test):
+        raise error
+    return f
+
+
+@pytest.mark.parametrize("error, said", [
+    (SystemExit(3), r"called sys.exit\(3\) on cell 'iris/nmc~1nn/5x2', run 0; a test must "
+                    r"return a p-value"),
+    (ZeroDivisionError("no"), r"raised on cell 'iris/nmc~1nn/5x2', run 0: ZeroDivisionError: "
+                              r"no")])
+def test_sys_exit_and_exceptions_in_the_test_are_named(stored, error, said):
     store, _ = stored
-
-    def quits(d, *, n_train, n_test):
-        raise SystemExit(3)
-
-    with pytest.raises(SimstudyError, match=r"called sys.exit\(3\) on cell "
-                                            r"'iris/nmc~1nn/5x2', run 0"):
-        ss.card(quits, ["demo"], store)
-
-
-def test_other_exceptions_are_named(stored):
-    store, _ = stored
-
-    def boom(d, *, n_train, n_test):
-        raise ZeroDivisionError("no")
-
-    with pytest.raises(SimstudyError, match=r"raised on cell 'iris/nmc~1nn/5x2', run 0: "
-                                            r"ZeroDivisionError: no"):
-        ss.card(boom, ["demo"], store)
+    with pytest.raises(SimstudyError, match=said):
+        ss.card(_raises(error), ["demo"], store)
 
 
 def test_vectorised_bools_are_refused_with_the_run(stored):
