@@ -339,7 +339,7 @@ def _say(note: str | None) -> None:
 
         from .errors import SimstudyWarning
 
-        warnings.warn(note, SimstudyWarning, stacklevel=3)
+        warnings.warn(note, SimstudyWarning, stacklevel=4)  # the caller of run (decorated)
 
 
 #: a run of this many trials or more says its size and cost before it is planned

@@ -265,8 +265,9 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
     except KeyboardInterrupt as e:  # a card stores nothing: say so, not "rerun to resume"
         at = f" {e.where}" if hasattr(e, "where") else ""
         raise Interrupted(
-            f"card {name!r} stopped{at} after {acc.pairs:,} of {total:,} trials x learner "
-            f"pairs evaluated ({len(acc.studies)} of {len(located)} studies begun); a card stores nothing and wrote nothing: rerun "
+            f"card {name!r} stopped{at} after {acc.pairs + getattr(e, 'done', 0):,} of "
+            f"{total:,} trials x learner pairs evaluated ({len(acc.studies)} of "
+            f"{len(located)} studies begun); a card stores nothing and wrote nothing: rerun "
             "it to start again") from None
     finally:
         if bar is not None:

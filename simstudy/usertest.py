@@ -212,7 +212,11 @@ class UserTest:
             if losses is not None:
                 kw["losses"] = losses[i]
             w = f"{where}, run {int(runs[i])}"
-            out = self._call(d[i], kw, w, probe and i == 0, skipped)
+            try:
+                out = self._call(d[i], kw, w, probe and i == 0, skipped)
+            except Interrupted as e:
+                e.done = i  # trials of this call finished: the caller says how far it got
+                raise
             if out is _SKIP:
                 return None
             s, pv, ci = self._scalar_out(out, w)

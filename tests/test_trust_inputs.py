@@ -322,7 +322,7 @@ def test_ctrl_c_in_a_card_says_what_was_done_and_that_nothing_is_stored(stored, 
     with pytest.raises(Interrupted) as e:
         ss.card(second, ["demo"], store)
     assert str(e.value).startswith("card 'second' stopped in the test function 'second' on "
-                                   "cell 'iris/nmc~1nn/5x2', run 1 after 0 of 2 trials")
+                                   "cell 'iris/nmc~1nn/5x2', run 1 after 1 of 2 trials")
     assert "stores nothing" in str(e.value) and "resume" not in str(e.value)
     # at the command line: one line, exit status 130, no card written
     monkeypatch.setattr(f"{__name__}.good", second)
