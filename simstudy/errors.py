@@ -57,8 +57,9 @@ def unknown(kind: str, value: object, choices: Iterable[str]) -> SimstudyError:
 def guarded(command: Callable[[], int | None]) -> int:
     """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the check
     and pilot scripts in ``scripts/``): a :class:`SimstudyError` or a damaged
-    store is one line on stderr and exit status 2, a :class:`RunFailed` one line and 1,
-    Ctrl-C says how to resume (130), a closed pipe is quiet.  Returns the exit status.
+    store (an error SQLite raised, or pandas wrapped) is one line on stderr and exit status 2,
+    a :class:`RunFailed` one line and 1, Ctrl-C says how to resume (an :class:`Interrupted`
+    says what it was told instead; 130), a closed pipe is quiet.  Returns the exit status.
 
     Examples
     --------
