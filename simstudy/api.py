@@ -422,9 +422,12 @@ def collect(study: str | Study, *, store: str | os.PathLike = DEFAULT_STORE,
     (2, 0.01, ['F5x2cv', 't5x2cv'])
     """
     from .aggregate import collect as _collect
+    from .params import ALPHA, check
     from .scope import stored_scope
     from .store import Store
 
+    _read_options([], alpha, runs, seed)
+    confidence = check("confidence", confidence, ALPHA)
     s = resolve(study, alpha=alpha, filter=filter)
     with Store(store, readonly=True) as st:
         s = stored_scope(s, st, runs, seed, asked=study if isinstance(study, str) else None)

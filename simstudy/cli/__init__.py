@@ -144,12 +144,12 @@ def _cmd_list() -> None:
     section("data sets", describe_sources())
 
 
-def _study(args, filtered: bool = True):
+def _study(args):
+    """The study ``run`` asks for, every cell (run selects them: it knows what is left out)."""
     from ..api import resolve
 
-    return resolve(args.study, runs=args.runs, sets=getattr(args, "sets", None),
-                   seed=args.seed, alpha=args.alpha, chunk=getattr(args, "chunk", None),
-                   filter=args.filter if filtered else None)
+    return resolve(args.study, runs=args.runs, sets=args.sets, seed=args.seed,
+                   alpha=args.alpha, chunk=args.chunk)
 
 
 def _print_table(result, fmt: str) -> None:
@@ -178,7 +178,7 @@ def _cmd_run(args) -> None:
     from ..execute import summary_line
 
     # run checks every argument (as it does called from Python) and selects the cells
-    study = _study(args, filtered=False)
+    study = _study(args)
     shard = args.shard
     out = args.out
     if shard is not None:  # part of the study: no files
@@ -211,31 +211,27 @@ def _cmd_run(args) -> None:
 
 
 def _cmd_report(args) -> None:
-    from ..aggregate import collect
-    from ..api import out_dir
-    from ..scope import stored_scope
+    from ..api import collect, out_dir
     from ..store import Store
 
     if args.all or args.study is None:
         return _cmd_report_all(args)
-    study = _study(args)
-    with Store(args.store, readonly=True) as store:
-        study = stored_scope(study, store, args.runs, args.seed, asked=args.study)
-        result = collect(study, store, confidence=args.confidence)
-        if result.table.empty and result.trials.empty:
-            raise SimstudyError(f"store {args.store!r} holds no trials of study {study.name!r} "
-                                f"(seed {study.seed}); run it first")
-        if args.format == "html":  # the study's files and its page
-            from ..report.html import render_with_page
+    # collect checks the arguments and reads the study back, as it does called from Python
+    result = collect(args.study, store=args.store, runs=args.runs, seed=args.seed,
+                     alpha=args.alpha, confidence=args.confidence, filter=args.filter)
+    study = result.study
+    if args.format == "html":  # the study's files and its page
+        from ..report.html import render_with_page
 
+        with Store(args.store, readonly=True) as store:
             for pth in render_with_page(study, result, store,
                                         out_dir(args.out or Path("out") / study.name)):
                 print(f"wrote {pth}")
-            return None
-        _print_table(result, args.format)
-        if args.out:
-            for pth in _render(study, result, args.out):
-                print(f"wrote {pth}", file=sys.stderr)
+        return None
+    _print_table(result, args.format)
+    if args.out:
+        for pth in _render(study, result, args.out):
+            print(f"wrote {pth}", file=sys.stderr)
 
 
 def _cmd_report_all(args) -> None:
