@@ -61,7 +61,7 @@ from .aggregate import pair_cell as _pair_cell
 from .aggregate import rejects as _rejects
 from .aggregate import rejects_per_unit as _rep_units
 from .designs import get_design
-from .errors import SimstudyError
+from .errors import Interrupted, SimstudyError
 from .stats.baselines import Trials, evaluate
 from .stats.registry import get_test
 from .study import Study
@@ -269,6 +269,13 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
         for st, study, reader in located:
             _study(test, st, study, reader, readers, acc, alpha, alphas, swap, resolve, bar,
                    secs)
+    except KeyboardInterrupt as e:  # a card stores nothing: say so, not "rerun to resume"
+        at = f" {e.where}" if hasattr(e, "where") else ""
+        raise Interrupted(
+            f"card {name!r} stopped{at} after {acc.pairs + getattr(e, 'done', 0):,} of "
+            f"{total:,} trials x learner pairs evaluated ({len(acc.studies)} of "
+            f"{len(located)} studies begun); a card stores nothing and wrote nothing: rerun "
+            "it to start again") from None
     finally:
         if bar is not None:
             bar.close()

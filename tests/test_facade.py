@@ -110,7 +110,7 @@ def test_run_and_collect_agree_with_the_store(tmp_path):
 
 @pytest.mark.parametrize("call, needle", [
     (lambda ss, p: ss.run("nosuch", store=p), "valid choices"),
-    (lambda ss, p: ss.run("demo", runs=0, store=p), "runs must be a positive integer, got 0"),
+    (lambda ss, p: ss.run("demo", runs=0, store=p), "runs must be a positive integer <= 1000000, got 0"),
     (lambda ss, p: ss.run("demo", seeds=0, store=p), "seeds must be a positive integer"),
     (lambda ss, p: ss.run("demo", sets=2, store=p), "sets 2"),
     (lambda ss, p: ss.run("demo", store=p, filter="nomatch"), "'nomatch'"),

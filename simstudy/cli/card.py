@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from ..errors import SimstudyError
-from ..params import ALPHA, POSITIVE_INT, SEED, arg_type
+from ..params import ALPHA, RUNS, SEED, arg_type
 
 
 def add_card_parser(sub) -> None:
@@ -35,7 +35,7 @@ def add_card_parser(sub) -> None:
     c.add_argument("--out", type=Path, help="output directory (default out/card-FUNCTION)")
     c.add_argument("--alpha", type=arg_type("alpha", ALPHA), default=0.05, help="significance level (0.05)")
     c.add_argument("--name", help="the new test's name in the card (default: FUNCTION)")
-    c.add_argument("--runs", type=arg_type("runs", POSITIVE_INT), help="use the first RUNS runs per cell")
+    c.add_argument("--runs", type=arg_type("runs", RUNS), help="use the first RUNS runs per cell")
     c.add_argument("--seed", type=arg_type("seed", SEED), help="root seed (default: the one the store holds)")
     c.add_argument("--no-figures", action="store_true", help="skip the png figures")
 
@@ -60,13 +60,10 @@ def cmd_card(args: argparse.Namespace) -> None:
         hint = local_store_hint()
         if hint:
             print(f"note: {hint}", file=sys.stderr, flush=True)
-    from ..card import card
-    from ..catalog import get_study
+    from ..api import card
     from ..report import to_markdown
     from ..report.card import summary_screen, write_card
 
-    for s in studies:
-        get_study(s)  # an unknown name: one line naming it and the valid choices
     # no --store: the shipped trials alone
     store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
     c = card(args.test, studies, store, name=args.name, alpha=args.alpha, runs=args.runs,
