@@ -36,6 +36,7 @@ _LAZY = {
     "get_study": "simstudy.catalog", "get_learner": "simstudy.learners",
     "get_test": "simstudy.stats.registry", "get_design": "simstudy.designs",
     "get_source": "simstudy.sources", "SimstudyError": "simstudy.errors",
+    "compare": "simstudy.yourmodels", "Comparison": "simstudy.yourmodels",
 }
 # ``ss.bench(...)`` and ``ss.card(...)`` share their names with the modules simstudy.bench
 # and simstudy.card, which Python binds on this package when they are imported; so those

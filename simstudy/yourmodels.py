@@ -555,12 +555,13 @@ def compare(models: Sequence[Any], X: Any, y: Any = None, *, design: str = "5x2c
     if kind == "classifier":
         classes, codes = np.unique(y, return_inverse=True)
         if classes.size < 2:
-            raise SimstudyError(f"y holds one class only ({classes[0]!r})")
+            raise SimstudyError(f"y holds one class only ({classes[0]!s})")
         need = max(2, des.shape[1])
         counts = np.bincount(codes)
         few = int(np.argmin(counts))
         if counts[few] < need:
-            raise SimstudyError(f"class {classes[few]!r} has {counts[few]} member(s); design "
+            label = classes[few].item() if hasattr(classes[few], "item") else classes[few]
+            raise SimstudyError(f"class {label!r} has {counts[few]} member(s); design "
                                 f"{des.name!r} needs at least {need} per class")
         if any(m.learner for m in ms) and y.dtype.kind == "f" and not np.all(y == np.round(y)):
             raise SimstudyError("y is continuous; registered learners are classifiers")
@@ -742,7 +743,7 @@ def _conclusion(ms, table: pd.DataFrame, alpha: float, ordering) -> str:
                 if not pd.isna(r["size_mean"]) else "")
         holm = f", {len(table[table['test'] == r['test']])} pairs, Holm" if r["holm"] else ""
         if r["decision"] == "differ":
-            out.append(f"{better} has the lower loss than {worse}: {r['test']} rejects "
+            out.append(f"{better} has a lower loss than {worse}: {r['test']} rejects "
                        f"equal expected loss at alpha {alpha} (p = {p:.3g}{holm}){size}.")
         else:
             out.append(f"No difference between {ms[a].name} and {ms[b].name} is shown: "
