@@ -185,3 +185,31 @@ def test_bad_input_nan_in_x_and_classification_loss_for_regressors():
     with pytest.raises(SimstudyError, match="'accuracy' is a classification score"):
         ss.compare([LinearRegression(), Ridge()], X[:, [0, 2]], y.astype(float),
                    scoring="accuracy")
+
+
+def test_cli_writes_md_csv_html(tmp_path, capsys):
+    from simstudy.cli import main
+
+    out = tmp_path / "o"
+    assert main(["compare", "--data", "iris", "--models", "nmc", "1nn", "--tests", "t5x2cv",
+                 "F5x2cv", "--no-measured", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "| nmc vs 1nn | t5x2cv |" in printed
+    table = pd.read_csv(out / "compare.csv")
+    assert table["test"].tolist() == ["t5x2cv", "F5x2cv"]
+    assert (out / "compare.md").read_text() in printed
+    assert "<table" in (out / "compare.html").read_text()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--models", "nmc"], "at least two models, got 1"),
+    (["--models", "nmc", "nosuchlearner"], "unknown learner 'nosuchlearner'"),
+    (["--models", "nmc", "1nn", "--scoring", "acuracy"], "unknown scoring 'acuracy'"),
+    (["--models", "nmc", "1nn", "--tests", "FB5x2cv"], "does not read design '5x2cv'"),
+])
+def test_cli_bad_input_exit_2_one_line(argv, message, capsys):
+    from simstudy.cli import main
+
+    assert main(["compare", "--data", "iris", "--no-measured", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
