@@ -213,3 +213,12 @@ def test_cli_bad_input_exit_2_one_line(argv, message, capsys):
     assert main(["compare", "--data", "iris", "--no-measured", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_docs_example_runs():
+    import doctest
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "compare.md"
+    res = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert res.attempted >= 3 and res.failed == 0
