@@ -222,3 +222,13 @@ def test_docs_example_runs():
     page = Path(__file__).resolve().parents[1] / "docs" / "compare.md"
     res = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert res.attempted >= 3 and res.failed == 0
+
+
+@pytest.mark.parametrize("module", ["simstudy.yourmodels", "simstudy.compat.mlxtend",
+                                    "simstudy.cli.compare"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    res = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert res.failed == 0
