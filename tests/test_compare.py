@@ -232,3 +232,14 @@ def test_docstring_examples_run(module):
 
     res = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert res.failed == 0
+
+
+def test_parallel_folds_give_the_serial_losses():
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = _data(60, 7)
+    models = [GaussianNB(), DecisionTreeClassifier(random_state=0)]
+    one = ss.compare(models, X, y, tests=["F5x2cv"], measured=False)
+    two = ss.compare(models, X, y, tests=["F5x2cv"], measured=False, jobs=2)
+    np.testing.assert_array_equal(one.losses, two.losses)
