@@ -742,13 +742,20 @@ def _conclusion(ms, table: pd.DataFrame, alpha: float, ordering) -> str:
                 f"{r['size_mean']:.3f} (worst H0 cell {r['size_worst']:.3f})"
                 if not pd.isna(r["size_mean"]) else "")
         holm = f", {len(table[table['test'] == r['test']])} pairs, Holm" if r["holm"] else ""
+        # the tests that decide otherwise on the same losses, with their measured size
+        other = [f"{o['test']}" + (f" (measured size {o['size_mean']:.3f})"
+                                   if not pd.isna(o["size_mean"]) else "")
+                 for _, o in g.iloc[1:].iterrows() if o["decision"] != r["decision"]]
+        against = f"; {', '.join(other)} decide{'s' if len(other) == 1 else ''} otherwise" \
+            if other else ""
         if r["decision"] == "differ":
             out.append(f"{better} has a lower loss than {worse}: {r['test']} rejects "
-                       f"equal expected loss at alpha {alpha} (p = {p:.3g}{holm}){size}.")
+                       f"equal expected loss at alpha {alpha} (p = {p:.3g}{holm}){size}"
+                       f"{against}.")
         else:
             out.append(f"No difference between {ms[a].name} and {ms[b].name} is shown: "
                        f"{r['test']} does not reject at alpha {alpha} (p = {p:.3g}{holm})"
-                       f"{size}.")
+                       f"{size}{against}.")
     if ordering is not None:
         out.append(f"MultiTest orders them, best first: {', '.join(ordering)}.")
     return " ".join(out)
