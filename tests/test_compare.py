@@ -243,3 +243,13 @@ def test_parallel_folds_give_the_serial_losses():
     one = ss.compare(models, X, y, tests=["F5x2cv"], measured=False)
     two = ss.compare(models, X, y, tests=["F5x2cv"], measured=False, jobs=2)
     np.testing.assert_array_equal(one.losses, two.losses)
+
+
+def test_alike_models_never_differ_and_have_no_interval():
+    X, y = _data(50, 8)
+    r = ss.compare([Counting(0), Counting(0)], X, y, tests="all", measured=False)
+    assert (r.table["decision"] == "no difference shown").all()
+    t = r.table.set_index("test")
+    assert np.isnan(t.loc["t5x2cv", "statistic"]) and t.loc["t5x2cv", "pvalue"] == 1.0
+    assert np.isnan(t.loc[["t5x2cv", "combined-t5x2cv", "corrected-rxk-t"],
+                          ["ci_low", "ci_high"]].to_numpy()).all()

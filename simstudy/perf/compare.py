@@ -124,6 +124,7 @@ def benchmark(repeats: int = 5) -> dict[str, Any]:
     from ..yourmodels import compare
 
     load_before = os.getloadavg()
+    code = checkout(("simstudy",))  # the code measured, before anything changes it
     t0 = time.perf_counter()
     eq = _equivalents()
     rows, single = [], []
@@ -155,7 +156,7 @@ def benchmark(repeats: int = 5) -> dict[str, Any]:
 
     return {"cases": rows, "single": single, "load_before": load_before,
             "load_after": os.getloadavg(), "cpus": os.cpu_count(),
-            "seconds": time.perf_counter() - t0, "checkout": checkout(("simstudy",)),
+            "seconds": time.perf_counter() - t0, "checkout": code,
             "versions": {"mlxtend": mlxtend.__version__, "sklearn": sklearn.__version__},
             "repeats": repeats}
 
