@@ -25,14 +25,12 @@ Where the numbers differ (documented in docs/compare.md):
 
 Examples
 --------
->>> from sklearn.datasets import load_breast_cancer
->>> from sklearn.naive_bayes import GaussianNB
->>> from sklearn.tree import DecisionTreeClassifier
->>> X, y = load_breast_cancer(return_X_y=True)
->>> f, p = combined_ftest_5x2cv(GaussianNB(), DecisionTreeClassifier(max_depth=3,
-...                             random_state=1), X, y, random_seed=1)
->>> round(f, 4), round(p, 4)
-(2.5156, 0.1602)
+>>> import numpy as np
+>>> y = np.array([0, 1, 1, 0, 1, 0, 1, 1, 0, 1])
+>>> tb = mcnemar_table(y, np.array([0, 1, 1, 0, 1, 0, 0, 0, 0, 1]),
+...                    np.array([1, 0, 0, 1, 1, 0, 1, 0, 1, 1]))
+>>> tb.tolist(), mcnemar(tb)
+([[3, 5], [1, 1]], (1.5, 0.22067136191984324))
 """
 
 from __future__ import annotations
