@@ -37,6 +37,7 @@ _LAZY = {
     "get_study": "simstudy.catalog", "get_learner": "simstudy.learners",
     "get_test": "simstudy.stats.registry", "get_design": "simstudy.designs",
     "get_source": "simstudy.sources", "SimstudyError": "simstudy.errors",
+    "compare": "simstudy.yourmodels", "Comparison": "simstudy.yourmodels",
 }
 # ``ss.bench(...)``, ``ss.card(...)`` and ``ss.merge(...)`` share their names with the
 # modules simstudy.bench, simstudy.card and simstudy.merge, which Python binds on this package

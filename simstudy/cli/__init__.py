@@ -26,7 +26,7 @@ from ..params import (
 )
 
 COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card", "merge",
-            "trials")
+            "trials", "compare")
 
 
 def version_line() -> str:
@@ -133,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .card import add_card_parser
 
     add_card_parser(sub)
+    from .compare import add_compare_parser
+
+    add_compare_parser(sub)
     from ..merge import add_merge_parser
 
     add_merge_parser(sub)
@@ -346,6 +349,12 @@ def _cmd_card(args) -> None:
     cmd_card(args)
 
 
+def _cmd_compare(args) -> None:
+    from .compare import cmd_compare
+
+    cmd_compare(args)
+
+
 def _cmd_merge(args) -> None:
     from ..merge import cmd_merge
 
@@ -377,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_trials(args)
         {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
          "bench": _cmd_bench, "migrate": _cmd_migrate, "snapshot": _cmd_snapshot,
-         "card": _cmd_card,
+         "card": _cmd_card, "compare": _cmd_compare,
          "merge": _cmd_merge}[args.command](args)
         return 0
 
