@@ -3,8 +3,8 @@
 An interval for the generalization error targets the error of the model fitted on the
 trial's whole data set (``n`` instances), ``Err_XY`` of Bates, Hastie & Tibshirani (2024,
 sec. 2): its expected loss on a new instance from the same distribution.  For a source that
-can draw fresh data (:meth:`draw`), that error is measured here on a large independent
-sample: the learner is fitted on all ``n`` instances of the trial's data (the very draw
+can draw fresh data (``truth_sample``), that error is measured here on a large independent
+sample (a ``population[...]`` source: the rows of its data set the run did not draw): the learner is fitted on all ``n`` instances of the trial's data (the very draw
 the runner makes, :func:`simstudy.seeding.source_seed`), with model seed
 ``trial_seed(root, SOURCE, run, TRUTH, cell_key(LEARNER))``, and scored on ``n_truth``
 instances drawn from ``trial_seed(root, SOURCE, run, TRUTH)``: keyed by the source and
@@ -65,18 +65,20 @@ def conditional_truth(cell: Cell, root_seed: int, run: int, n_truth: int = N_TRU
     >>> c = Cell("lingauss[n=50,p=5]", ("ols", "ridge"), "1x5cv", ())
     >>> t = conditional_truth(c, 0, 0, n_truth=20000)
     >>> bool(t.error[0] > 1.0), bool(t.mc_se[0] < 0.05)
-    True True
+    (True, True)
     """
     if not (isinstance(n_truth, int) and n_truth >= 2):
         raise SimstudyError(f"n_truth={n_truth!r} must be an integer >= 2")
     src = get_source(cell.source)
-    if not hasattr(src, "draw") or src.fixed:
+    if not hasattr(src, "truth_sample"):
         raise SimstudyError(f"source {cell.source!r} cannot draw an independent sample: its "
-                            f"truth is not computable here (generator sources can)")
+                            f"truth is not computable here (generators and population[...] "
+                            f"sources can)")
     data = src.sample(np.random.default_rng(source_seed(
         root_seed, cell.id, cell.source, run, getattr(src, "runs_per_draw", None))))
-    Xt, yt = src.draw(n_truth, np.random.default_rng(
+    Xt, yt = src.truth_sample(data, n_truth, np.random.default_rng(
         trial_seed(root_seed, cell.source, run, TRUTH)))
+    n_truth = int(yt.shape[0])
     X = np.concatenate([data.X, Xt])
     y = np.concatenate([data.y, yt])
     train = np.zeros((1, X.shape[0]), dtype=bool)

@@ -264,3 +264,39 @@ def test_ci_synthetic_declares_runnable_cells_with_their_interval_methods():
     validate(study)  # every name resolves, tasks match, no stratified regression design
     for c in study.cells:
         check_intervals_fit(c.label("intervals"), get_design(c.design))
+
+
+# --- a bundled data set as a population ------------------------------------------------------------
+
+def test_population_draws_n_rows_and_the_rest_is_the_truth():
+    from simstudy.interval_truth import conditional_truth
+
+    src = get_source("population[data=spambase,n=80]")
+    full = src.full
+    d = src.sample(np.random.default_rng(4))
+    rows = d.meta["rows"]
+    assert d.n == 80 and len(set(rows.tolist())) == 80
+    np.testing.assert_array_equal(d.X, full.X[rows])
+    Xt, yt = src.truth_sample(d)
+    assert Xt.shape[0] == full.n - 80
+    t = conditional_truth(Cell(src.name, ("nmc", "1nn"), "5x2", ()), 0, 1)
+    assert t.n_truth == full.n - 80 and 0 < t.error[0] < 0.5
+
+
+@pytest.mark.parametrize("spec,match", [
+    ("population[data=spambase,n=4000]", r"has 4601 rows, too few for n=4000.*n <= 3601"),
+    ("population[data=nosuch,n=10]", "'nosuch'"),
+    ("population[n=10]", "needs data=NAME"),
+    ("population[data=iris,n=10]", "150 rows, too few"),
+])
+def test_population_too_small_or_unknown(spec, match):
+    with pytest.raises(SimstudyError, match=match):
+        get_source(spec)
+
+
+def test_ci_real_declares_runnable_cells():
+    from simstudy.catalog import get_study
+
+    study = get_study("ci-real")
+    assert len(study.cells) == 5 * 2 * 5
+    validate(study)

@@ -1,6 +1,6 @@
-"""Pilot of ci-synthetic: a few cells at a few runs, in memory, timed per trial.
+"""Pilot of ci-synthetic / ci-real: a few cells at a few runs, in memory, timed per trial.
 
-Each cell of ``studies/ci_synthetic.py`` chosen by ``--filter`` runs ``--runs`` trials
+Each cell of the study (``--study``, ``studies/ci.py``) chosen by ``--filter`` runs ``--runs`` trials
 through the runner's own chunk computation (:func:`simstudy.runner.compute_chunk`, per-instance
 losses kept), then every interval method of the cell (its ``intervals`` label) is computed
 at level 0.90 (Bates, Hastie & Tibshirani 2024's level) for learner 0's error and for the
@@ -9,7 +9,7 @@ difference learner 0 - learner 1, and checked against the conditional truth of t
 unconditional truth (the mean of the conditional truths over the pilot's runs).
 
 Measured per trial: wall and CPU seconds of the fits (compute_chunk) and of the truth; the
-number of model fits.  Written to ``figures/pilots/ci_pilot.{md,csv}``.  A cost, not a
+number of model fits.  Written to ``figures/pilots/NAME.md``, ``NAME_cost.csv``, ``NAME_coverage.csv``.  A cost, not a
 result: at 20 runs a coverage has a standard error near 0.07.
 """
 
@@ -42,16 +42,18 @@ def main() -> int:
                     help="comma-separated globs of cell ids (default: the n=100 cells of "
                          "lingauss and logistic, friedman1's 1x10cv)")
     ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--study", default="ci-synthetic", choices=("ci-synthetic", "ci-real"))
+    ap.add_argument("--name", default="ci_pilot", help="output file stem (default ci_pilot)")
     args = ap.parse_args()
     from simstudy.catalog import get_study
 
-    study = get_study("ci-synthetic")
+    study = get_study(args.study)
     pats = args.filter.split(",")
     cells = [c for c in study.cells if any(fnmatch.fnmatchcase(c.id, p) for p in pats)]
     if not cells:
         from simstudy.errors import SimstudyError
 
-        raise SimstudyError(f"--filter {args.filter!r} matches no cell of ci-synthetic")
+        raise SimstudyError(f"--filter {args.filter!r} matches no cell of {args.study}")
     runs = tuple(range(args.runs))
     cost, cover = [], []
     truths: dict[tuple[str, tuple[str, ...], int], object] = {}
@@ -93,10 +95,10 @@ def main() -> int:
                                       "truth_cpu_s", "fits_per_trial"])
     vdf = pd.DataFrame(cover, columns=["cell", "method", "target", "runs", "covers_conditional",
                                        "covers_unconditional", "mean_width", "unconditional"])
-    cdf.to_csv(out / "ci_pilot_cost.csv", index=False)
-    vdf.to_csv(out / "ci_pilot_coverage.csv", index=False)
+    cdf.to_csv(out / f"{args.name}_cost.csv", index=False)
+    vdf.to_csv(out / f"{args.name}_coverage.csv", index=False)
     load = os.getloadavg()
-    lines = [f"# ci-synthetic pilot: {len(runs)} runs per cell, level {LEVEL}",
+    lines = [f"# {args.study} pilot: {len(runs)} runs per cell, level {LEVEL}",
              "",
              f"Commit {commit()}, root seed {args.seed}, truth on {N_TRUTH} fresh instances; "
              f"load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
@@ -105,7 +107,7 @@ def main() -> int:
              "", "## Cost per trial (seconds)", "", to_markdown(cdf, 4),
              "", "## Coverage (counts of runs) and mean width", "",
              to_markdown(vdf, 4)]
-    write_md(out, "ci_pilot", lines)
+    write_md(out, args.name, lines)
     return 0
 
 

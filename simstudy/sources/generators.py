@@ -77,6 +77,11 @@ class _Generator(Source):
     def draw(self, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         raise NotImplementedError
 
+    def truth_sample(self, data: Dataset, size: int,
+                     rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """``size`` fresh instances, independent of ``data`` (the truth's test set)."""
+        return self.draw(size, rng)
+
     def sample(self, rng: np.random.Generator) -> Dataset:
         X, y = self.draw(self.n, rng)
         Xt = yt = None

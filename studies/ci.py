@@ -1,4 +1,6 @@
-"""``ci-synthetic``: intervals for the generalization error on generated data.
+"""``ci-synthetic`` and ``ci-real``: intervals for the generalization error.
+
+``ci-synthetic`` runs on generated data:
 
 The generators (:mod:`simstudy.sources.generators`: a linear-Gaussian regression, Friedman
 #1, a low-dimensional logistic model) at n = 100, 400 and 1600, a pair of learners per
@@ -21,9 +23,15 @@ the cells of its source.  Folds are unstratified (a regression response has no c
 Nested cv runs K = 5 folds and 10 repetitions, not the authors' package defaults (K = 10,
 50 repetitions: 2750 fits per trial and learner instead of 150).
 
+``ci-real`` treats five large bundled data sets as populations (``population[data=...,n=...]``:
+each run draws n rows, the rest are the truth's test set; Schulz-Kümpel et al. 2024): mushroom,
+nursery, optdigits, pendigits and spambase at n = 100 and 500, learners nmc and 1nn, the
+same designs.  (letter and satimage, also in Schulz-Kümpel et al.'s list, are not bundled.)
+
 The trials keep their per-instance losses (``meta['keep_losses']``): the regression cells'
 losses are real numbers, which the store's bit-packed loss column cannot hold yet, so those
-cells run in memory only (``scripts/pilots/ci_pilot.py``) until the store takes them.
+cells run in memory only (``scripts/pilots/ci_pilot.py``) until the store takes them; the classification cells
+(logistic, ci-real) store as every study does.
 """
 
 from __future__ import annotations
@@ -60,6 +68,27 @@ def grid(sizes: tuple[int, ...] = SIZES) -> list[Cell]:
                                 (("generator", gen), ("intervals", methods), ("n", n),
                                  ("task", task))))
     return out
+
+
+POPULATIONS = ("mushroom", "nursery", "optdigits", "pendigits", "spambase")
+REAL_SIZES = (100, 500)
+
+
+def real_grid(sizes: tuple[int, ...] = REAL_SIZES) -> list[Cell]:
+    """Every population x size x design cell, its interval methods in the labels."""
+    return [Cell(f"population[data={data},n={n}]", ("nmc", "1nn"), design, (),
+                 (("data", data), ("intervals", (*methods, "holdout[dist=binomial]")
+                                   if design.startswith("holdout") else methods),
+                  ("n", n), ("task", "classification")))
+            for data in POPULATIONS for n in sizes for design, methods in DESIGNS.items()]
+
+
+@register_study("ci-real", description="intervals for the generalization error on 5 bundled "
+                "data sets as populations x n 100/500 x 5 designs (Schulz-Kumpel et al. 2024)")
+def build_real() -> Study:
+    return Study("ci-real", real_grid(), runs=1000, seed=2024, chunk=20,
+                 description="intervals for the generalization error on bundled data sets as "
+                             "populations", meta={"keep_losses": True})
 
 
 @register_study("ci-synthetic", description="intervals for the generalization error: "
