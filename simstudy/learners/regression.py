@@ -28,6 +28,16 @@ __all__ = ["KNNRegressor", "OLS", "RandomForestRegressor", "Ridge"]
 _REGRESSION_LOSSES = tuple(k for k, v in LOSSES.items() if v == "regression")
 
 
+def _name(base: str, params: dict[str, object], loss: str) -> str:
+    """The canonical id: parameters not at their default (None) and a loss not squared."""
+    if loss not in _REGRESSION_LOSSES:
+        raise unknown(f"loss of learner {base!r}:", loss, _REGRESSION_LOSSES)
+    shown = {k: v for k, v in params.items() if v is not None}
+    if loss != "squared":
+        shown["loss"] = loss
+    return format_spec(base, shown)
+
+
 class _Regressor(SklearnLearner):
     """A scikit-learn regressor with a per-instance loss, named by its spec."""
 
@@ -35,12 +45,7 @@ class _Regressor(SklearnLearner):
 
     def __init__(self, estimator: Any, base: str, params: dict[str, object], loss: str,
                  preprocess: str) -> None:
-        if loss not in _REGRESSION_LOSSES:
-            raise unknown(f"loss of learner {base!r}:", loss, _REGRESSION_LOSSES)
-        shown = {k: v for k, v in params.items() if v is not None}
-        if loss != "squared":
-            shown["loss"] = loss
-        super().__init__(estimator, name=format_spec(base, shown), preprocess=preprocess)
+        super().__init__(estimator, name=_name(base, params, loss), preprocess=preprocess)
         self.loss = loss
 
 
@@ -54,12 +59,7 @@ class _Linear(Learner):
 
     def __init__(self, estimator: Any, base: str, params: dict[str, object], loss: str,
                  preprocess: str, alpha: float) -> None:
-        if loss not in _REGRESSION_LOSSES:
-            raise unknown(f"loss of learner {base!r}:", loss, _REGRESSION_LOSSES)
-        shown = {k: v for k, v in params.items() if v is not None}
-        if loss != "squared":
-            shown["loss"] = loss
-        self.name = format_spec(base, shown)
+        self.name = _name(base, params, loss)
         self.estimator, self.loss, self.preprocess, self.alpha = estimator, loss, preprocess, alpha
 
     def reference_estimator(self) -> Any:
