@@ -36,6 +36,16 @@ LEVEL = 0.90
 DEFAULT_FILTER = "lingauss[[]n=100]/*,logistic[[]n=100]/*,friedman1[[]n=100]/*/1x10cv*"
 
 
+def _interval(method: str, rec, design, b: int | None, cell: str) -> tuple[float, float]:
+    """One trial's interval at LEVEL; a bad one names the method, cell and run."""
+    from simstudy.errors import SimstudyError
+
+    try:
+        return get_interval(method)(rec.losses, design, 0, b).confidence_interval(LEVEL)
+    except SimstudyError as e:
+        raise SimstudyError(f"cell {cell!r}, run {rec.run}: {e}") from None
+
+
 def main() -> int:
     ap = parser("ci_pilot.py", __doc__, runs=20)
     ap.add_argument("--filter", default=DEFAULT_FILTER,
@@ -77,8 +87,7 @@ def main() -> int:
             for m in cell.label("intervals"):
                 if b is not None and "binomial" in m:  # one learner's 0/1 error only
                     continue
-                ci = np.array([get_interval(m)(r.losses, design, 0, b).confidence_interval(LEVEL)
-                               for r in recs])
+                ci = np.array([_interval(m, r, design, b, cell.id) for r in recs])
                 lo, hi = ci[:, 0], ci[:, 1]
                 cover.append((cell.id, m, target, T, int(((lo <= cond) & (cond <= hi)).sum()),
                               int(((lo <= uncond) & (uncond <= hi)).sum()),
