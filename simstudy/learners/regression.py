@@ -19,6 +19,7 @@ import numpy as np
 
 from ..errors import unknown
 from ..spec import format_spec
+from ._batched import _one_blas_thread
 from .base import LOSSES, Learner
 from .reference import SklearnLearner
 from .registry import register_learner
@@ -65,6 +66,7 @@ class _Linear(Learner):
     def reference_estimator(self) -> Any:
         return self.estimator
 
+    @_one_blas_thread  # threaded BLAS on small products spins on a busy machine
     def fit_predict(self, X: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray,
                     seeds: Sequence[np.random.SeedSequence]) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
