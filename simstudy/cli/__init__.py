@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the version, and where the shipped trials are read from")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
 
-    sub.add_parser("list", help="studies, tests, learners, designs and data sets")
+    sub.add_parser("list", help="studies, tests, intervals, learners, designs and data sets")
 
     def common(sp: argparse.ArgumentParser, study_nargs: str | None = None) -> None:
         sp.add_argument("study", nargs=study_nargs, help="study name (see 'list')")
@@ -152,6 +152,7 @@ def _cmd_list() -> None:
     from ..designs import DESIGNS
     from ..learners import describe_learners
     from ..sources import describe_sources
+    from ..stats.interval_registry import describe_intervals
     from ..stats.registry import describe_tests
 
     def section(title: str, rows) -> None:
@@ -161,6 +162,7 @@ def _cmd_list() -> None:
 
     section("studies", describe_studies())
     section("tests", describe_tests())
+    section("intervals", describe_intervals())
     section("learners", describe_learners())
     section("designs", DESIGNS.describe())
     section("data sets", describe_sources())
