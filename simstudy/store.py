@@ -237,6 +237,57 @@ def _schema_version(con: sqlite3.Connection, path: Path) -> int | None:
         f"{', '.join(sorted(names))}); give --store a new file name")
 
 
+def _fill(con: sqlite3.Connection) -> None:
+    """The tables and meta rows of a new store, inside the caller's transaction
+    (``executescript`` would commit between its statements)."""
+    for stmt in filter(str.strip, _TABLES.split(";")):
+        con.execute(stmt)
+    con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+    con.execute("INSERT OR REPLACE INTO meta VALUES ('created_by', ?)", (f"simstudy {__version__}",))
+
+
+def _create(path: Path) -> None:
+    """A new store at ``path``, complete from the moment it exists: made beside its name (in
+    WAL mode, tables and schema version committed) and hard-linked into place, which fails
+    when another process got there first -- then that store is used.  Several runs starting
+    on one new store at once thus all open the same complete store (creating it in place let
+    one see another's half-made tables, or wait on its journal-mode switch).  Where the file
+    system has no hard links, the same under an exclusive lock on a file beside it."""
+    import uuid
+
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.creating")
+    try:
+        with contextlib.closing(sqlite3.connect(tmp, isolation_level=None)) as con:
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("BEGIN")
+            _fill(con)
+            con.execute("COMMIT")
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process created it first: theirs is complete too
+        except OSError:
+            _create_locked(tmp, path)
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+
+
+def _create_locked(tmp: Path, path: Path) -> None:
+    """Rename ``tmp`` to ``path`` unless it exists, under a lock on ``.<name>.lock``."""
+    import fcntl
+
+    lock = path.with_name(f".{path.name}.lock")
+    with open(lock, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            if not path.exists():
+                os.replace(tmp, path)
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+    # the lock file stays: unlinking it would let a later creator lock another inode
+
+
 def _gunzip(path: Path) -> bytes:
     """The bytes of a gzip'd snapshot; one clear error if it is not gzip."""
     try:
@@ -354,6 +405,8 @@ class Store:
                 self.con = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
                                            timeout=60)
             else:
+                if not self.path.exists():
+                    _create(self.path)
                 self.con = sqlite3.connect(self.path, timeout=60)
             version = _schema_version(self.con, self.path)
             if readonly:
@@ -396,15 +449,17 @@ class Store:
             if "losses" not in have:
                 with self.con:
                     self.con.execute("ALTER TABLE trials ADD COLUMN losses BLOB")
+        if version is None:  # an empty file given as the store: filled in one transaction
+            self.con.execute("BEGIN IMMEDIATE")
+            try:
+                if _schema_version(self.con, self.path) is None:  # still, under the lock
+                    _fill(self.con)
+                self.con.execute("COMMIT")
+            except BaseException:
+                self.con.rollback()
+                raise
         self.con.execute("PRAGMA journal_mode=WAL")
         self.con.execute("PRAGMA synchronous=NORMAL")
-        if version is None:
-            with self.con:
-                self.con.executescript(_TABLES)
-                self.con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
-                                 (str(SCHEMA_VERSION),))
-                self.con.execute("INSERT OR REPLACE INTO meta VALUES ('created_by', ?)",
-                                 (f"simstudy {__version__}",))
 
     def migrate_from_1(self) -> Path:
         """Schema 1 -> 2 in one transaction, after copying the file to ``<path>.v1.bak``."""
