@@ -111,7 +111,7 @@ def test_read_only_store_and_folder_named(tmp_path, capsys):
     con.close()
     for code, words in ((errno.EROFS, "the file system is mounted read-only"),
                         (errno.EACCES, "permission denied")):
-        def out():
+        def out(code=code):
             raise OSError(code, os.strerror(code), str(tmp_path / "out" / "demo.md"))
         rc, line = _guarded(out, capsys)
         assert rc == 2 and words in line and "demo.md" in line
