@@ -225,7 +225,7 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
     2
     """
     from . import __version__
-    from .store import _TABLES, SCHEMA_VERSION
+    from .store import _TABLES, SCHEMA_VERSION, mixed_provenance
 
     out = Path(out)
     paths = [Path(p) for p in inputs]
@@ -307,13 +307,15 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
             n_trials = con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
             n_results = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
             lines = _completeness(con, infos)
+            mixed = [f"note: {n}" for n in mixed_provenance(con)]
             now = time.time()
             con.execute(
                 "INSERT INTO runs (study, args, version, host, started, finished, trials_done, "
                 "status, message) VALUES (NULL, ?, ?, ?, ?, ?, ?, 'finished', ?)",
                 (json.dumps({"command": "merge", "inputs": names, "out": str(out),
-                             "argv": sys.argv}), __version__, platform.node(), now, now,
-                 n_trials, f"merge of {len(names)} stores"))
+                             "argv": sys.argv, "notes": mixed}), __version__,
+                 platform.node(), now, now, n_trials,
+                 f"merge of {len(names)} stores" + "".join(f"; {n}" for n in mixed)))
         finally:
             con.close()
         with open(tmp, "rb") as f:
@@ -331,7 +333,7 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
         for p in unpacked:
             p.unlink(missing_ok=True)
     return MergeSummary(out, int(n_trials), int(n_results), per_input, overlap, lines,
-                        _target_notes(infos))
+                        _target_notes(infos) + mixed)
 
 
 def _target_notes(infos: list[_Input]) -> list[str]:

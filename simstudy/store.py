@@ -798,6 +798,11 @@ class Store:
                     "UPDATE runs SET status='interrupted', message=?, trials_done=? WHERE id=?",
                     [(msg, done, int(log["id"].iloc[i])) for i, msg, done in dead])
 
+    def mixed(self, study: str | None = None) -> list[str]:
+        """Notes on trials of one study computed by different simstudy versions or learner
+        implementations (:func:`mixed_provenance`); empty when all agree."""
+        return mixed_provenance(self.con, study)
+
     def cost(self) -> pd.DataFrame:
         """Worker seconds per (study, cell): trials and the summed ``seconds`` of their fits.
 
@@ -908,6 +913,46 @@ class Store:
         for a trial that did not keep them."""
         rows = self._rows("losses", "trials", [cell], seed, runs)
         return [None if r[0] is None else unpack_losses(r[0]) for r in rows]
+
+
+def mixed_provenance(con: sqlite3.Connection, study: str | None = None) -> list[str]:
+    """One note per study whose trials were computed by more than one simstudy version,
+    and per learner fitted by more than one implementation, with the trials of each (merged
+    shards from different installs, or a run resumed after an upgrade).  Each trial's
+    numbers are right for its code; a difference in code can move a table.
+
+    >>> import tempfile, pathlib
+    >>> with Store(pathlib.Path(tempfile.mkdtemp()) / "s.sqlite") as s:
+    ...     mixed_provenance(s.con)
+    []
+    """
+    where, args = ("WHERE study=?", (study,)) if study is not None else ("", ())
+    notes = []
+    by: dict[str, dict[str, int]] = {}
+    for st, ver, n in con.execute(f"SELECT study, version, COUNT(*) FROM trials {where} "
+                                  "GROUP BY study, version ORDER BY study, version", args):
+        by.setdefault(str(st), {})[str(ver)] = int(n)
+    for st, vs in by.items():
+        if len(vs) > 1:
+            notes.append(f"study {st!r}: trials computed by {len(vs)} simstudy versions ("
+                         + ", ".join(f"{v}: {n:,}" for v, n in vs.items()) + ")")
+    impl: dict[tuple[str, str], dict[str, int]] = {}
+    for st, learners, codes, n in con.execute(
+            f"SELECT study, learners, impl, COUNT(*) FROM trials {where} "
+            "GROUP BY study, learners, impl", args):
+        try:
+            paths = json.loads(codes) if codes else []
+        except ValueError:
+            continue
+        for name, path in zip(str(learners).split("~"), paths, strict=False):
+            d = impl.setdefault((str(st), name), {})
+            d[str(path)] = d.get(str(path), 0) + int(n)
+    for (st, name), ps in sorted(impl.items()):
+        if len(ps) > 1:
+            notes.append(f"study {st!r}: learner {name!r} fitted by {len(ps)} implementations ("
+                         + ", ".join(f"{p}: {n:,} trial-fits" for p, n in sorted(ps.items()))
+                         + ")")
+    return notes
 
 
 def _damage(con: sqlite3.Connection) -> str | None:

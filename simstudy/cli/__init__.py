@@ -213,6 +213,8 @@ def _cmd_report(args) -> None:
         if result.table.empty and result.trials.empty:
             raise SimstudyError(f"store {args.store!r} holds no trials of study {study.name!r} "
                                 f"(seed {study.seed}); run it first")
+        for note in store.mixed(study.name):  # e.g. shards merged from different installs
+            print(f"note: {note}", file=sys.stderr)
         if args.format == "html":  # the study's files and its page
             from ..report.html import render_with_page
 
