@@ -48,9 +48,9 @@ _SQLITE_FAULTS = {
     "SQLITE_IOERR": "an input/output error reading or writing it",
 }
 #: what undoes each fault, after its name
-_NEXT = {"SQLITE_FULL": "free space and rerun: committed trials are kept",
-         "ENOSPC": "free space and rerun: committed trials are kept",
-         "EDQUOT": "free space and rerun: committed trials are kept"}
+_NEXT = {"SQLITE_FULL": "free space and rerun (what was stored before is kept)",
+         "ENOSPC": "free space and rerun (files are written whole or not at all)",
+         "EDQUOT": "free space and rerun (files are written whole or not at all)"}
 
 
 def fault(e: BaseException, what: str = "") -> str | None:
@@ -63,7 +63,7 @@ def fault(e: BaseException, what: str = "") -> str | None:
 
     >>> import errno
     >>> fault(OSError(errno.ENOSPC, "No space left on device"), "out/demo.csv")
-    'out/demo.csv: no space left on the device (disk full); free space and rerun: committed trials are kept'
+    'out/demo.csv: no space left on the device (disk full); free space and rerun (files are written whole or not at all)'
     """
     import errno
     import sqlite3

@@ -69,6 +69,10 @@ def beside(path: Path) -> Iterator[Path]:
     try:
         yield tmp
         os.replace(tmp, path)
+    except OSError as e:  # a full disk or a read-only folder: name the file asked for
+        if e.filename in (None, str(tmp)):
+            e.filename = str(path)
+        raise
     finally:
         tmp.unlink(missing_ok=True)
 
