@@ -1012,9 +1012,8 @@ class ShippedTrials:
             return
         found = self.problems()
         if found:
-            where, what = found[0]
             more = f" (and {len(found) - 1} more problems)" if len(found) > 1 else ""
-            raise _err(f"{self.describe()}: {where} {what}{more}; the shipped trials are "
+            raise _err(f"{self.describe()}: {_say(*found[0])}{more}; the shipped trials are "
                        f"damaged: restore them from the repository, and see what else is "
                        f"wrong with: python -m simstudy trials verify --dir {self.path}")
         self._checked = True
@@ -1289,6 +1288,11 @@ class ShippedTrials:
                     L[k][test] = raw[at + k * npos_k: at + (k + 1) * npos_k]
             out[i] = L
         return out
+
+
+def _say(where: str, what: str) -> str:
+    """One problem as a phrase: ``errors-01.npz is missing``, ``cell 'x' (seed 0): ...``."""
+    return f"{where} {what}" if where.endswith(".npz") else f"{where}: {what}"
 
 
 def _headers(data: io.BytesIO) -> dict[str, tuple[zipfile.ZipInfo, tuple]]:
@@ -1862,9 +1866,8 @@ def info_text(r: ShippedTrials) -> str:
                  f"{ex['commit']}")
     damage = r.problems()
     if damage:
-        where, what = damage[0]
         more = f" (and {len(damage) - 1} more)" if len(damage) > 1 else ""
-        lines.append(f"  DAMAGED: {where} {what}{more}; details: python -m simstudy trials "
+        lines.append(f"  DAMAGED: {_say(*damage[0])}{more}; details: python -m simstudy trials "
                      f"verify --dir {r.path}")
         return "\n".join(lines)
     lines.append(f"  files: {len(m['files'])} of {len(m['files'])} match their sha256, "
