@@ -14,12 +14,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_trials import _run
 
 from simstudy import trials as T
 from simstudy.catalog import get_study
 from simstudy.errors import SimstudyError
-from simstudy.runner import run_study
-from simstudy.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 FIG = ROOT / "figures"
@@ -113,12 +112,6 @@ def test_total_disagreeing_with_cells(tmp_path):
     m["trials"] += 5
     _write(d, m)
     assert _damaged(d) == [(T.MANIFEST, "its cells hold 30,000 trials, its total says 30005")]
-
-
-def _run(study, path: Path) -> Path:
-    with Store(path) as st:
-        run_study(study, st, progress=False, backend="serial")
-    return path
 
 
 @pytest.fixture(scope="module")
