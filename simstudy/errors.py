@@ -125,7 +125,7 @@ def guarded(command: Callable[[], int | None]) -> int:
     except RunFailed as e:
         print(f"simstudy: error: {e}", file=sys.stderr)
         return 1
-    except sqlite3.Error as e:
+    except sqlite3.DatabaseError as e:
         named = fault(e, "the store")
         print(f"simstudy: error: {named or f'the store failed: {e}'}", file=sys.stderr)
         return 2

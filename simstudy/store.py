@@ -241,8 +241,8 @@ def _header_problem(path: Path) -> str | None:
     """Why the file at ``path`` is not a whole SQLite database, from its 100-byte header
     (None when it may be): a foreign file, or one shorter than its header says (a copy or
     download cut short; SQLite would read the missing pages as zeros).  Skipped while a
-    ``-wal`` file exists: a writer's checkpoint may be growing the file."""
-    if Path(f"{path}-wal").exists():
+    ``-wal`` or ``-journal`` file exists: a writer may be growing the file."""
+    if any(Path(f"{path}{x}").exists() for x in ("-wal", "-journal")):
         return None
     size = path.stat().st_size
     with open(path, "rb") as f:
