@@ -225,7 +225,7 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
     2
     """
     from . import __version__
-    from .store import _TABLES, SCHEMA_VERSION, mixed_provenance
+    from .store import _TABLES, SCHEMA_VERSION, _tidy_wal, _wal_files, mixed_provenance
 
     out = Path(out)
     paths = [Path(p) for p in inputs]
@@ -249,6 +249,7 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
     names = [str(p) for p in paths]
     tmp = out.with_name(f".{out.name}.{os.getpid()}.merging")
     unpacked: list[Path] = []
+    bare = [p for p in paths if p.suffix != ".gz" and not _wal_files(p)]  # read-only here
     try:
         infos = []
         for p, name in zip(paths, names, strict=True):
@@ -332,6 +333,8 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
         Path(f"{tmp}-journal").unlink(missing_ok=True)
         for p in unpacked:
             p.unlink(missing_ok=True)
+        for p in bare:  # the -wal/-shm files reading an input in WAL mode made
+            _tidy_wal(p)
     return MergeSummary(out, int(n_trials), int(n_results), per_input, overlap, lines,
                         _target_notes(infos) + mixed)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 
 from simstudy.catalog import get_study
 from simstudy.cli import main
@@ -26,16 +27,19 @@ def _shards(tmp_path):
 
 def test_merge_notes_other_versions_and_implementations(tmp_path, capsys):
     a, b = _shards(tmp_path)
-    with sqlite3.connect(a) as con:
+    with closing(sqlite3.connect(a)) as con:
         assert con.execute("SELECT COUNT(*) FROM trials").fetchone()[0] > 0
     with Store(a, readonly=True) as st:
         assert st.mixed() == []
-    with sqlite3.connect(b) as con:  # shard 2 as another install would have computed it
+    with closing(sqlite3.connect(b)) as con, con:  # shard 2 as another install made it
         (impl,) = con.execute("SELECT impl FROM trials LIMIT 1").fetchone()
         other = json.dumps([json.loads(impl)[0], "mypkg.learners:MyNMC"])
         con.execute("UPDATE trials SET version='0.0.9', impl=?", (other,))
         n = con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
     s = merge_stores(tmp_path / "all.sqlite", [a, b])
+    # reading the inputs left nothing beside them
+    assert sorted(x.name for x in tmp_path.iterdir()) == [
+        "all.sqlite", "shard1.sqlite", "shard2.sqlite"]
     notes = [x for x in s.notes if "versions" in x or "implementations" in x]
     assert len(notes) == 2
     assert f"2 simstudy versions (0.0.9: {n:,}" in notes[0]
