@@ -1821,7 +1821,10 @@ def cmd_trials(args) -> int:
                        "an integer in [0, 2**63 - 1]")
         readers = _readers(args)
         rep = verify(readers, frac, seed, progress=not args.no_progress)
-        print(f"recomputed {len(rep.rows):,} trials in {rep.seconds:.1f} s on compile target "
+        files = sum(len(r.manifest["files"]) for r in readers)
+        print(f"checked {files} files of {len(readers)} studies (sha256, counts, cell labels); "
+              f"recomputed {int((rep.rows['status'] != 'damaged').sum()):,} trials in "
+              f"{rep.seconds:.1f} s on compile target "
               f"{rep.here['compile_target']!r}, BLAS {rep.here['blas']!r}")
         from .report import to_markdown
 
