@@ -1497,6 +1497,8 @@ CPU_KERNELS = (
      "compile_target"),
     ("mlp-*", "simstudy.learners.neural.lbfgs (numba fastmath: reassociation, FMA)",
      "compile_target"),
+    ("lgc", "simstudy.learners.neural.lbfgs (numba fastmath: reassociation, FMA)",
+     "compile_target"),
     ("wnb", "simstudy.learners.weka.nb (numba fastmath: reassociation)", "compile_target"),
     ("svm", "BLAS (fold means and sds, simstudy.learners.preprocess.fold_stats)", "blas"),
     ("lda", "BLAS (scipy.linalg)", "blas"),
