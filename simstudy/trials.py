@@ -1489,32 +1489,36 @@ def open_path(x: object) -> ShippedTrials | None:
 # verify
 # =========================================================================================
 
-#: learners whose results may differ between CPUs, the kernel that makes them, and what
-#: the kernel depends on (a key of an invocation's record): fastmath numba kernels are
-#: reproducible for one compile target, BLAS sums for one OpenBLAS kernel
+#: learners whose results may differ between CPUs: (name pattern, the kernel that makes
+#: them, what the kernel depends on (a key of an invocation's record), the largest share of
+#: a fold's test instances whose prediction it may change).  The shares are measured
+#: (trials computed for compile target znver5 recomputed for znver1, 84 of type1 and type2,
+#: 6 of multitest): the convex lp and lgc moved at most 5 instances (1 % of a fold), the
+#: non-convex mlp up to 16 % (79 of 495 on vowel): reassociated sums send its L-BFGS to
+#: another optimum.  BLAS and wnb kernels differ in the last bits only.
 CPU_KERNELS = (
     ("lp", "simstudy.learners.neural.lbfgs (numba fastmath: reassociation, FMA)",
-     "compile_target"),
-    ("mlp-*", "simstudy.learners.neural.lbfgs (numba fastmath: reassociation, FMA)",
-     "compile_target"),
+     "compile_target", 0.01),
     ("lgc", "simstudy.learners.neural.lbfgs (numba fastmath: reassociation, FMA)",
-     "compile_target"),
-    ("wnb", "simstudy.learners.weka.nb (numba fastmath: reassociation)", "compile_target"),
-    ("svm", "BLAS (fold means and sds, simstudy.learners.preprocess.fold_stats)", "blas"),
-    ("lda", "BLAS (scipy.linalg)", "blas"),
+     "compile_target", 0.01),
+    ("mlp-*", "simstudy.learners.neural.lbfgs (numba fastmath: reassociation, FMA)",
+     "compile_target", 0.25),
+    ("wnb", "simstudy.learners.weka.nb (numba fastmath: reassociation)", "compile_target",
+     0.01),
+    ("svm", "BLAS (fold means and sds, simstudy.learners.preprocess.fold_stats)", "blas",
+     0.01),
+    ("lda", "BLAS (scipy.linalg)", "blas", 0.01),
 )
 
 
-def cpu_bound(n_test: float) -> int:
-    """The largest difference a CPU-dependent kernel may make to one fold's error count:
-    ``max(1, ceil(n_test / 100))`` misclassified test instances.  Why this bound: across
-    compile targets a prediction flips in about 2 % of trials, the rest differ only in
-    bits below the error counts; a change of the data moves whole cells by far more.
+def cpu_bound(n_test: float, share: float = 0.01) -> int:
+    """The largest change a CPU-dependent kernel may make to one fold's error count:
+    ``max(1, ceil(share * n_test))`` test instances, ``share`` from :data:`CPU_KERNELS`.
 
-    >>> cpu_bound(50), cpu_bound(345)
-    (1, 4)
+    >>> cpu_bound(50), cpu_bound(345), cpu_bound(495, 0.25)
+    (1, 4, 124)
     """
-    return max(1, math.ceil(float(n_test) / 100))
+    return max(1, math.ceil(float(n_test) * share))
 
 
 @dataclass
@@ -1533,7 +1537,7 @@ class VerifyReport:
         """True when no file is damaged and every trial is bit-identical or differs only
         in a learner with a CPU-dependent kernel (:data:`CPU_KERNELS`), computed for
         another compile target or BLAS kernel than this machine's, and by no more than
-        :func:`cpu_bound` per fold."""
+        that kernel's :func:`cpu_bound` per fold."""
         return bool(self.rows.empty or self.rows["status"].isin(
             ["identical", "machine-dependent"]).all())
 
@@ -1579,8 +1583,9 @@ def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int 
     are compared bit for bit with the shipped ones.  A difference is ``machine-dependent``
     only when it lies in learners with a CPU-dependent kernel (:data:`CPU_KERNELS`), the
     invocation that computed the trial recorded another compile target or BLAS kernel than
-    this machine's for that kernel, and no fold's error count moves by more than
-    :func:`cpu_bound`; the row names the kernel, the targets and the largest difference.
+    this machine's for that kernel, and no fold's error count moves by more than that
+    kernel's :func:`cpu_bound`; the row names the kernel, the targets and the largest
+    difference.
     Anything else is ``differs``.
 
     Parameters
@@ -1671,34 +1676,35 @@ def _compare(r: ShippedTrials, g: dict, ct, i: int, fl, shipped_losses, inv: int
         if kern is None:
             return "differs", (f"{learners[k]!r} differs (fold errors or losses) and its "
                                "code has no CPU-dependent kernel")
-        kernel, key = kern
+        kernel, key, share = kern
         label = "compile target" if key == "compile_target" else "BLAS kernels"
         was = rec.get(key)
         if was is None or was == here[key]:
             return "differs", (f"{learners[k]!r} ({kernel}) differs although invocation "
                                f"{rec['id']} recorded " + (f"no {label}" if was is None else
                                                           f"this machine's {label} {was!r}"))
-        bound = np.array([[cpu_bound(n) for n in row] for row in ct.n_test[i]])
+        bound = np.array([[cpu_bound(n, share) for n in row] for row in ct.n_test[i]])
         worst = int(max(counts[k].max(), off[k].max()))
         over = (counts[k] > bound) | (off[k] > bound)
         if over.any():
             return "differs", (f"{learners[k]!r} ({kernel}) differs by {worst} "
                                f"misclassified instances in a fold, beyond the bound "
                                f"{int(bound[over].min())} for another {label}")
-        named.append(f"{learners[k]!r} by at most {worst} instances per fold ({kernel}; "
-                     f"{label} {was!r}, here {here[key]!r})")
+        named.append(f"{learners[k]!r} by at most {worst} instances per fold, within "
+                     f"{share:.0%} of a fold ({kernel}; {label} {was!r}, here {here[key]!r})")
     return "machine-dependent", (f"computed by invocation {rec['id']} on {rec.get('host')!r}; "
-                                 + "; ".join(named) + "; within the bound max(1, n_test/100)")
+                                 + "; ".join(named))
 
 
-def _kernel(learner: str) -> tuple[str, str] | None:
-    """(kernel, what it depends on) of a learner with a CPU-dependent kernel, else None."""
+def _kernel(learner: str) -> tuple[str, str, float] | None:
+    """(kernel, what it depends on, bound share) of a learner with a CPU-dependent kernel
+    (:data:`CPU_KERNELS`), else None."""
     from fnmatch import fnmatchcase
 
     base = learner.split("[", 1)[0]
-    for pat, kernel, key in CPU_KERNELS:
+    for pat, kernel, key, share in CPU_KERNELS:
         if fnmatchcase(base, pat):
-            return kernel, key
+            return kernel, key, share
     return None
 
 
