@@ -347,8 +347,8 @@ def _target_notes(infos: list[_Input]) -> list[str]:
         return []
     seen = "; ".join(f"{c} / BLAS {b}" for c, b in targets)
     return [f"note: the inputs were computed for {len(targets)} compile targets or BLAS "
-            f"kernels ({seen}); lp, mlp, svm and lda trials can differ in the last bits "
-            "from a run on one machine -- pin NUMBA_CPU_NAME and OPENBLAS_CORETYPE on every "
+            f"kernels ({seen}); lp, lgc, mlp, wnb, svm and lda trials can differ from a run "
+            "on one machine (mlp by whole predictions) -- pin NUMBA_CPU_NAME and OPENBLAS_CORETYPE on every "
             "node (docs/cluster.md)"]
 
 

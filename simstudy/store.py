@@ -70,7 +70,9 @@ def compile_target() -> str:
     Why: the default ``lp`` / ``mlp-<h>`` (L-BFGS kernels with ``fastmath`` reassociation,
     so their row sums vectorise) are bitwise reproducible for one compile target, not across
     targets -- the same trials computed for ``skylake-avx512`` and for ``znver5`` differ in
-    the last bits and, in about 2 % of runs, in a prediction.  Setting ``NUMBA_CPU_NAME``
+    the last bits and, in about 2 % of runs, in a prediction; for ``znver5`` and ``znver1``
+    an ``mlp`` trial's fold moved by up to 16 % of its test instances (its L-BFGS ends in
+    another optimum; :data:`simstudy.trials.CPU_KERNELS`).  Setting ``NUMBA_CPU_NAME``
     pins the target across machines that support it.
     """
     import llvmlite.binding as llvm
