@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pandas as pd
@@ -244,6 +245,16 @@ def test_read_only_opens_leave_no_wal_files(tmp_path):
 
 # --- a lost Dask scheduler ----------------------------------------------------------------
 
+def wait_until_stored(path: Path, n: int, seconds: float) -> None:
+    """Return once the store at ``path`` holds ``n`` trials (or ``seconds`` have passed)."""
+    t0 = time.time()
+    while time.time() - t0 < seconds:
+        time.sleep(0.1)
+        with closing(sqlite3.connect(path, timeout=30)) as con:
+            if con.execute("SELECT COUNT(*) FROM trials").fetchone()[0] >= n:
+                return
+
+
 def test_lost_dask_scheduler_is_one_line(tmp_path):
     pytest.importorskip("distributed")
     s = socket.socket()
@@ -261,12 +272,7 @@ def test_lost_dask_scheduler_is_one_line(tmp_path):
     Store(store).close()
 
     def kill_after_some_trials() -> None:
-        t0 = time.time()
-        while time.time() - t0 < 300:
-            time.sleep(0.2)
-            with sqlite3.connect(store, timeout=30) as con:
-                if con.execute("SELECT COUNT(*) FROM trials").fetchone()[0] >= 2:
-                    break
+        wait_until_stored(store, 2, 300)
         sched.kill()
 
     try:
