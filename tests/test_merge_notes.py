@@ -54,5 +54,5 @@ def test_merge_notes_other_versions_and_implementations(tmp_path, capsys):
     assert main(["report", "demo", "--store", str(tmp_path / "all.sqlite"), "--runs", "4",
                  "--filter", "iris/max~nmc"]) == 0
     err = capsys.readouterr().err
-    assert "note: study 'demo': trials computed by 2 simstudy versions" in err
-    assert "note: study 'demo': learner 'nmc' fitted by 2 implementations" in err
+    assert "simstudy: warning: study 'demo': trials computed by 2 simstudy versions" in err
+    assert "simstudy: warning: study 'demo': learner 'nmc' fitted by 2 implementations" in err
