@@ -1013,9 +1013,8 @@ class ShippedTrials:
         found = self.problems()
         if found:
             more = f" (and {len(found) - 1} more problems)" if len(found) > 1 else ""
-            raise _err(f"{self.describe()}: {_say(*found[0])}{more}; the shipped trials are "
-                       f"damaged: restore them from the repository, and see what else is "
-                       f"wrong with: python -m simstudy trials verify --dir {self.path}")
+            raise _err(f"{self.describe()}: {_say(*found[0])}{more}; {_RESTORE} --dir "
+                       f"{self.path}")
         self._checked = True
         _remember(_stamp(self.path, self.manifest))
 
