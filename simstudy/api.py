@@ -432,6 +432,8 @@ def collect(study: str | Study, *, store: str | os.PathLike = DEFAULT_STORE,
     with Store(store, readonly=True) as st:
         s = stored_scope(s, st, runs, seed, asked=study if isinstance(study, str) else None)
         result = _collect(s, st, confidence=confidence)
+        for note in st.mixed(s.name):  # e.g. shards merged from different installs
+            _say(note)
     if result.table.empty and result.trials.empty:
         raise SimstudyError(f"store {str(store)!r} holds no trials of study {s.name!r} "
                             f"(seed {s.seed}); run it first")

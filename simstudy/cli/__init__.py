@@ -315,24 +315,9 @@ def _cmd_bench(args) -> None:
 
 
 def _cmd_migrate(args) -> None:
-    import sqlite3
+    from ..store import migrate
 
-    from ..store import SCHEMA_VERSION, Store
-
-    path = Path(args.store)
-    if not path.is_file():
-        raise SimstudyError(f"store {str(path)!r} does not exist")
-    with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as con:
-        from ..store import _schema_version
-
-        before = _schema_version(con, path)
-    with Store(path):
-        pass  # opening for writing migrates
-    if before == SCHEMA_VERSION:
-        print(f"store {str(path)!r} is already at schema version {SCHEMA_VERSION}")
-    else:
-        print(f"store {str(path)!r} migrated from schema {before} to {SCHEMA_VERSION}; "
-              f"backup at {path.name}.v1.bak")
+    print(migrate(args.store))
 
 
 def _cmd_snapshot(args) -> None:

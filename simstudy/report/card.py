@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from .tables import beside, write_text
+
 if TYPE_CHECKING:
     from ..card import Card
 
@@ -31,7 +33,8 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
         if stem in ("studies", "paired", "intervals") and df.empty:
             continue
         p = out / f"card_{stem}.csv"
-        df.to_csv(p, index=False)
+        with beside(p) as tmp:
+            df.to_csv(tmp, index=False)
         paths.append(p)
     figs = _figures(c, out) if figures else []
     paths += figs
@@ -98,7 +101,7 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
     if figs:
         lines += ["## Figures", "", *[f"![{p.stem}]({p.name})" for p in figs], ""]
     md = out / "card.md"
-    md.write_text("\n".join(lines))
+    write_text(md, "\n".join(lines))
     paths.insert(0, md)
     if html:
         paths.append(_html(c, out, paths))
@@ -204,8 +207,9 @@ def _figures(c: Card, out: Path) -> list[Path]:
     def save(fig, stem: str, title: str) -> Path:
         fig.text(0.5, 0.0, caption, ha="center", va="top", fontsize=8, style="italic")
         p = out / f"{stem}.png"
-        fig.savefig(p, dpi=120, bbox_inches="tight",
-                    metadata={"Title": title, "Description": caption})
+        with beside(p) as tmp:
+            fig.savefig(tmp, dpi=120, bbox_inches="tight",
+                        metadata={"Title": title, "Description": caption})
         plt.close(fig)
         return p
 
@@ -286,7 +290,7 @@ def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
         if p.suffix == ".png":
             body.append(H.figure_html(p, f"card {c.name}"))
     page = out / "card.html"
-    page.write_text(H._page(f"report card: {c.name}", "\n".join(body)))
+    write_text(page, H._page(f"report card: {c.name}", "\n".join(body)))
     _link_from_site(c, out)
     return page
 
@@ -306,7 +310,7 @@ def _link_from_site(c: Card, out: Path) -> None:
             f"{_html_mod.escape(c.name)}</a></p>")
     # before the page's closing script (the last one, at the end of the body)
     head, sep, tail = text.rpartition("<script>" if "<script>" in text else "</body>")
-    index.write_text(head + link + sep + tail)
+    write_text(index, head + link + sep + tail)
 
 
 __all__ = ["summary_screen", "write_card"]

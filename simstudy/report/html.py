@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
+from .tables import beside, write_text
 
 if TYPE_CHECKING:
     from ..aggregate import StudyResult
@@ -522,7 +523,8 @@ def study_page(study: Study, result: StudyResult, store: Store, out: Path,
     if not csvs and not result.table.empty:  # a study without a renderer: the reject table
         cols = ["cell", "test", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
         tmp = out / "reject_table.csv"
-        result.table[cols].to_csv(tmp, index=False)
+        with beside(tmp) as part:
+            result.table[cols].to_csv(part, index=False)
         t, _ = csv_table_html(tmp, table_id="t0", caption=f"{study.name}: reject proportions "
                               f"(Wilson {100 * result.confidence:g} % interval, Monte-Carlo SE)")
         tables.append(t)
@@ -599,7 +601,7 @@ def write_study_page(study: Study, result: StudyResult, store: Store, out: Path,
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     page = out / PAGE_NAME
-    page.write_text(study_page(study, result, store, out, paths), encoding="utf-8")
+    write_text(page, study_page(study, result, store, out, paths), encoding="utf-8")
     return page
 
 
@@ -640,7 +642,7 @@ def write_index(entries: Sequence[dict], out: Path, store_path: str) -> Path:
             f"<tbody>{''.join(rows)}</tbody></table>")
     out.mkdir(parents=True, exist_ok=True)
     p = out / "index.html"
-    p.write_text(_page("simstudy reports", body), encoding="utf-8")
+    write_text(p, _page("simstudy reports", body), encoding="utf-8")
     return p
 
 
