@@ -15,7 +15,7 @@ from ..errors import SimstudyError, guarded
 from ..params import ALPHA, POSITIVE_INT, SEED, ArgumentParser, arg_type
 
 COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card", "merge",
-            "trials")
+            "trials", "pages")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,8 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--name", default=None, help="column name of the new test")
 
     from .card import add_card_parser
+    from .pages import add_pages_parser
 
     add_card_parser(sub)
+    add_pages_parser(sub)
     from ..merge import add_merge_parser
 
     add_merge_parser(sub)
@@ -339,6 +341,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help()
             return 0
+        if args.command == "pages":
+            from .pages import cmd_pages
+
+            return cmd_pages(args)
         if args.command == "trials":
             from ..trials import cmd_trials
 
