@@ -4,10 +4,11 @@ Every timing in them comes from three committed files, each with the commit it w
 at: ``figures/perf-weka.json`` (``nox -s perf-weka``: our Weka learners beside Weka 3.6.14
 on the same folds), ``figures/perf-startup.json`` (``nox -s perf-startup``: README's command
 1 to its first progress, a one-cell run's fixed overhead) and ``figures/REPRODUCE.md``
-(``python -m simstudy.report.reproduce``: what a reproduction of the default studies cost).  ``python -m simstudy.report.performance
---write`` replaces the text between the markers ``<!-- performance:begin -->`` and
-``<!-- performance:end -->`` in ``README.md`` and in ``docs/performance.md`` with
-:func:`readme_section` and :func:`docs_section`; ``--check`` exits 1 when either differs.
+(``python -m simstudy.report.reproduce``: what a reproduction of the default studies cost).
+``python -m simstudy pages`` (:mod:`simstudy.report.pages`) replaces the text between the
+markers ``<!-- performance:begin -->`` and ``<!-- performance:end -->`` in ``README.md`` and
+in ``docs/performance.md`` with :func:`readme_section` and :func:`docs_section`; ``--check``
+exits 1 when either differs.
 
 Examples
 --------
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -197,7 +197,7 @@ def readme_section(root: Path = ROOT) -> str:
               f"({STARTUP_JSON.with_suffix('.md')}), [{REPRODUCE_MD}]({REPRODUCE_MD}), "
               f"[{ESTIMATE_MD}]({ESTIMATE_MD}), "
               "[docs/performance.md](docs/performance.md). This section is generated from "
-              "them (`python -m simstudy.report.performance --write`)."),
+              "them (`python -m simstudy pages`)."),
     ]
     return "\n".join(lines) + "\n"
 
@@ -216,7 +216,7 @@ def docs_section(root: Path = ROOT) -> str:
     lines = [
         "## The latest figures", "",
         _wrap("Generated from `figures/perf-weka.json` and `figures/REPRODUCE.md` "
-              "(`python -m simstudy.report.performance --write`); the pages themselves say "
+              "(`python -m simstudy pages`); the pages themselves say "
               "more."),
         "", _wrap(f"**Against Weka 3.6.14** ({_at(w)}; median of "
                   f"{len(w.get('repetitions', []))} repetitions): µs per fit on the 100 folds "
@@ -262,41 +262,6 @@ def generated(root: Path = ROOT) -> dict[Path, str]:
         path = root / rel
         out[path] = splice(_read(path), make(root), str(rel))
     return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m simstudy.report.performance [--write | --check] [--root DIR]``."""
-    import argparse
-
-    from ..errors import guarded
-
-    p = argparse.ArgumentParser(
-        prog="python -m simstudy.report.performance",
-        description="README's performance section and docs/performance.md's figures, from "
-                    "figures/perf-weka.json, figures/perf-startup.json and figures/REPRODUCE.md "
-                    "(printed by default)")
-    what = p.add_mutually_exclusive_group()
-    what.add_argument("--write", action="store_true", help="replace the marked sections")
-    what.add_argument("--check", action="store_true",
-                      help="exit 1 when a marked section differs from its generation")
-    p.add_argument("--root", type=Path, default=ROOT, help="the repository (default: %(default)s)")
-    a = p.parse_args(argv)
-
-    def command() -> int:
-        if not (a.write or a.check):
-            print(readme_section(a.root), end="")
-            return 0
-        stale = [path for path, text in generated(a.root).items() if path.read_text() != text]
-        for path in stale:
-            if a.write:
-                path.write_text(generated(a.root)[path])
-                print(f"wrote {path}")
-            else:
-                print(f"{path}: the performance section differs from its generation; run "
-                      "python -m simstudy.report.performance --write", file=sys.stderr)
-        return 1 if stale and a.check else 0
-
-    return guarded(command)
 
 
 def _read(path: Path) -> str:
@@ -345,7 +310,3 @@ def _agreement(w: dict) -> str:
                 else f"{who}: {same:,} of {of:,} predictions Weka's")
     return "predictions Weka's: " + ", ".join(f"`{k}` {a['same']:,} of {a['of']:,}"
                                               for k, a in agree.items())
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -3,21 +3,25 @@ written from the committed tables of every study by :mod:`simstudy.report.prose`
 
 One row per paper table: the cells we ran, the runs per cell, how many of the paper's values
 agree with ours under the table's check (strict beside half-a-digit), the verdicts of the
-claims about that table, and the largest remaining gap with its status -- *explained* (a
-documented cause the repository shows), *hypothesis* (a labelled scenario or study reproduces
-it, found by looking at the paper's numbers or not yet confirmed) or *open*.  The statuses
-are judgements kept in :data:`GAP_STATUS`, keyed by the gap's cell, so a gap that moves to
-another cell after a new run falls back to *open* until someone looks at it.
+claims about that table, the largest remaining gap and the row's status, which
+:func:`status` gives by the rules of :data:`STATUS_RULES` (printed on the page).  A study
+accounts for a gap with a :class:`Gap` (declared in ``FIDELITY_GAPS`` of
+``studies/__init__.py``), whose evidence is read from committed CSVs each time the page is
+written; a gap that moves to another cell after a new run has no account until one is
+declared.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+
+import simstudy.studies as _studies
 
 from .compare import HALF_DIGIT
 from .prose import (
@@ -31,57 +35,77 @@ from .prose import (
     verdict_counts,
 )
 
-HEADER = ("<!-- Written by `python -m simstudy.report.prose` from the committed tables; the "
-          "suite checks it (tests/test_results_docs.py). Do not edit by hand. -->")
+HEADER = ("<!-- Written by `python -m simstudy pages` from the committed tables; the "
+          "suite checks it (tests/test_pages.py). Do not edit by hand. -->")
 
-#: (study, paper table, the gap's cell) -> (status, where the evidence is)
-GAP_STATUS: dict[tuple[str, str, str], tuple[str, str]] = {
-    ("errors", "Table 2", "VOWEL MLP-20"): (
-        "explained", "our default MLPs train to convergence; the paper variant, calibrated on "
-                     "Table 2, is within 3.4 points everywhere (figures/errors-paper)"),
-    ("type1", "Table 3 (type I)", "IRIS 10 t"): (
-        "explained", "two converged MLPs end identical on all folds in most IRIS runs, so "
-                     "neither test can reject (share_d_all_zero; figures/type1-paper)"),
-    ("type2", "Table 3 (LP vs MLP)", "ODR 20 t"): (
-        "hypothesis", "the paper's ODR was smaller than UCI's 5620 cases (Table 2's sds imply "
-                      "about 900): figures/odr-size, where LP vs MLP-20 then rejects less "
-                      "often than the paper, not as often; not confirmed"),
-    ("gaussian", "Table 3", "AB vs RF 1 tB3x2cv"): (
-        "hypothesis", "the paper's AB behaves as a majority-class learner: in band under that "
-                      "scenario (figures/gaussian-paper; read off the paper's tables)"),
-    ("wang-real", "Table 4", "reject LP vs MLP (paper: 'type II') Wine 10 tB3x2cv"): (
-        "explained", "R's nnet defaults, which the group's code calls (fixed a priori), put "
-                     "this row's F5x2cv and FB5x2cv in band (figures/wang-real-paper)"),
-    ("wang-real", "Table 5", "SVM vs RF Thyroid gland tB3x2cv"): (
-        "open", "no scenario so far comes near (figures/wang-real-paper); R's documented "
-                "e1071 and randomForest defaults give 0.006, and drawing each run's cases with "
-                "replacement 0.03-0.04, though it brings Balance's row to the paper's "
-                "(500 runs: figures/pilots/wang_svm_rf.md)"),
-    ("wang-real-paper", "Table 5", "SVM vs RF Thyroid gland tB3x2cv"): (
-        "open", "R's documented e1071 and randomForest defaults give 0.006, and drawing "
-                "each run's cases with replacement 0.03-0.04 (500 runs: "
-                "figures/pilots/wang_svm_rf.md)"),
-    ("gaussian-paper", "Table 3", "SVM vs RF 2 tB3x2cv"): (
-        "open", "with e1071's and randomForest's documented defaults case 2's SVM vs RF "
-                "rejects about as often as with ours (500 runs, two-sided: tB3x2cv 0.058 vs "
-                "0.042, F5x2cv 0.090 vs 0.106); no learner's error moves by more than 0.004 "
-                "(figures/pilots/wang_svm_rf.md)"),
-    ("multitest", "Table 1", "nursery NMC"): (
-        "open", "no encoding of the nominal inputs comes near on nursery or balance: seven "
-                "encodings (figures/multitest/table1_encoding_check.md, "
-                "figures/pilots/yildiz_nmc_encodings.md); alphabetical integer codes fit car "
-                "only"),
-    ("multitest", "Table 2", "nursery TestFirst"): (
-        "explained", "TestFirst finds a best only when the smallest-mean learner is "
-                     "significantly better than the simpler ones: our C4.5 on nursery is far "
-                     "ahead (Table 1: nursery C4.5), the paper's LGC was not"),
-    ("ban", "Table 5", "10 x resampling source 4"): (
-        "open", "the BAN sources are reconstructions matched on the accuracy row only "
-                "(simstudy/sources/data/PROVENANCE.md); per set, our source 4's NB-C4.5 "
-                "disagreements go 94.9 % C4.5's way, so no set of it makes 10-fold cv, "
-                "100 x resampling or corrected 10x10 cv waver, and all five of the paper's "
-                "source-4 numbers read as lower power (figures/pilots/ban_spread.md)"),
-}
+REPRODUCED, EXPLAINED, HYPOTHESIS, PARTLY, OPEN = (
+    "reproduced", "explained", "hypothesis", "partly", "open")
+#: how a gap's evidence was chosen: before the paper's numbers were compared, or from them
+A_PRIORI, READ_OFF = "a priori", "read off the paper"
+
+#: each status and the rule that gives it; the first rule that holds applies
+STATUS_RULES: tuple[tuple[str, str], ...] = (
+    (REPRODUCED, "every value of the row passes the row's check strictly (the 99 % band "
+                 "without the half digit; replicability: inside the min–max over all our "
+                 "seeds)"),
+    (EXPLAINED, "not all pass, and the largest gap's cell passes the same check under a "
+                "setting fixed a priori (from the paper's text or its authors' code, before "
+                "its numbers were compared), read from a committed table or pilot CSV"),
+    (HYPOTHESIS, "as *explained*, but the setting was read off the paper's own numbers"),
+    (PARTLY, "neither, and at least half of the row's values pass strictly"),
+    (OPEN, "fewer than half pass, and nothing committed puts the gap's cell inside the check"),
+)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A study's account of a fidelity row's largest gap.
+
+    ``study``, ``table``, ``cell``: the row and the gap's cell as the page names them;
+    ``kind``: :data:`A_PRIORI` or :data:`READ_OFF`, how the setting of the evidence was
+    chosen; ``evidence(figures) -> (inside, text)``: whether the gap's cell passes the row's
+    check under that setting (None: the evidence is not a check of that cell), and the
+    sentence the page prints, both read from committed CSVs under ``figures``.
+
+    >>> g = Gap("s", "Table 1", "x", A_PRIORI, lambda f: (True, "a setting puts it in band"))
+    >>> g.evidence(Path("."))
+    (True, 'a setting puts it in band')
+    """
+
+    study: str
+    table: str
+    cell: str
+    kind: str
+    evidence: Callable[[Path], tuple[bool | None, str]]
+
+
+def declared_gaps() -> dict[tuple[str, str, str], Gap]:
+    """The gaps the studies account for, by (study, table, cell)."""
+    out = {}
+    for path in _studies.FIDELITY_GAPS:
+        mod, attr = path.split(":")
+        for g in getattr(importlib.import_module(mod), attr):
+            out[(g.study, g.table, g.cell)] = g
+    return out
+
+
+def status(strict: int | None, n: int | None, gap: Gap | None,
+           figures: Path) -> tuple[str, str]:
+    """(status, the evidence's sentence) of a row by :data:`STATUS_RULES`.
+
+    >>> status(19, 19, None, Path("."))
+    ('reproduced', '')
+    >>> status(5, 28, None, Path(".")), status(14, 28, None, Path("."))
+    (('open', ''), ('partly', ''))
+    """
+    if n is None or n == 0:
+        return "", ""
+    if strict == n:
+        return REPRODUCED, ""
+    inside, text = gap.evidence(figures) if gap is not None else (None, "")
+    if inside:
+        return (EXPLAINED if gap.kind == A_PRIORI else HYPOTHESIS), text
+    return (PARTLY if 2 * strict >= n else OPEN), text
 
 
 @dataclass
@@ -100,18 +124,14 @@ class Row:
     claims: list = field(default_factory=list)
     gap: str = ""
     gap_key: str = ""
-
-    def status(self) -> tuple[str, str]:
-        if not self.gap_key:
-            return "", ""
-        return GAP_STATUS.get((self.study, self.table, self.gap_key), ("open", ""))
+    state: tuple[str, str] = ("", "")
 
     def cells_md(self) -> list[str]:
         agree = ("—" if self.n is None else f"{self.strict}/{self.n}",
                  "—" if self.n is None else f"{self.half}/{self.n}")
         v = verdict_counts(self.claims)
         verdicts = " / ".join(str(v[k]) for k in VERDICTS)
-        status, why = self.status()
+        status, why = self.state
         return [self.paper, self.table, f"`{self.study}`", self.cells, self.runs, self.check,
                 *agree, verdicts, self.gap or "—",
                 (f"**{status}**" + (f": {why}" if why else "")) if status else "—"]
@@ -202,8 +222,9 @@ def _table2_row(A, paper: str, study: str, t2: pd.DataFrame, variant: str = "") 
     diff = (ok["ours_mean_pct"] - ok["paper_mean_pct"]).abs()
     within = int((diff <= 2 * ok["paper_sd_pct"]).sum())
     gap = key = ""
-    if len(ok):
-        r = ok.loc[diff.idxmax()]
+    out = diff[diff > 2 * ok["paper_sd_pct"]]
+    if len(out):
+        r = ok.loc[out.idxmax()]
         key = f"{r['dataset']} {r['model']}" + ("" if pd.isna(r["hidden"])
                                                 else f"-{int(r['hidden'])}")
         gap = f"{key}: ours {r['ours_mean_pct']:.2f} %, paper {r['paper_mean_pct']:.2f} %"
@@ -410,6 +431,9 @@ def fidelity_rows(figures: Path | str = "figures", variants: bool = False) -> li
     rows = _alpaydin(figures, variants) + _wang(figures, variants)
     if not variants:
         rows += _bouckaert(figures) + _yildiz(figures)
+    gaps = declared_gaps()
+    for r in rows:
+        r.state = status(r.strict, r.n, gaps.get((r.study, r.table, r.gap_key)), figures)
     return rows
 
 
@@ -425,9 +449,11 @@ def fidelity_page(figures: Path | str = "figures") -> str:
         + BAND_CAPTION + "; for the other checks strict and half-digit coincide.  The claims "
         "are the ones each study's RESULTS.md checks about that table, each by its stated "
         "rule on ours and on the paper's own numbers.  The largest remaining gap is the check "
-        "farthest from the paper among those that fail strictly; its status is *explained* "
-        "(a documented cause), *hypothesis* (a labelled scenario or study that reproduces it, "
-        "not independent evidence) or *open*.", "",
+        "farthest from the paper among those that fail strictly.  A row's status is the first "
+        "of these rules that holds (applied by code, `simstudy.report.prose_fidelity.status`; "
+        "the evidence a study gives for a gap is read from the committed tables and pilot "
+        "CSVs each time this page is written):", "",
+        *[f"- **{k}**: {rule}" for k, rule in STATUS_RULES], "",
         "## The paper tables", "", _md(main), "",
         "## Paper variants and hypotheses", "",
         "The same checks under the scenarios the `*-paper` studies and `odr-size` add (their "
