@@ -33,3 +33,14 @@ FIDELITY_GAPS: tuple[str, ...] = (
     "simstudy.studies.yildiz2006.gaps:GAPS",
     "simstudy.studies.bouckaert2004.ban.gaps:GAPS",
 )
+
+#: tables committed twice: (copy, source) under figures/, without ``.csv``; a copy's columns
+#: that the source has must hold the source's values (``python -m simstudy pages --check``)
+SAME_TABLES: tuple[tuple[str, str], ...] = (
+    ("type1-paper/table3_type1_default", "type1/table3_type1"),
+    ("type2-paper/table3_type2_default", "type2/table3_type2"),
+    ("errors-paper/table2_errors_default", "errors/table2_errors"),
+    ("gaussian-paper/table3_default", "gaussian/table3"),
+    ("wang-real-paper/table4_default", "wang-real/table4"),
+    ("wang-real-paper/table5_default", "wang-real/table5"),
+)

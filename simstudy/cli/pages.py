@@ -35,10 +35,13 @@ def cmd_pages(args: argparse.Namespace) -> int:
         stale = pages.check(root, cards=args.cards)
         for p in stale:
             print(f"differs from its generation: {p}")
+        copies = pages.copies_differ(root)
+        for c in copies:
+            print(f"a copy differs from its source: {c}")
         unsourced = pages.unsourced_numbers(root)
         for page, line, num in unsourced:
             print(f"{page}:{line}: {num} is in no committed CSV")
-        return 1 if stale or unsourced else 0
+        return 1 if stale or copies or unsourced else 0
     for p in pages.write(root, args.out, cards=args.cards):
         print(f"wrote {p}", file=sys.stderr)
     return 0

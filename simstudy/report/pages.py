@@ -133,6 +133,23 @@ def write(root: Path | str = ROOT, dest: Path | str | None = None, *,
     return written
 
 
+def copies_differ(root: Path | str = ROOT) -> list[str]:
+    """The tables committed twice (``SAME_TABLES`` of ``studies/__init__.py``) whose copy
+    no longer holds its source's values, as ``"copy.csv != source.csv: columns"``."""
+    import simstudy.studies as studies
+
+    figures = Path(root) / "figures"
+    out = []
+    for copy, source in studies.SAME_TABLES:
+        a, b = (pd.read_csv(figures / f"{x}.csv") for x in (copy, source))
+        cols = [c for c in b.columns if c in a.columns]
+        bad = (cols if len(a) != len(b) else
+               [c for c in cols if not a[c].equals(b[c])])
+        if bad:
+            out.append(f"{copy}.csv != {source}.csv: {', '.join(map(str, bad))}")
+    return out
+
+
 # --- numbers on hand-written pages ----------------------------------------------------------
 
 #: The rule :func:`unsourced_numbers` applies, as the docs state it.
