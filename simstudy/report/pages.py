@@ -155,96 +155,137 @@ def copies_differ(root: Path | str = ROOT) -> list[str]:
 #: The rule :func:`unsourced_numbers` applies, as the docs state it.
 NUMBER_RULE = (
     "a number with a decimal point (0.099, 10.5, 2.83) on a hand-written page is a result "
-    "and must equal, to the digits printed, a value of some committed CSV (figures/, "
-    "studies/reference/, the pilots' CSVs): as printed, or as a proportion printed as a "
-    "percentage (6.54 % for 0.0654); integers (years, run and cell counts, table numbers), "
-    "version numbers (3.6.14: two or more dots) and numbers inside code spans or fenced code "
-    "are not results; a line may name a non-result number it states (a setting, a "
-    "threshold) in NUMBER_ALLOW")
+    "and must equal, to the digits printed, a value of a committed CSV in the page's scope: "
+    "for a page under figures/<dir>/, the CSVs of that directory, of the pilots "
+    "(figures/pilots/), of the paper's reference tables (studies/reference/) and of every "
+    "other figures/<name> the page names; for docs/ and README.md, every committed CSV and "
+    "the benchmarks' committed JSON (figures/*.json).  A "
+    "value matches as printed (rounded to the digits shown) or as a percentage of a "
+    "proportion (6.54 for 0.0654).  Not results: integers (years, run and cell counts, "
+    "table numbers), version numbers (3.6.14: two or more dots), a run's own costs (a number "
+    "followed by a unit of time or memory: 5.23 s, 7.15 worker-hours, 2.59 GB; speed claims "
+    "are generated from the benchmarks' files instead), numbers in code (inline "
+    "code spans, fenced blocks), numbers inside generated sections (checked by their "
+    "generator), and the settings and thresholds of NUMBER_ALLOW")
 
 #: numbers the hand-written pages state that are settings or thresholds, not results
 NUMBER_ALLOW: frozenset[str] = frozenset({
     "0.05", "0.01", "0.1", "0.5", "0.95", "0.99", "0.9", "2.0", "1.0", "0.0",
 })
 
-_NUM = re.compile(r"(?<![\w.])(\d+\.\d+)(?![\w.]*\.\d)(?![\w])")
+_NUM = re.compile(r"(?<![\w.])(\d+\.\d+)(?!\w|\.\d)(?!\s?(?:s|ms|µs|us|min|h|GB|MB|KB|"
+                  r"worker-hours|CPU-hours)\b)")
 _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 _VERSION = re.compile(r"\d+(?:\.\d+){2,}")
+_GENERATED = re.compile(r"^<!-- (?:generated: [\w.\-]+|performance:begin) -->$.*?"
+                        r"^<!-- (?:end generated|performance:end) -->$", re.S | re.M)
+_FIGURES_DIR = re.compile(r"figures/([\w.\-]+)")
+
+
+def _blank(m: re.Match) -> str:
+    return "\n" * m.group(0).count("\n")
 
 
 def numbers_in(text: str) -> list[str]:
     """The result-like numbers of ``text`` under :data:`NUMBER_RULE` (code, versions and
     integers left out), as printed."""
-    text = _CODE.sub(" ", text)
+    text = _CODE.sub(_blank, text)
     text = _VERSION.sub(" ", text)
     return _NUM.findall(text)
 
 
-def csv_values(root: Path | str = ROOT) -> set[str]:
-    """Every numeric value of the committed CSVs, as the strings a page may print it:
-    rounded to 1..6 decimals, and ×100 (percentages) to 1..4 decimals."""
-    root = Path(root)
+def _values(files: Iterable[Path]) -> set[str]:
+    """Every numeric value of ``files`` (CSVs, JSON), as the strings a page may print it:
+    rounded to 1..8 decimals, and ×100 (percentages) to 1..4 decimals."""
     out: set[str] = set()
-    files = [*root.glob("figures/**/*.csv"), *root.glob("studies/reference/*.csv")]
     for f in files:
-        if "/trials/" in f.as_posix():
-            continue
-        try:
-            df = pd.read_csv(f)
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError):
-            continue
-        for col in df.columns:
-            vals = pd.to_numeric(df[col], errors="coerce").dropna().to_numpy(dtype=float)
-            for v in set(vals.tolist()):
-                for scale, digits in ((1.0, range(1, 7)), (100.0, range(1, 5))):
-                    for k in digits:
-                        out.add(f"{abs(v) * scale:.{k}f}")
+        for v in _numbers_of(f):
+            for scale, digits in ((1.0, range(1, 9)), (100.0, range(1, 5))):
+                for k in digits:
+                    out.add(f"{abs(v) * scale:.{k}f}")
     return out
 
 
+def _numbers_of(f: Path) -> set[float]:
+    if f.suffix == ".json":
+        import json
+
+        def walk(x):
+            if isinstance(x, dict):
+                for v in x.values():
+                    yield from walk(v)
+            elif isinstance(x, list):
+                for v in x:
+                    yield from walk(v)
+            elif isinstance(x, int | float) and not isinstance(x, bool):
+                yield float(x)
+
+        return set(walk(json.loads(f.read_text(encoding="utf-8"))))
+    try:
+        df = pd.read_csv(f)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError):
+        return set()
+    out: set[float] = set()
+    for col in df.columns:
+        out |= set(pd.to_numeric(df[col], errors="coerce").dropna().to_numpy(dtype=float)
+                   .tolist())
+    return out
+
+
+def _csvs(d: Path) -> list[Path]:
+    return sorted(d.glob("*.csv")) if d.is_dir() else []
+
+
 def hand_written(root: Path | str = ROOT) -> list[Path]:
-    """The hand-written Markdown pages: ``docs/*.md`` and the ``.md`` files under
-    ``figures/`` that no generator writes (a table's ``.md`` beside its ``.csv``, the
-    generated pages and the benchmarks' pages are written by code)."""
-    root = Path(root)
-    generated = set(generate_names(root))
-    pages = sorted(root.glob("docs/*.md"))
-    for p in sorted(root.glob("figures/**/*.md")):
-        if "/trials/" in p.as_posix() or p.with_suffix(".csv").is_file():
-            continue
-        if p in generated or p.with_suffix(".json").is_file():
-            continue
-        pages.append(p)
-    return pages
-
-
-def generate_names(root: Path | str = ROOT) -> list[Path]:
-    """The whole pages :func:`generate` writes (RESULTS.md pages mix generated sections
-    with hand-written text, so they are not among these)."""
+    """The hand-written Markdown pages: ``README.md``, ``docs/*.md`` and the ``.md`` files
+    under ``figures/`` that no generator writes whole (a table's ``.md`` beside its
+    ``.csv``, FIDELITY.md, NUMBERS.md and the benchmarks' pages are written by code)."""
     from .prose import SUMMARY_PAGES
 
     root = Path(root)
-    return [root / "figures" / n for n in SUMMARY_PAGES] + [
-        root / "figures" / "REPRODUCE.md", root / "figures" / "reproduce-estimate.md"]
+    whole = {root / "figures" / n for n in SUMMARY_PAGES}
+    pages = [root / "README.md", *sorted(root.glob("docs/*.md"))]
+    for p in sorted(root.glob("figures/**/*.md")):
+        if "/trials/" in p.as_posix() or p in whole or p.with_suffix(".csv").is_file():
+            continue
+        if p.with_suffix(".json").is_file() or p.name in ("REPRODUCE.md",
+                                                          "reproduce-estimate.md"):
+            continue
+        pages.append(p)
+    return [p for p in pages if p.is_file()]
 
 
 def unsourced_numbers(root: Path | str = ROOT,
                       pages: Iterable[Path] | None = None) -> list[tuple[str, int, str]]:
     """``(page, line, number)`` of every number on a hand-written page that no committed
-    CSV holds (:data:`NUMBER_RULE`).  RESULTS.md pages are checked outside their generated
-    sections only."""
-    from .prose import parse
-
+    CSV of the page's scope holds (:data:`NUMBER_RULE`)."""
     root = Path(root)
-    values = csv_values(root) | NUMBER_ALLOW
+    figures = root / "figures"
+    shared = _csvs(figures / "pilots") + _csvs(root / "studies" / "reference")
+    every = [f for f in figures.glob("**/*.csv") if "/trials/" not in f.as_posix()]
+    every += sorted(figures.glob("*.json"))
+    cache: dict[Path, set[str]] = {}
+
+    def values(files: list[Path]) -> set[str]:
+        out: set[str] = set()
+        for f in files:
+            if f not in cache:
+                cache[f] = _values([f])
+            out |= cache[f]
+        return out
+
     bad = []
     for page in (hand_written(root) if pages is None else pages):
-        text = page.read_text(encoding="utf-8")
-        if "<!-- generated: " in text:
-            text = "\n".join(p[2] if p[0] == "text" else "\n" * p[2].count("\n")
-                             for p in parse(text))
-        for i, line in enumerate(text.splitlines(), 1):
+        text = _GENERATED.sub(_blank, page.read_text(encoding="utf-8"))
+        rel = page.relative_to(root)
+        if rel.parts[0] == "figures" and len(rel.parts) > 2:
+            dirs = {rel.parts[1], *_FIGURES_DIR.findall(text)}
+            scope = shared + [f for d in sorted(dirs) for f in _csvs(figures / d)]
+        else:
+            scope = shared + every
+        ok = values(scope) | NUMBER_ALLOW
+        for i, line in enumerate(_CODE.sub(_blank, text).splitlines(), 1):
             for num in numbers_in(line):
-                if num not in values and num.rstrip("0").rstrip(".") not in values:
-                    bad.append((str(page.relative_to(root)), i, num))
+                if num not in ok:
+                    bad.append((rel.as_posix(), i, num))
     return bad
