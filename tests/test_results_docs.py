@@ -15,19 +15,6 @@ FIGURES = Path(__file__).parents[1] / "figures"
 REF = Path(__file__).parents[1] / "studies" / "reference"
 
 
-@pytest.fixture(scope="module")
-def rendered():
-    return prose.render_docs(FIGURES)
-
-
-def test_committed_pages_equal_what_the_tables_give(rendered):
-    """A page edited by hand inside its markers, or a table changed without re-rendering,
-    fails here: `python -m simstudy pages` writes the pages again."""
-    differ = [str(p.relative_to(FIGURES)) for p, text in rendered.items()
-              if not p.is_file() or p.read_text() != text]
-    assert differ == [], f"re-render with `python -m simstudy pages`: {differ}"
-
-
 def test_every_study_page_is_generated():
     """Each registered page exists and has generated sections; a page with markers is
     registered (pages of other tools, without markers, are not checked here)."""
