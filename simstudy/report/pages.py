@@ -46,7 +46,8 @@ ROOT = Path(__file__).resolve().parents[2]  # the repository (figures/, README.m
 @dataclass(frozen=True)
 class CardJob:
     """One example report card: the test (``path.py:function``, relative to the
-    repository) and the directory its card goes to; studies None: the card's default."""
+    repository) and the directory its card goes to; studies None: every study whose trials
+    ship (:func:`simstudy.trials.shipped_dirs`)."""
 
     test: str
     out: str
@@ -96,6 +97,7 @@ def card_pages(root: Path | str = ROOT,
     import tempfile
 
     from ..api import card
+    from ..trials import shipped_dirs
     from .card import write_card
 
     root = Path(root)
@@ -103,7 +105,7 @@ def card_pages(root: Path | str = ROOT,
     for job in jobs:
         path, _, fn = job.test.rpartition(":")
         test = f"{root / path}:{fn}"
-        c = card(test, list(job.studies) if job.studies else None)
+        c = card(test, list(job.studies) if job.studies else list(shipped_dirs()))
         with tempfile.TemporaryDirectory() as tmp:
             for p in write_card(c, Path(tmp), figures=False):
                 if p.suffix in (".md", ".html", ".csv"):
