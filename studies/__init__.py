@@ -44,3 +44,17 @@ SAME_TABLES: tuple[tuple[str, str], ...] = (
     ("wang-real-paper/table4_default", "wang-real/table4"),
     ("wang-real-paper/table5_default", "wang-real/table5"),
 )
+
+#: the rows of ``figures/FIDELITY.md``, per paper: ``f(figures, variants) -> list[Row]``
+FIDELITY_ROWS: tuple[str, ...] = (
+    "simstudy.studies.alpaydin1999.fidelity:rows",
+    "simstudy.studies.wang2016.fidelity:rows",
+    "simstudy.studies.bouckaert2004.fidelity:rows",
+    "simstudy.studies.yildiz2006.fidelity:rows",
+)
+
+#: the lines of ``figures/NUMBERS.md``, per paper: ``f(figures) -> list[str]``
+NUMBERS_LINES: tuple[str, ...] = (
+    "simstudy.studies.alpaydin1999.fidelity:numbers",
+    "simstudy.studies.wang2016.fidelity:numbers",
+)
