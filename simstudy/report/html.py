@@ -8,6 +8,11 @@ from the PNG's text chunks that :func:`simstudy.report.compare.savefig` writes) 
 store: package version, root seed, runs, wall time (``runs`` table), the learner code
 paths (``impl`` of ``trials``), the store path and the command lines (``argv``).
 
+The page carries the names of its files and that provenance as JSON (``<script
+type="application/json" id="provenance-data">``), so :func:`rewrite_page` writes it again
+from the committed files alone (``python -m simstudy pages``): everything but the provenance
+comes from the files beside it, and nothing on it depends on when it was written.
+
 Self-contained means nothing is fetched: CSS and the small table-sorting script are
 inline, images are ``data:`` URIs, and there are no external URLs, fonts or scripts, so
 the page reads offline and can be mailed as one file.
