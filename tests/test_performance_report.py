@@ -87,3 +87,21 @@ def test_bad_inputs_are_one_line_errors(tmp_path) -> None:
     (root / "figures" / "REPRODUCE.md").unlink()
     with pytest.raises(SimstudyError, match="REPRODUCE.md' cannot be read"):
         perf.generated(root)
+
+
+def test_per_fit_ratios_say_their_batch_and_the_single_fit_run(tmp_path) -> None:
+    root = _repo(tmp_path)
+    w = json.loads((root / "figures" / "perf-weka.json").read_text())
+    readme = perf.readme_section(root)
+    assert f"ours as a batch of {w['setup']['fits_per_learner_per_fit_phase']} models in one " \
+           "call" in readme
+    single = root / "figures" / "perf-weka-single.json"
+    if not single.is_file():
+        assert f"one fit per call: not measured at `{w['commit'][:7]}`" in readme
+    for k, v in w["summary"]["learners"].items():
+        v["ratio_per_core_single"] = {"wnb": 0.5, "j48": 1.25, "ib1": 3.0}[k]
+    w["commit"], w["summary"]["load"] = "1234567abc", [5.0, 8.0]
+    single.write_text(json.dumps(w))
+    readme = perf.readme_section(root)
+    assert ("one fit per call (another run, `1234567`, load 5.0–8.0, 3 repetition(s)): "
+            "`wnb` ×0.5, `j48` ×1.2, `ib1` ×3.0, beside its batch of 100: `wnb` ×") in readme

@@ -30,6 +30,8 @@ BEGIN = "<!-- performance:begin -->"
 END = "<!-- performance:end -->"
 ROOT = Path(__file__).resolve().parents[2]  # the repository (figures/, README.md, docs/)
 WEKA_JSON = Path("figures") / "perf-weka.json"
+#: a perf-weka run with one fit per call beside the batch, when perf-weka.json has none
+WEKA_SINGLE_JSON = Path("figures") / "perf-weka-single.json"
 REPRODUCE_MD = Path("figures") / "REPRODUCE.md"
 STARTUP_JSON = Path("figures") / "perf-startup.json"
 ESTIMATE_MD = Path("figures") / "reproduce-estimate.md"
@@ -176,7 +178,7 @@ def readme_section(root: Path = ROOT) -> str:
     s = w["summary"]
     per_core = ", ".join(f"`{k}` ×{s['learners'][k]['ratio_per_core']:.1f}"
                          for k in LEARNERS if k in s["learners"])
-    single = _single(w)
+    single = _single(w, root)
     dearest = ", ".join(f"`{row[0].strip('`')}` {row[4]}" for row in r.studies[:3])
     lines = [
         "## Performance", "",
@@ -224,7 +226,7 @@ def docs_section(root: Path = ROOT) -> str:
         "", _wrap(f"**Against Weka 3.6.14** ({_at(w)}; median of "
                   f"{len(w.get('repetitions', []))} repetitions): µs per fit on the "
                   f"{_batch(w)} folds of one credit-g 10×10 cv, ours fitted as a batch of "
-                  f"{_batch(w)} models in one call, Weka one model per call; {_single(w)}; "
+                  f"{_batch(w)} models in one call, Weka one model per call; {_single(w, root)}; "
                   "and seconds for the whole cell."), "",
         "| learner | Weka CPU | ours CPU, 1 thread | × per core | Weka wall | "
         f"ours wall, {s.get('threads', '?')} threads | × wall |",
@@ -303,13 +305,25 @@ def _batch(w: dict) -> int:
     return int(w["setup"].get("fits_per_learner_per_fit_phase", 100))
 
 
-def _single(w: dict) -> str:
-    """Our ratios with one fit per call, or that they were not measured in this result."""
+def _single(w: dict, root: Path = ROOT) -> str:
+    """Our ratios with one fit per call: from ``w`` when it has them, else from
+    ``figures/perf-weka-single.json`` (with that run's batch ratios beside them, its commit
+    and load), else that they were not measured."""
     s = w["summary"]["learners"]
-    if not all("ratio_per_core_single" in s[k] for k in LEARNERS if k in s):
+    if all("ratio_per_core_single" in s[k] for k in LEARNERS if k in s):
+        return "one fit per call: " + ", ".join(
+            f"`{k}` ×{s[k]['ratio_per_core_single']:.1f}" for k in LEARNERS if k in s)
+    path = Path(root) / WEKA_SINGLE_JSON
+    if not path.is_file():
         return f"one fit per call: not measured at `{w['commit'][:7]}`"
-    return "one fit per call: " + ", ".join(
-        f"`{k}` ×{s[k]['ratio_per_core_single']:.1f}" for k in LEARNERS if k in s)
+    o = _read_result(path, "summary", {"learners", "cell"}, "perf-weka")
+    t = o["summary"]["learners"]
+    ks = [k for k in LEARNERS if k in t and "ratio_per_core_single" in t[k]]
+    return ("one fit per call (another run, " + _at(o)
+            + f", {len(o.get('repetitions', []))} repetition(s)): "
+            + ", ".join(f"`{k}` ×{t[k]['ratio_per_core_single']:.1f}" for k in ks)
+            + ", beside its batch of " + str(_batch(o)) + ": "
+            + ", ".join(f"`{k}` ×{t[k]['ratio_per_core']:.1f}" for k in ks))
 
 
 def _sentence(text: str) -> str:
