@@ -511,11 +511,13 @@ def study_page(study: Study, result: StudyResult, store: Store, out: Path,
     out = Path(out)
     files = list(dict.fromkeys(Path(p) for p in paths if Path(p).is_file()))
     if not any(p.suffix == ".csv" for p in files) and not result.table.empty:
-        # a study without a renderer: the reject table
+        # a study without a renderer: the reject table (its caption in its .tex)
+        from .tables import write_table
+
         cols = ["cell", "test", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
-        tmp = out / "reject_table.csv"
-        result.table[cols].to_csv(tmp, index=False)
-        files.append(tmp)
+        files += write_table(result.table[cols], out, "reject_table",
+                             caption=f"{study.name}: reject proportions (Wilson "
+                                     f"{100 * result.confidence:g} % interval, Monte-Carlo SE)")
     md = out / "RESULTS.md"
     results_md = md.read_text() if md.is_file() else ""
     return page_html(study.name, study.description or "", study_default_runs(study), out,
