@@ -198,7 +198,10 @@ def readme_section(root: Path = ROOT) -> str:
         f"least {est[3]} h on 2 cores kept busy | `{est[0][:7]}`, load {est[1]} at the start |",
         "",
         _wrap(f"What each measures and what it leaves out: [{WEKA_JSON.with_suffix('.md')}]"
-              f"({WEKA_JSON.with_suffix('.md')}), [{STARTUP_JSON.with_suffix('.md')}]"
+              f"({WEKA_JSON.with_suffix('.md')}), "
+              + (f"[{WEKA_SINGLE_JSON.with_suffix('.md')}]({WEKA_SINGLE_JSON.with_suffix('.md')}), "
+                 if (Path(root) / WEKA_SINGLE_JSON).is_file() else "")
+              + f"[{STARTUP_JSON.with_suffix('.md')}]"
               f"({STARTUP_JSON.with_suffix('.md')}), [{REPRODUCE_MD}]({REPRODUCE_MD}), "
               f"[{ESTIMATE_MD}]({ESTIMATE_MD}), "
               "[docs/performance.md](docs/performance.md). This section is generated from "
