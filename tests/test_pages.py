@@ -173,3 +173,16 @@ def test_cli_bad_root(tmp_path, capsys):
     assert main(["pages", "--check", "--root", str(tmp_path / "nope")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "has no figures directory" in err[0]
+
+
+def test_docstring_examples_run():
+    """The rules' examples (the whole-repository ones are the tests above)."""
+    import doctest
+
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner()
+    for obj in (pages, pages.numbers_in, F.Gap, F.status):
+        for t in finder.find(obj, module=pages if obj is pages else None):
+            if t.name.endswith((".generate", ".card_pages")):
+                continue
+            runner.run(t)
+    assert runner.failures == 0 and runner.tries >= 4
