@@ -62,8 +62,9 @@ CARD_JOBS: tuple[CardJob, ...] = (
 )
 
 
-def generate(root: Path | str = ROOT, *, cards: bool = False) -> dict[Path, str]:
-    """``{path: text}`` of every generated page under ``root`` (nothing is written).
+def generate(root: Path | str = ROOT, *, cards: bool = False) -> dict[Path, str | bytes]:
+    """``{path: text}`` of every generated page under ``root`` (nothing is written; a
+    card's figures are bytes).
 
     Examples
     --------
@@ -91,9 +92,9 @@ def generate(root: Path | str = ROOT, *, cards: bool = False) -> dict[Path, str]
 
 
 def card_pages(root: Path | str = ROOT,
-               jobs: Iterable[CardJob] = CARD_JOBS) -> dict[Path, str]:
-    """The example cards, each written to a temporary directory and read back as text
-    (``card.md``, ``card.html``, its CSVs)."""
+               jobs: Iterable[CardJob] = CARD_JOBS) -> dict[Path, str | bytes]:
+    """The example cards, each written to a temporary directory and read back (``card.md``,
+    ``card.html``, its CSVs as text, its figures as bytes)."""
     import tempfile
 
     from ..api import card
@@ -107,16 +108,24 @@ def card_pages(root: Path | str = ROOT,
         test = f"{root / path}:{fn}"
         c = card(test, list(job.studies) if job.studies else list(shipped_dirs()))
         with tempfile.TemporaryDirectory() as tmp:
-            for p in write_card(c, Path(tmp), figures=False):
-                if p.suffix in (".md", ".html", ".csv"):
-                    out[root / job.out / p.name] = p.read_text(encoding="utf-8")
+            for p in write_card(c, Path(tmp)):
+                out[root / job.out / p.name] = (p.read_bytes() if p.suffix == ".png"
+                                                else p.read_text(encoding="utf-8"))
     return out
 
 
-def check(root: Path | str = ROOT, *, cards: bool = False) -> list[Path]:
-    """The pages whose committed text differs from :func:`generate`'s."""
-    return [p for p, text in generate(root, cards=cards).items()
-            if not p.is_file() or p.read_text(encoding="utf-8") != text]
+def _differs(p: Path, content: str | bytes) -> bool:
+    if not p.is_file():
+        return True
+    if isinstance(content, bytes):
+        return p.read_bytes() != content
+    return p.read_text(encoding="utf-8") != content
+
+
+def check(root: Path | str = ROOT) -> list[Path]:
+    """The pages whose committed text differs from :func:`generate`'s (the example cards
+    are not compared: each states the seconds it took)."""
+    return [p for p, text in generate(root).items() if _differs(p, text)]
 
 
 def write(root: Path | str = ROOT, dest: Path | str | None = None, *,
@@ -127,10 +136,13 @@ def write(root: Path | str = ROOT, dest: Path | str | None = None, *,
     written = []
     for p, text in generate(root, cards=cards).items():
         target = p if dest is None else Path(dest) / p.relative_to(root)
-        if dest is None and p.is_file() and p.read_text(encoding="utf-8") == text:
+        if dest is None and not _differs(p, text):
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        if isinstance(text, bytes):
+            target.write_bytes(text)
+        else:
+            target.write_text(text, encoding="utf-8")
         written.append(target)
     return written
 
