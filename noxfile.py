@@ -74,6 +74,18 @@ def perf_cluster(session: nox.Session) -> None:
                 *session.posargs)
 
 
+@nox.session(python=PY, name="perf-compare")
+def perf_compare(session: nox.Session) -> None:
+    """compare's one set of fits against mlxtend's two calls (t and F on 5x2 cv), sklearn
+    estimators and registered learners, wall and CPU apart; one model per call against the
+    batch; figures/perf-compare.json and .md with the commit and load.  ``-- N`` sets the
+    repeats (default 5)."""
+    session.install("-e", ".[test]")
+    repeats = int(session.posargs[0]) if session.posargs else 5
+    session.run("python", "-c", "from simstudy.perf.compare import write; "
+                f"print(*write('figures/perf-compare', repeats={repeats}), sep='\\n')")
+
+
 @nox.session(python=PY, name="weka-fixtures")
 def weka_fixtures(session: nox.Session) -> None:
     """Regenerate tests/weka/fixtures/ with Weka 3.6.14 (Debian's ``weka`` package + Java)."""

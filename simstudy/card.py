@@ -61,7 +61,7 @@ from .aggregate import pair_cell as _pair_cell
 from .aggregate import rejects as _rejects
 from .aggregate import rejects_per_unit as _rep_units
 from .designs import get_design
-from .errors import SimstudyError
+from .errors import Interrupted, SimstudyError
 from .stats.baselines import Trials, evaluate
 from .stats.registry import get_test
 from .study import Study
@@ -151,7 +151,8 @@ INTERVAL_BASELINES["corrected-t interval"] = corrected_t_interval
 
 # --- the card ------------------------------------------------------------------------------
 
-def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=None, *,
+def card(fn: Callable | str | UserTest, studies: Sequence[Study | str] | None = None,
+         store=None, *,
          name: str | None = None, alpha: float = 0.05, alphas: Sequence[float] = ALPHA_GRID,
          swap: bool = False, runs: int | None = None, seed: int | None = None,
          resolve: float = 0.01, progress: bool | None = None,
@@ -161,8 +162,10 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=No
 
     ``fn``: a function, or ``"MODULE:FUNCTION"`` / ``"path.py:FUNCTION"``.  ``studies``:
     registered names or study files (scoped to what the store holds, as ``report`` does)
-    or Study objects (read as given).  ``store``: a path, an open store, a list of them
-    (each study is read from the first that holds it), or None for the shipped trials.
+    or Study objects (read as given); None for every study whose trials ship
+    (:func:`simstudy.trials.shipped_studies`).  ``store``: a path, an open store, a list of
+    them (each study is read from the first that holds it), or None for the shipped trials;
+    a store is read only when named here.
     ``swap=True`` evaluates the new test on (learner b, learner a): a two-sided test's card
     must not change.  ``resolve``: the difference in reject rate whose runs-to-resolve the
     paired table gives.  ``progress``: a bar over trials on stderr (default: when stderr
@@ -189,7 +192,11 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=No
     name = test.name
     if not (isinstance(resolve, (int, float)) and 0 < resolve < 1):
         raise SimstudyError(f"resolve must be a difference in (0, 1), got {resolve!r}")
-    if isinstance(studies, (str, Study)):
+    if studies is None:
+        from .trials import shipped_studies
+
+        studies = shipped_studies()
+    elif isinstance(studies, (str, Study)):
         studies = [studies]
     studies = list(studies)
     if not studies:
@@ -262,6 +269,13 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
         for st, study, reader in located:
             _study(test, st, study, reader, readers, acc, alpha, alphas, swap, resolve, bar,
                    secs)
+    except KeyboardInterrupt as e:  # a card stores nothing: say so, not "rerun to resume"
+        at = f" {e.where}" if hasattr(e, "where") else ""
+        raise Interrupted(
+            f"card {name!r} stopped{at} after {acc.pairs + getattr(e, 'done', 0):,} of "
+            f"{total:,} trials x learner pairs evaluated ({len(acc.studies)} of "
+            f"{len(located)} studies begun); a card stores nothing and wrote nothing: rerun "
+            "it to start again") from None
     finally:
         if bar is not None:
             bar.close()

@@ -21,6 +21,33 @@ class RunFailed(RuntimeError):
     one line at the CLI, exit status 1; the trials finished before are stored."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C in a command that says itself what was done and what was kept (a card stores
+    nothing, so "rerun to resume" would be wrong there); the CLI prints its message."""
+
+
+class SimstudyWarning(UserWarning):
+    """Something the user should know before a run goes on (its size, workers capped): one
+    line, ``simstudy: warning: ...`` at the command line."""
+
+
+def sqlite_fault(e: BaseException | None) -> Exception | None:
+    """The SQLite error behind ``e``: ``e`` itself, or the one pandas wraps in its own
+    ``DatabaseError`` (``pandas.read_sql``); None when there is none."""
+    import sqlite3
+
+    while e is not None:
+        if isinstance(e, sqlite3.DatabaseError):
+            return e
+        e = e.__cause__
+    return None
+
+
+def store_fault(e: Exception) -> SimstudyError:
+    """A store SQLite cannot read, as the one line the CLI and the Python API give."""
+    return SimstudyError(f"the store is damaged or not a simstudy store ({e})")
+
+
 def unknown(kind: str, value: object, choices: Iterable[str]) -> SimstudyError:
     """Error for a name that is not in a registry, listing the valid choices."""
     valid = ", ".join(sorted(choices))
@@ -30,8 +57,9 @@ def unknown(kind: str, value: object, choices: Iterable[str]) -> SimstudyError:
 def guarded(command: Callable[[], int | None]) -> int:
     """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the check
     and pilot scripts in ``scripts/``): a :class:`SimstudyError` or a damaged
-    store is one line on stderr and exit status 2, a :class:`RunFailed` one line and 1,
-    Ctrl-C says how to resume (130), a closed pipe is quiet.  Returns the exit status.
+    store (an error SQLite raised, or pandas wrapped) is one line on stderr and exit status 2,
+    a :class:`RunFailed` one line and 1, Ctrl-C says how to resume (an :class:`Interrupted`
+    says what it was told instead; 130), a closed pipe is quiet.  Returns the exit status.
 
     Examples
     --------
@@ -41,7 +69,6 @@ def guarded(command: Callable[[], int | None]) -> int:
     2
     """
     import os
-    import sqlite3
     import sys
 
     try:
@@ -53,17 +80,20 @@ def guarded(command: Callable[[], int | None]) -> int:
     except RunFailed as e:
         print(f"simstudy: error: {e}", file=sys.stderr)
         return 1
-    except sqlite3.DatabaseError as e:
-        print(f"simstudy: error: the store is damaged or not a simstudy store ({e})",
-              file=sys.stderr)
-        return 2
     except BrokenPipeError:
         # the reader went away (report ... | head): stop quietly, as cat does
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
-        print("simstudy: interrupted; finished trials are stored, rerun to resume",
-              file=sys.stderr)
+    except KeyboardInterrupt as e:
+        said = str(e) if isinstance(e, Interrupted) and str(e) else \
+            "finished trials are stored, rerun to resume"
+        print(f"simstudy: interrupted; {said}", file=sys.stderr)
         return 130
+    except Exception as e:
+        fault = sqlite_fault(e)
+        if fault is None:
+            raise
+        print(f"simstudy: error: {store_fault(fault)}", file=sys.stderr)
+        return 2
     return int(rc or 0)

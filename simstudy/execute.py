@@ -36,9 +36,9 @@ from collections.abc import Callable, Iterable, Iterator
 from .blas import one_thread_for_good
 from .errors import RunFailed, SimstudyError
 from .lease import DONE, FREE, HELD, Leases
+from .params import BACKENDS
 from .shard import unit_id
 
-BACKENDS = ("serial", "joblib", "dask")
 _DASK_TOPIC = "simstudy-unit-start"
 CLAIM_SECONDS = 0.5  # work claimed per lease transaction: few transactions, little held back
 WORKER_DIED = ("a worker process died while computing (killed, or out of memory?); the "

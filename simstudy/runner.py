@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -22,7 +21,6 @@ import numpy as np
 
 from .core import Dataset, FoldLosses
 from .errors import SimstudyError
-from .execute import BACKENDS
 from .seeding import ModelSeeds, design_seed, source_seed, trial_seed
 from .store import ResultRow, Store, TrialRecord
 from .study import Cell, Study
@@ -127,6 +125,9 @@ def validate(study: Study) -> None:
 
     if study.is_valid:
         return
+    if not study.cells:
+        raise SimstudyError(f"study {study.name!r} has no cells; give it at least one "
+                            "(simstudy.cells(sources, learner pairs, designs, tests))")
     for cell in study.cells:
         src, des = _source(cell.source), _design(cell.design)
         for ln in cell.learners:
@@ -395,15 +396,19 @@ def plan(study: Study, store: Store,
     (``stored``: :func:`stored_runs`, read here if not given)."""
     stored = stored_runs(study, store) if stored is None else stored
     chunks, total, done_n = [], 0, 0
+    runs, step = study.runs, study.chunk
+    keep = bool(study.meta.get("keep_losses", False))
     for cell in study.cells:
-        done = stored[cell.id]
-        wanted = range(study.runs)
-        total += study.runs
-        done_n += sum(1 for r in wanted if r in done)
-        missing = [r for r in wanted if r not in done]
-        for _, block in _groupby(missing, lambda r: r // study.chunk):
-            chunks.append(Chunk(study.name, cell, tuple(block), study.seed, study.alpha,
-                                bool(study.meta.get("keep_losses", False))))
+        done = np.fromiter((r for r in stored[cell.id] if r < runs), dtype=np.int64)
+        total += runs
+        done_n += done.size
+        # whole blocks of runs at once: a million runs of a cell are planned in a fraction
+        # of a second, not one run at a time
+        missing = np.setdiff1d(np.arange(runs, dtype=np.int64), done, assume_unique=True)
+        cut = [0, *(np.flatnonzero(np.diff(missing // step)) + 1).tolist(), missing.size]
+        m = missing.tolist()
+        chunks += [Chunk(study.name, cell, tuple(m[a:b]), study.seed, study.alpha, keep)
+                   for a, b in zip(cut[:-1], cut[1:], strict=True) if b > a]
     return chunks, total, done_n
 
 
@@ -482,13 +487,6 @@ def check_source_content(study: Study, store: Store) -> None:
                 "use another --store (the stored trials are kept)")
 
 
-def _groupby(xs, key) -> Iterator[tuple[int, list]]:
-    import itertools
-
-    for k, g in itertools.groupby(xs, key):
-        yield k, list(g)
-
-
 def run_study(
     study: Study,
     store: Store,
@@ -507,10 +505,11 @@ def run_study(
     ``costs``: a store whose measured seconds balance them).  Runs sharing ``store`` split
     the work units between them (:mod:`.lease`).
     """
-    if backend not in BACKENDS:
-        raise SimstudyError(f"unknown backend {backend!r}; valid choices: {', '.join(BACKENDS)}")
-    if int(jobs) < 1:
-        raise SimstudyError(f"jobs must be a positive integer, got {jobs!r}")
+    from .params import BACKEND, JOBS, check, check_shard
+
+    backend = check("backend", backend, BACKEND)
+    jobs = check("jobs", jobs, JOBS)
+    shard = check_shard(shard)
     study = study.keyed()
     validate(study)
     check_source_content(study, store)

@@ -923,13 +923,12 @@ class ShippedTrials:
         try:
             data = path.read_bytes()
         except OSError:
-            raise _err(f"{self.describe()}: {name} is missing; restore it from the "
-                       "repository or export the store again") from None
+            raise _err(f"{self.describe()}: {name} is missing; {_RESTORE}") from None
         got = hashlib.sha256(data).hexdigest()
         if got != info["sha256"]:
             raise _err(f"{self.describe()}: {name} does not match the sha256 in {MANIFEST} "
                        f"(expected {info['sha256'][:16]}..., found {got[:16]}...): the file "
-                       "was changed or damaged; restore it or export the store again")
+                       f"was changed or damaged; {_RESTORE}")
         f = np.load(io.BytesIO(data), allow_pickle=False)
         self._files[name] = f
         return f
@@ -1212,6 +1211,11 @@ def _alpha_of(manifest: dict) -> float:
 # finding shipped trials
 # =========================================================================================
 
+#: what to do about a missing or damaged shipped file (in every such message)
+_RESTORE = ("reinstall simstudy (or restore the checkout's figures/), then check every "
+            "shipped file with: simstudy trials verify")
+
+
 def _checkout_figures() -> Path | None:
     """``figures/`` of the source checkout this package is imported from, if any."""
     root = Path(__file__).resolve().parent.parent
@@ -1219,17 +1223,39 @@ def _checkout_figures() -> Path | None:
     return fig if fig.is_dir() and (root / "pyproject.toml").is_file() else None
 
 
+def _installed_trials() -> Path | None:
+    """The shipped trials installed with the package (``simstudy._shipped``: the wheel's
+    copy of ``figures/<study>/trials``), if this simstudy was installed from a wheel."""
+    try:
+        from importlib.resources import files
+
+        root = files("simstudy") / "_shipped"
+    except (ImportError, ModuleNotFoundError):  # pragma: no cover - a broken install
+        return None
+    # a wheel installs it as plain files; a zipped install is not supported for trials
+    p = Path(str(root))
+    return p if p.is_dir() else None
+
+
+def trials_roots() -> list[tuple[Path, str]]:
+    """Where shipped trials are looked for, in order, each with how it was found:
+    ``$SIMSTUDY_TRIALS`` (``env``), the installed package's data (``package``), the source
+    checkout's ``figures/`` (``checkout``)."""
+    roots = [(Path(p), "env") for p in os.environ.get(ENV_DIRS, "").split(os.pathsep) if p]
+    for where, p in (("package", _installed_trials()), ("checkout", _checkout_figures())):
+        if p is not None:
+            roots.append((p, where))
+    return roots
+
+
 def shipped_dirs() -> dict[str, Path]:
     """Study name -> directory of its shipped trials: those under ``$SIMSTUDY_TRIALS``
     (``<dir>/<study>/trials`` or ``<dir>/<study>``; several directories separated by the
-    path separator, the first holding a study wins), then ``figures/<study>/trials`` of the
-    checkout this package runs from.  (The trials are not part of the wheel: about 60 MB.)"""
-    roots = [Path(p) for p in os.environ.get(ENV_DIRS, "").split(os.pathsep) if p]
-    fig = _checkout_figures()
-    if fig is not None:
-        roots.append(fig)
+    path separator, the first holding a study wins), then the copy installed with the
+    package (``simstudy/_shipped/<study>/trials``), then ``figures/<study>/trials`` of the
+    checkout this package runs from."""
     found: dict[str, Path] = {}
-    for root in roots:
+    for root, _ in trials_roots():
         if not root.is_dir():
             continue
         for sub in sorted(root.iterdir()):
@@ -1246,6 +1272,46 @@ def shipped_dirs() -> dict[str, Path]:
     return found
 
 
+def shipped_summary() -> str:
+    """Where the shipped trials are read from, one line per directory that holds any: how
+    they were found (``$SIMSTUDY_TRIALS``, the installed package, the source checkout), the
+    path, the studies and their trial count (from the manifests; no trial data is read)."""
+    found = shipped_dirs()
+    if not found:
+        return ("shipped trials: none found (looked in $SIMSTUDY_TRIALS, the installed "
+                "package and the source checkout)")
+    how = {"env": f"${ENV_DIRS}", "package": "installed package",
+           "checkout": "source checkout"}
+    lines = []
+    for root, where in trials_roots():
+        studies = {s: d for s, d in found.items() if d.is_relative_to(root)}
+        if not studies:
+            continue
+        n = 0
+        for d in studies.values():
+            try:
+                n += int(json.loads((d / MANIFEST).read_text()).get("trials", 0))
+            except (OSError, ValueError, TypeError):
+                pass
+        lines.append(f"shipped trials: {n:,} of {len(studies)} studies "
+                     f"({', '.join(sorted(studies))}) from the {how[where]}, {root}")
+        found = {s: d for s, d in found.items() if s not in studies}
+    return "\n".join(lines)
+
+
+def shipped_studies() -> list[str]:
+    """The studies whose trials ship, in the catalog's order (what a card reads by default).
+
+    >>> set(shipped_studies()) >= {"type1", "gaussian"}
+    True
+    """
+    from .catalog import available_studies
+
+    found = shipped_dirs()
+    order = [s for s in available_studies() if s in found]
+    return order + sorted(s for s in found if s not in order)
+
+
 def open_shipped(studies: Sequence[str] | None = None) -> list[ShippedTrials]:
     """Readers of the shipped trials of ``studies`` (all shipped studies when None), in the
     order asked; a study with no shipped trials is left out (the caller says so).
@@ -1254,8 +1320,29 @@ def open_shipped(studies: Sequence[str] | None = None) -> list[ShippedTrials]:
     True
     """
     found = shipped_dirs()
+    if studies is not None:
+        for s in studies:
+            if s not in found:
+                _check_not_damaged(s)
     names = list(found) if studies is None else [s for s in studies if s in found]
     return [ShippedTrials(found[s]) for s in names]
+
+
+def _check_not_damaged(study: str) -> None:
+    """Raise when ``study`` has a shipped-trials folder whose manifest is missing or
+    unreadable: a damaged install, not a study that ships nothing."""
+    for root, _ in trials_roots():
+        d = root / study / "trials"
+        if d.is_dir() and any(d.glob("*.npz")):
+            m = d / MANIFEST
+            problem = "is missing" if not m.is_file() else "is not readable"
+            if m.is_file():
+                try:
+                    json.loads(m.read_text())
+                    continue
+                except (OSError, ValueError):
+                    pass
+            raise _err(f"shipped trials {str(d)!r}: {MANIFEST} {problem}; {_RESTORE}")
 
 
 def open_path(x: object) -> ShippedTrials | None:
