@@ -51,7 +51,7 @@ def perf_weka(session: nox.Session) -> None:
     session.install("-e", ".[dev]")
     session.run("python", "-m", "simstudy.perf.weka_peer", "--out", "figures/perf-weka",
                 *session.posargs)
-    session.run("python", "-m", "simstudy.report.performance", "--write")
+    session.run("python", "-m", "simstudy", "pages")
 
 
 @nox.session(python=PY, name="perf-startup")
@@ -62,7 +62,7 @@ def perf_startup(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     session.run("python", "-m", "simstudy.perf.startup", "--out", "figures/perf-startup",
                 *session.posargs)
-    session.run("python", "-m", "simstudy.report.performance", "--write")
+    session.run("python", "-m", "simstudy", "pages")
 
 
 @nox.session(python=PY, name="perf-cluster")
@@ -195,4 +195,4 @@ def reproduce(session: nox.Session) -> None:
                          external=True).strip()
     session.run("python", "-m", "simstudy.report.reproduce", store, "--commit", commit,
                 "--out", "figures/REPRODUCE.md")
-    session.run("python", "-m", "simstudy.report.performance", "--write")
+    session.run("python", "-m", "simstudy", "pages")

@@ -110,8 +110,9 @@ def main() -> int:
     cdf.to_csv(out / f"{args.name}_cost.csv", index=False)
     vdf.to_csv(out / f"{args.name}_coverage.csv", index=False)
     load = os.getloadavg()
+    # the whole page is this script's output: marked generated for the pages' number check
     lines = [f"# {args.study} pilot: {len(runs)} runs per cell, level {LEVEL}",
-             "",
+             "", "<!-- generated: ci_pilot.py -->", "",
              f"Commit {at}, root seed {args.seed}, truth on {N_TRUTH} fresh instances; "
              f"load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
              f"(1 / 5 / 15 min) on {os.cpu_count()} cores: wall times are inflated by "
@@ -121,7 +122,7 @@ def main() -> int:
              "source and run): it is computed, and timed, with the first such cell.", "",
              to_markdown(cdf, 4),
              "", "## Coverage (counts of runs) and mean width", "",
-             to_markdown(vdf, 4)]
+             to_markdown(vdf, 4), "", "<!-- end generated -->"]
     write_md(out, args.name, lines)
     return 0
 

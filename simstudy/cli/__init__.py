@@ -26,7 +26,7 @@ from ..params import (
 )
 
 COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card", "merge",
-            "trials", "compare")
+            "trials", "compare", "pages")
 
 
 def version_line() -> str:
@@ -131,8 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--name", default=None, help="column name of the new test")
 
     from .card import add_card_parser
+    from .pages import add_pages_parser
 
     add_card_parser(sub)
+    add_pages_parser(sub)
     from .compare import add_compare_parser
 
     add_compare_parser(sub)
@@ -367,6 +369,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help()
             return 0
+        if args.command == "pages":
+            from .pages import cmd_pages
+
+            return cmd_pages(args)
         if args.command == "trials":
             from ..trials import cmd_trials
 
