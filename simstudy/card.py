@@ -42,6 +42,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -65,6 +66,7 @@ from .errors import SimstudyError
 from .stats.baselines import Trials, evaluate
 from .stats.registry import get_test
 from .study import Study
+from .trials import ShippedTrials
 from .truth import truth, truth_text
 from .usertest import UserTest, locate, no_trials, open_readers, progress_bar
 
@@ -263,11 +265,28 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
             f"{', '.join(held) or 'no study'} to evaluate, from "
             f"{'; '.join(where) or 'nowhere'}; no learner is fitted")
     bar = progress_bar(progress, total, f"card {name}")
+    # the next study's shipped trials are read (decompressed) in a second thread while this
+    # one is evaluated: one study ahead, so at most two studies' trials are in memory; a
+    # store's connection stays in the thread that opened it
+    ahead = [_reads_ahead(study, reader) for _, study, reader in located]
+    pool = ThreadPoolExecutor(1) if any(ahead) else None
+    pending: dict[int, Future] = {}
+
+    def prefetch(i: int) -> None:
+        if pool is not None and i < len(located) and ahead[i]:
+            pending[i] = pool.submit(_read_study, *located[i][1:])
+
     try:
-        for st, study, reader in located:
+        prefetch(0)
+        for i, (st, study, reader) in enumerate(located):
+            prefetch(i + 1)
             _study(test, st, study, reader, readers, acc, alpha, alphas, swap, resolve, bar,
-                   secs)
+                   secs, pending.pop(i, None))
     finally:
+        if pool is not None:
+            for f in pending.values():
+                f.cancel()
+            pool.shutdown(wait=True)
         if bar is not None:
             bar.close()
     if not acc.size and not acc.power:
@@ -358,8 +377,22 @@ def _with_baselines(stored: dict, names: tuple, design: str, tr, K: int) -> dict
     return out
 
 
+def _reads_ahead(study: Study, reader) -> bool:
+    """Whether the study's trials may be read in another thread: shipped trials only (each
+    study its own files and reader)."""
+    return isinstance(reader, ShippedTrials)
+
+
+def _read_study(study: Study, reader) -> tuple:
+    """What :func:`_study` reads of a study: its holdings, fold errors and stored baselines."""
+    ids = [c.id for c in study.cells]
+    return (reader.holdings(ids), reader.fold_errors(ids, study.seed, study.runs),
+            _baselines(reader.pvalues(study.cells, study.seed, study.runs)))
+
+
 def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, alpha: float,
-           alphas: np.ndarray, swap: bool, resolve: float, bar, secs: dict) -> None:
+           alphas: np.ndarray, swap: bool, resolve: float, bar, secs: dict,
+           ahead: Future | None = None) -> None:
     name = test.name
     label = st if isinstance(st, str) else study.name
     row = {"study": label, "status": "skipped", "cells": len(study.cells), "cells_read": 0,
@@ -371,13 +404,11 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
         acc.notes.append(f"{label}: skipped: {row['reason']}")
         return
     t = time.perf_counter()
-    ids = [c.id for c in study.cells]
-    others = sorted(int(x) for x in set(reader.holdings(ids)["seed"]) - {study.seed})
+    held, trials, base = ahead.result() if ahead is not None else _read_study(study, reader)
+    others = sorted(int(x) for x in set(held["seed"]) - {study.seed})
     if others:
         acc.notes.append(f"{label}: read at root seed {study.seed}; also stored at "
                          f"{', '.join(map(str, others))} (--seed to read another)")
-    trials = reader.fold_errors(ids, study.seed, study.runs)
-    base = _baselines(reader.pvalues(study.cells, study.seed, study.runs))
     secs["read"] += time.perf_counter() - t
     mode = repetitions(study)
     why: dict[str, list[str]] = {}  # reason -> cell ids
@@ -484,9 +515,13 @@ def _pair_rows(test: UserTest, study: Study, cell, tr, a: int, b: int, K: int, o
             rep_acc.setdefault((cell.design, pair, tname), []).append(
                 _rep_units(truns, p, alpha, mode))
         if tname != name:
-            # the same trials: align the baseline's runs with the new test's
-            _, i_new, i_base = np.intersect1d(tr.runs, truns, return_indices=True)
-            x, y = rej_new[i_new], _rejects(p, alpha)[i_base]
+            # the same trials: align the baseline's runs with the new test's (most often
+            # already the same runs in the same order)
+            if truns is tr.runs or np.array_equal(truns, tr.runs):
+                x, y = rej_new, _rejects(p, alpha)
+            else:
+                _, i_new, i_base = np.intersect1d(tr.runs, truns, return_indices=True)
+                x, y = rej_new[i_new], _rejects(p, alpha)[i_base]
             acc.paired.append({**key, "measure": measure, "baseline": tname,
                                "runs": int(x.size), "new_rejects": int(x.sum()),
                                "base_rejects": int(y.sum()), "n10": int((x & ~y).sum()),
@@ -651,6 +686,10 @@ def _aligned(a: list, b: list) -> tuple[np.ndarray, np.ndarray, int]:
         if k not in bd:
             continue
         rb, pb = bd[k]
+        if ra is rb or np.array_equal(ra, rb):
+            xa.append(pa)
+            xb.append(pb)
+            continue
         _, ia, ib = np.intersect1d(ra, rb, assume_unique=True, return_indices=True)
         if ia.size:
             xa.append(pa[ia])
