@@ -395,7 +395,8 @@ HTML_ROWS = 1000
 #: the card page's own rules, on top of the HTML report's look: tables take the page's
 #: width and wrap their cells instead of running off it
 CARD_CSS = """
-table.card{width:100%}table.card td{overflow-wrap:break-word}
+table.card{width:100%;font-size:12px}table.card td{overflow-wrap:break-word}
+table.card th,table.card td{padding:.15rem .3rem}table.card th{overflow-wrap:anywhere}
 table.card td.num{text-align:right;white-space:nowrap}tr.new td{font-weight:700}
 p.verdict-box{border-left:5px solid #333;background:#f4f4f4;padding:.7rem 1rem;font-size:16px}
 """
