@@ -238,7 +238,9 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
           log: Callable[[str], None] | None = None) -> Card:
     name = test.name
     alphas = np.asarray(sorted({float(x) for x in alphas} | {alpha}))
-    secs = {"read": 0.0, "new test": 0.0, "aggregate": 0.0}
+    # wall seconds of the main thread per phase ("read": waiting for the trials), and the
+    # CPU seconds of reading them, in whichever thread read them
+    secs = {"read": 0.0, "read cpu": 0.0, "baselines": 0.0, "new test": 0.0, "aggregate": 0.0}
     acc = _Acc()
     acc.baselines = baselines
     located = []
@@ -384,10 +386,13 @@ def _reads_ahead(study: Study, reader) -> bool:
 
 
 def _read_study(study: Study, reader) -> tuple:
-    """What :func:`_study` reads of a study: its holdings, fold errors and stored baselines."""
+    """What :func:`_study` reads of a study: its holdings, fold errors and stored baselines,
+    and the CPU seconds of the thread that read them."""
+    t = time.thread_time()
     ids = [c.id for c in study.cells]
     return (reader.holdings(ids), reader.fold_errors(ids, study.seed, study.runs),
-            _baselines(reader.pvalues(study.cells, study.seed, study.runs)))
+            _baselines(reader.pvalues(study.cells, study.seed, study.runs)),
+            time.thread_time() - t)
 
 
 def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, alpha: float,
@@ -404,7 +409,9 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
         acc.notes.append(f"{label}: skipped: {row['reason']}")
         return
     t = time.perf_counter()
-    held, trials, base = ahead.result() if ahead is not None else _read_study(study, reader)
+    held, trials, base, cpu = (ahead.result() if ahead is not None
+                               else _read_study(study, reader))
+    secs["read cpu"] += cpu
     others = sorted(int(x) for x in set(held["seed"]) - {study.seed})
     if others:
         acc.notes.append(f"{label}: read at root seed {study.seed}; also stored at "
@@ -434,7 +441,9 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
             secs["read"] += time.perf_counter() - t
         K = tr.errors.shape[1]
         ntr, nte = tr.n_train.mean((1, 2)), tr.n_test.mean((1, 2))
+        t = time.perf_counter()
         bc = _with_baselines(base.get(cell.id, {}), acc.baselines, cell.design, tr, K)
+        secs["baselines"] += time.perf_counter() - t
         read = False
         for a, b in itertools.combinations(range(K), 2):
             t = time.perf_counter()

@@ -180,3 +180,18 @@ def test_the_page_in_chromium(written, tmp_path):
             assert all(u.startswith(("file://", "data:")) for u in r.requests)
             (tmp_path / f"card-{width}.png").write_bytes(r.screenshot)
             assert r.screenshot[:8] == b"\x89PNG\r\n\x1a\n" and len(r.screenshot) > 10_000
+
+
+def test_the_benchmark_names_every_phase_the_card_times(written):
+    from simstudy.perf.card import _PHASES, _render_phases
+
+    c, _ = written
+    assert set(_PHASES) | {"total"} == set(c.seconds)
+    ph = {"case": "x", "load": 1.0, "trials": c.trials, "card_phases": c.seconds,
+          "decode_all": {"wall_s": 1.7, "cpu_s": 1.6}, "card": {"wall_s": 9.0, "cpu_s": 8.0},
+          "write": {"wall_s": 1.0, "cpu_s": 0.9}, "figures": {"wall_s": 2.0, "cpu_s": 1.9}}
+    table = "\n".join(_render_phases(ph))
+    for k in _PHASES:
+        assert f"| card: {k} | {c.seconds[k]:.2f} |" in table or \
+            f"| card: {k} | {c.seconds[k]:.1f} |" in table
+    assert "1.70 s wall, 1.60 s CPU" in table
