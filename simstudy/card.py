@@ -306,7 +306,7 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
                          "matched size (add type1 to judge size and match it)")
     mixed = sorted({int(x) for x in pd.concat([size["runs"], power["runs"]])})
     if len(mixed) > 1:
-        acc.notes.append(f"cells hold different run counts ({mixed[0]}–{mixed[-1]}): pooled "
+        acc.notes.append(f"cells hold different run counts ({mixed[0]:,}–{mixed[-1]:,}): pooled "
                          "figures weight each cell by its runs (they pool trials)")
     tests = list(dict.fromkeys([name, *size["test"], *power["test"], *rep["test"]]))
     matched = _matched_frame(name, tests, alpha, acc.h0p, acc.h1p)
@@ -476,9 +476,9 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
                          f"{reason}: {', '.join(cells[:3])}" + (", ..." if len(cells) > 3 else ""))
     if cell_runs:
         lo, hi = min(cell_runs), max(cell_runs)
-        row["runs"] = f"{lo}" if lo == hi else f"{lo}–{hi}"
+        row["runs"] = f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
         if lo != hi:
-            acc.notes.append(f"{label}: cells hold {lo} to {hi} runs (flagged 'runs' in the "
+            acc.notes.append(f"{label}: cells hold {lo:,} to {hi:,} runs (flagged 'runs' in the "
                              "tables); pooled figures weight each cell by its runs")
     if row["cells_read"] == 0:
         row["reason"] = "; ".join(why) or "no cell read"
