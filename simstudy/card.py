@@ -24,8 +24,13 @@ the stored p-values of the baseline tests of the same cells.  The truth of each 
   coverage and mean width (the metrics of Schulz-Kümpel et al. 2024) on cells of known
   truth, beside the corrected resampled t's interval (Nadeau & Bengio 2003) on the same
   fold errors;
+* **matched size** -- per baseline, power compared at matched size (:data:`MATCHING`):
+  each of the two tests at the level where it rejects at most alpha of the H0 trials both
+  read, then both on the same H1 trials, with Tango's paired interval (``Card.matched``);
 * **replicability** -- where the study repeats each data set: Bouckaert & Frank (2004) §2;
-* **summary** -- one line per test, and a one-sentence verdict.
+* **summary** -- one line per test with ranks (size by its distance from alpha, over-size
+  last; power at matched size; R) and why any count is 0, and a one-sentence verdict that
+  names one baseline (:func:`comparator`) for its size and its power claims.
 
 Pooled figures weight each cell by its runs (pooled trials), so a 40-run cell counts 1/25
 of a 1000-run one; cells of one study holding different run counts are flagged.  Every
@@ -902,7 +907,14 @@ def comparator(matched: pd.DataFrame, paired: pd.DataFrame) -> str | None:
     """The one baseline the verdict sets the new test against, for size and for power: of
     the baselines read on the most H1 trials in common with the new test, the most
     powerful at matched size (the strongest rival, not the weakest); with no H1 trial in
-    common, the baseline read on the most H0 trials."""
+    common, the baseline read on the most H0 trials.
+
+    >>> import pandas as pd
+    >>> m = pd.DataFrame({"baseline": ["a", "b", "c"], "matched": [True] * 3,
+    ...                   "h1_trials": [100, 100, 40], "base_power": [0.3, 0.5, 0.9]})
+    >>> comparator(m, pd.DataFrame())
+    'b'
+    """
     m = matched[matched["h1_trials"] > 0] if len(matched) else matched
     if len(m) and m["matched"].any():
         m = m[m["matched"]]

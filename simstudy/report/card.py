@@ -45,14 +45,14 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
              f"{c.trials:,} stored trials read ({c.pairs:,} pairs of learners evaluated); "
              "no learner fitted.", ""]
     if len(c.studies):
-        lines += ["## Studies", "", to_markdown(studies_screen(c)), ""]
+        lines += ["## Studies", "", to_markdown(_studies_screen(c)), ""]
     if len(c.matched):
         lines += ["## Matched size: the new test against each baseline on the same trials", "",
                   f"Power is compared by {MATCHING}. " + _MATCHED_TEXT, "",
-                  to_markdown(matched_screen(c)), ""]
+                  to_markdown(_matched_screen(c)), ""]
     lines += ["## Summary (ranks: 1 = best)", "", _SUMMARY_TEXT, "",
               to_markdown(summary_screen(c)), ""]
-    zeros = zeros_screen(c)
+    zeros = _zeros_screen(c)
     if zeros:
         lines += ["Zeros and missing ranks:", "", *[f"- `{t}`: {w}" for t, w in zeros], ""]
     if len(c.paired):
@@ -159,21 +159,21 @@ def local_paths_out(text: str) -> str:
     return re.sub(r"(?<![\w.~])/(?:[\w.+@-]+/)+([\w.+@-]+)", r"\1", text)
 
 
-def studies_screen(c: Card) -> pd.DataFrame:
+def _studies_screen(c: Card) -> pd.DataFrame:
     """The studies read, counts with thousands separators, no local paths."""
     df = _commas(c.studies)
     df["read_from"] = [local_paths_out(str(x)) for x in df["read_from"]]
     return df
 
 
-def matched_screen(c: Card) -> pd.DataFrame:
+def _matched_screen(c: Card) -> pd.DataFrame:
     """The matched-size comparison, one row per baseline (``card_matched.csv`` keeps the
     nominal-level powers too)."""
     df = c.matched.drop(columns=["new_power_nominal", "base_power_nominal"])
     return _commas(df)
 
 
-def zeros_screen(c: Card) -> list[tuple[str, str]]:
+def _zeros_screen(c: Card) -> list[tuple[str, str]]:
     """(test, why) for every test with a count of 0 or a missing rank."""
     if c.summary.empty or "why_zero" not in c.summary.columns:
         return []
@@ -458,7 +458,7 @@ def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
     if len(c.matched):
         body += ["<h2>Matched size: the new test against each baseline on the same trials</h2>",
                  f"<p>Power is compared by {e(MATCHING)}. {e(_MATCHED_TEXT)}</p>",
-                 _html_table(matched_screen(c), "matched")]
+                 _html_table(_matched_screen(c), "matched")]
         if "card_matched" in figs:
             body.append(H.figure_html(figs.pop("card_matched"), f"card {c.name}"))
     if len(c.summary):
@@ -466,12 +466,12 @@ def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
         body += ["<h2>Summary (ranks: 1 = best)</h2>", f"<p>{e(_SUMMARY_TEXT)}</p>",
                  _html_table(scr[[x for x in HTML_SUMMARY if x in scr.columns]], "summary",
                              new=c.summary["new"].tolist())]
-        zeros = zeros_screen(c)
+        zeros = _zeros_screen(c)
         if zeros:
             body.append("<p>Zeros and missing ranks:</p><ul>" + "".join(
                 f"<li><code>{e(t)}</code>: {e(w)}</li>" for t, w in zeros) + "</ul>")
     if len(c.studies):
-        body += ["<h2>Studies</h2>", _html_table(studies_screen(c), "studies")]
+        body += ["<h2>Studies</h2>", _html_table(_studies_screen(c), "studies")]
     if len(c.paired):
         pooled = _paired_screen(c.paired[c.paired["cell"] == POOLED])
         keep = ["study", "truth", "baseline", "runs", "new_rate", "base_rate", "diff",
@@ -559,4 +559,4 @@ def _link_from_site(c: Card, out: Path) -> None:
     index.write_text(head + link + sep + tail)
 
 
-__all__ = ["summary_screen", "write_card"]
+__all__ = ["local_paths_out", "summary_screen", "write_card"]
