@@ -71,7 +71,7 @@ def cmd_card(args: argparse.Namespace) -> None:
     out = args.out or Path("out") / f"card-{c.name}"
     written = write_card(c, out, figures=not args.no_figures)
     print(c.verdict)
-    print(f"report card of {c.name!r} at alpha={c.alpha}: {c.trials} stored trials "
+    print(f"report card of {c.name!r} at alpha={c.alpha}: {c.trials:,} stored trials "
           f"({c.pairs:,} pairs of learners evaluated), no learner fitted, "
           f"{c.seconds['total']:.1f} s")
     for r in c.studies.itertuples(index=False):

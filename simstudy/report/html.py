@@ -498,10 +498,10 @@ document.querySelectorAll('table.sortable').forEach(function(t){
 """
 
 
-def _page(title: str, body: str) -> str:
+def _page(title: str, body: str, css: str = "") -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head>"
+            f"<title>{html.escape(title)}</title><style>{CSS}{css}</style></head>"
             f"<body>{body}<script>{SCRIPT}</script></body></html>\n")
 
 
