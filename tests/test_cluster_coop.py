@@ -47,7 +47,10 @@ def _session(sid: int) -> list[tuple[int, str]]:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
         if int(fields[3]) == sid and fields[0] != "Z":  # zombies are dead already
-            out.append((int(p), Path(f"/proc/{p}/cmdline").read_bytes()[:80].decode(errors="replace")))
+            # the whole command line: cut at 80 bytes, a long interpreter path hid the
+            # "resource_tracker" of loky's tracker, which was then taken for a worker
+            out.append((int(p), Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ")
+                        .decode(errors="replace")))
     return out
 
 
