@@ -37,6 +37,11 @@ def test_grid_is_27_sets_x_9_designs_with_the_papers_tests():
     ref = pd.read_csv(REF / "bouckaert2004_table1.csv")
     assert {c.label("dataset") for c in study.cells} == set(ref["dataset"])
     assert all(c.learners == G.LEARNERS for c in study.cells)
+    # every set as Weka reads its ARFF (declared domains and class order) where recorded
+    sources = {c.label("dataset"): c.source for c in study.cells}
+    assert sources["German credit"] == "credit-g[domains=declared]"
+    assert sources["Hungarian heart disease"] == "heart-h"  # nothing recorded: codes
+    assert sum(s.endswith("[domains=declared]") for s in sources.values()) == 26
     tests = {c.design: c.tests for c in study.cells}
     assert tests == {
         "5x2cv": ("t5x2cv",),
