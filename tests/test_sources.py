@@ -158,7 +158,7 @@ def test_declared_domains_identity_and_errors() -> None:
     assert get_source("credit-g").content_hash == INFO.set_index("name").at["credit-g", "sha256"]
     assert src.content_hash == domains_hash("credit-g", "declared") != get_source("credit-g").content_hash
     assert {"credit-g", "breast-cancer", "glass", "soybean", "vote", "labor"} <= set(declared_domains())
-    with pytest.raises(SimstudyError, match="'sorted'.*observed.*declared"):
+    with pytest.raises(SimstudyError, match="'sorted'.*declared, observed"):
         get_source("credit-g[domains=sorted]")
     with pytest.raises(SimstudyError, match="'wine' has no declared domains"):
         get_source("wine[domains=declared]")

@@ -12,10 +12,9 @@ index (this matters for IB1, which widens its min/max ranges with every test ins
 
 Weka's own files: for a set Debian's weka package ships (``/usr/share/doc/weka/examples``),
 Weka must read our ARFF as it reads its own file (same attributes, declared values in
-order, class order and instances; ours may lack a constant numeric attribute), and Weka
-run on the same splits cut from its own file, and its cross-validation of its own file,
-must predict exactly what it predicts on ours; the file's sha256 is stored
-(``wekas_file``).
+order, class order and instances; ours may lack a constant numeric attribute), and Weka's
+cross-validation of its own file must give exactly the folds and predictions of its
+cross-validation of ours; the file's sha256 is stored (``wekas_file``).
 
 The suite (``tests/test_learners_weka.py``, ``tests/test_learners_j48.py``) reads the JSON
 files only; :func:`load_fixtures` and :func:`fixture_dataset` are its entry points.
@@ -136,29 +135,10 @@ def wekas_file(name: str) -> Path | None:
     return p if p.is_file() else None
 
 
-def arff_cut(path: Path, rows: np.ndarray | list[int]) -> str:
-    """Weka's own file with only the given data rows (header verbatim, rows in the given
-    order): what Weka reads when it is given a split of its own file."""
-    head: list[str] = []
-    data: list[str] = []
-    in_data = False
-    for line in path.read_text(encoding="utf-8").splitlines():
-        s = line.strip()
-        if in_data:
-            if s and not s.startswith("%"):
-                data.append(line)
-        else:
-            head.append(line)
-            in_data = s.lower().startswith("@data")
-    return "\n".join(head + [data[int(r)] for r in rows]) + "\n"
-
-
 def check_same_as_wekas_file(jar: str, name: str, data) -> str:
     """Weka reads our ARFF of ``data`` as it reads its own file: the same attributes (ours
     may lack a constant numeric one), kinds, declared values in order, class order and
     instances.  Returns the file's sha256; raises when they differ."""
-    import hashlib
-
     from make_domains import weka_read
 
     from simstudy.perf.arff import to_arff
@@ -181,7 +161,13 @@ def check_same_as_wekas_file(jar: str, name: str, data) -> str:
                                f"{w.kinds[j], w.values[j]} vs ours {o.kinds[k], o.values[k]}")
         if col_w != [r[k] for r in o.rows]:
             raise RuntimeError(f"{name}: attribute {n!r} has other values than Weka's file")
-    return hashlib.sha256(own.read_bytes()).hexdigest()
+    return _file_sha256(own)
+
+
+def _file_sha256(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def load_fixtures(directory: Path = FIXTURES) -> list[dict[str, Any]]:
@@ -274,15 +260,6 @@ def make(name: str, jar: str, version: str) -> dict[str, Any]:
             }
             for key, (cls, opts) in LEARNERS.items():
                 entry["pred"][key] = run_weka(jar, cls, opts, p_tr, p_te, len(te))
-            if own is not None:  # Weka on splits of its own file predicts the same
-                o_tr, o_te = Path(tmp) / "own_train.arff", Path(tmp) / "own_test.arff"
-                o_tr.write_text(arff_cut(own, tr), encoding="utf-8")
-                o_te.write_text(arff_cut(own, te), encoding="utf-8")
-                for key, (cls, opts) in LEARNERS.items():
-                    p = run_weka(jar, cls, opts, o_tr, o_te, len(te))
-                    if p != entry["pred"][key]:
-                        raise RuntimeError(f"{name}, split {seed}, {key}: Weka predicts "
-                                           "differently on its own file than on ours")
             fx["splits"].append(entry)
     return fx
 
@@ -571,10 +548,9 @@ def make_cv(name: str, jar: str, version: str) -> dict[str, Any]:
         lines = run_weka_cv(jar, arff, CV_FOLDS, ",".join(map(str, CV_SEEDS)), "trace")
         if own is not None:  # Weka's cross-validation of its own file: the same folds and
             # predictions (the file's rows are ours, in the same order)
-            check_same_as_wekas_file(jar, name, data)
             if run_weka_cv(jar, own, CV_FOLDS, ",".join(map(str, CV_SEEDS)), "trace") != lines:
                 raise RuntimeError(f"{name}: Weka's cv of its own file differs from ours")
-            fx["wekas_file"] = {"path": str(own), "sha256": sha256(own.read_text(encoding="utf-8"))}
+            fx["wekas_file"] = {"path": str(own), "sha256": _file_sha256(own)}
     for seed in CV_SEEDS:
         folds: list[tuple[list[int], list[int]]] = []
         preds: list[dict[str, list[int]]] = []
@@ -601,36 +577,44 @@ def _dump(fx: dict[str, Any]) -> str:
     return re.sub(r"\[\s+([-\d,\s]+?)\s+\]", lambda m: "[" + re.sub(r"\s+", "", m.group(1)).replace(",", ", ") + "]", text) + "\n"
 
 
+def make_general(jar: str, version: str) -> None:
+    """The fixtures no data set enters: Weka's normal CDF, its sort and the edge cases."""
+    (HERE / "normal_probability.json").write_text(json.dumps(make_phi(jar, version)) + "\n")
+    print("normal_probability.json: Weka's normal CDF at", len(phi_points()), "points")
+    (HERE / "weka_sort.json").write_text(json.dumps(make_sort(jar, version)) + "\n")
+    print("weka_sort.json: Weka's quicksort on", len(sort_inputs()), "arrays")
+    EDGE.mkdir(parents=True, exist_ok=True)
+    edge = make_edge(jar, version)
+    head = json.dumps({k: v for k, v in edge.items() if k != "cases"}, sort_keys=True)[:-1]
+    (EDGE / "edge.json").write_text(  # one case a line
+        head + ', "cases": [\n' + ",\n".join(json.dumps(c, sort_keys=True) for c in edge["cases"])
+        + "\n]}\n")
+    print(f"fixtures_edge/edge.json: {len(EDGE_SEEDS)} random edge-case tables")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("sets", nargs="*", default=list(SETS))
     ap.add_argument("--weka", default="/usr/share/java/weka.jar")
+    ap.add_argument("--sets-only", action="store_true",
+                    help="only the data sets' fixtures, not the normal CDF, sort and edge cases")
     args = ap.parse_args(argv)
     if not Path(args.weka).exists():
         print(f"Weka not found at {args.weka!r}; install Debian's 'weka' package", file=sys.stderr)
         return 2
     version = weka_version(args.weka)
     FIXTURES.mkdir(parents=True, exist_ok=True)
-    (HERE / "normal_probability.json").write_text(json.dumps(make_phi(args.weka, version)) + "\n")
-    print("normal_probability.json: Weka's normal CDF at", len(phi_points()), "points")
-    (HERE / "weka_sort.json").write_text(json.dumps(make_sort(args.weka, version)) + "\n")
-    print("weka_sort.json: Weka's quicksort on", len(sort_inputs()), "arrays")
-    EDGE.mkdir(parents=True, exist_ok=True)
-    edge = make_edge(args.weka, version)
-    head = json.dumps({k: v for k, v in edge.items() if k != "cases"}, sort_keys=True)[:-1]
-    (EDGE / "edge.json").write_text(  # one case a line
-        head + ', "cases": [\n' + ",\n".join(json.dumps(c, sort_keys=True) for c in edge["cases"])
-        + "\n]}\n")
-    print(f"fixtures_edge/edge.json: {len(EDGE_SEEDS)} random edge-case tables")
+    if not args.sets_only:
+        make_general(args.weka, version)
     for name in args.sets:
         fx = make(name, args.weka, version)
         (FIXTURES / f"{name}.json").write_text(_dump(fx))
-        print(f"{name}: {len(fx['splits'])} splits, n={fx['n']}, Weka {version}")
+        print(f"{name}: {len(fx['splits'])} splits, n={fx['n']}, Weka {version}", flush=True)
     FIXTURES_CV.mkdir(parents=True, exist_ok=True)
     for name in args.sets:
         fx = make_cv(name, args.weka, version)
         (FIXTURES_CV / f"{name}.json").write_text(_dump(fx))
-        print(f"fixtures_cv/{name}.json: Weka's {CV_FOLDS}-fold cv, seeds {CV_SEEDS}")
+        print(f"fixtures_cv/{name}.json: Weka's {CV_FOLDS}-fold cv, seeds {CV_SEEDS}", flush=True)
     return 0
 
 
