@@ -51,7 +51,7 @@ def perf_weka(session: nox.Session) -> None:
     session.install("-e", ".[dev]")
     session.run("python", "-m", "simstudy.perf.weka_peer", "--out", "figures/perf-weka",
                 *session.posargs)
-    session.run("python", "-m", "simstudy.report.performance", "--write")
+    session.run("python", "-m", "simstudy", "pages")
 
 
 @nox.session(python=PY, name="perf-startup")
@@ -62,7 +62,7 @@ def perf_startup(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     session.run("python", "-m", "simstudy.perf.startup", "--out", "figures/perf-startup",
                 *session.posargs)
-    session.run("python", "-m", "simstudy.report.performance", "--write")
+    session.run("python", "-m", "simstudy", "pages")
 
 
 @nox.session(python=PY, name="perf-cluster")
@@ -72,6 +72,18 @@ def perf_cluster(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     session.run("python", "-m", "simstudy.perf.cluster", "--out", "figures/perf-cluster",
                 *session.posargs)
+
+
+@nox.session(python=PY, name="perf-compare")
+def perf_compare(session: nox.Session) -> None:
+    """compare's one set of fits against mlxtend's two calls (t and F on 5x2 cv), sklearn
+    estimators and registered learners, wall and CPU apart; one model per call against the
+    batch; figures/perf-compare.json and .md with the commit and load.  ``-- N`` sets the
+    repeats (default 5)."""
+    session.install("-e", ".[test]")
+    repeats = int(session.posargs[0]) if session.posargs else 5
+    session.run("python", "-c", "from simstudy.perf.compare import write; "
+                f"print(*write('figures/perf-compare', repeats={repeats}), sep='\\n')")
 
 
 @nox.session(python=PY, name="weka-fixtures")
@@ -183,4 +195,4 @@ def reproduce(session: nox.Session) -> None:
                          external=True).strip()
     session.run("python", "-m", "simstudy.report.reproduce", store, "--commit", commit,
                 "--out", "figures/REPRODUCE.md")
-    session.run("python", "-m", "simstudy.report.performance", "--write")
+    session.run("python", "-m", "simstudy", "pages")

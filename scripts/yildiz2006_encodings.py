@@ -5,7 +5,7 @@ encodings on the same random 5×2 halves, beside the paper's Table 1) and prints
 ``--out`` also writes it (the study's page reads
 ``figures/multitest/table1_encoding_check.md``).  From the repository's root::
 
-    python scripts/yildiz2006_encodings.py --runs 10 [--sets car,nursery] [--out FILE.md]
+    python scripts/yildiz2006_encodings.py --runs 10 [--sets car,nursery] [--out FILE.md]  (and FILE.csv)
 
 A bad argument is one line on stderr and exit status 2.
 """
@@ -35,11 +35,13 @@ def main(argv: list[str] | None = None) -> int:
     bad = [s for s in sets if s not in DATASETS]
     if bad:
         raise SimstudyError(f"unknown --sets {bad!r}; valid choices: {', '.join(DATASETS)}")
-    text = markdown(check(a.runs, sets), a.runs)
+    df = check(a.runs, sets)
+    text = markdown(df, a.runs)
     print(text)
-    if a.out:
+    if a.out:  # the table beside its page, so the page's numbers are read from a CSV
         a.out.parent.mkdir(parents=True, exist_ok=True)
         a.out.write_text(text)
+        df.to_csv(a.out.with_suffix(".csv"), index=False)
     return 0
 
 

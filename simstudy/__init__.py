@@ -32,15 +32,18 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 # public name -> the module that defines it (imported on first use)
 _LAZY = {
     "run": "simstudy.api", "collect": "simstudy.api", "RunResult": "simstudy.api",
+    "snapshot": "simstudy.api",
     "Study": "simstudy.study", "Cell": "simstudy.study", "cells": "simstudy.study",
     "get_study": "simstudy.catalog", "get_learner": "simstudy.learners",
     "get_test": "simstudy.stats.registry", "get_design": "simstudy.designs",
     "get_source": "simstudy.sources", "SimstudyError": "simstudy.errors",
+    "compare": "simstudy.yourmodels", "Comparison": "simstudy.yourmodels",
 }
-# ``ss.bench(...)`` and ``ss.card(...)`` share their names with the modules simstudy.bench
-# and simstudy.card, which Python binds on this package when they are imported; so those
-# modules are made callable, calling the functions of the same name in simstudy.api
-_CALLABLE = ("bench", "card")
+# ``ss.bench(...)``, ``ss.card(...)`` and ``ss.merge(...)`` share their names with the
+# modules simstudy.bench, simstudy.card and simstudy.merge, which Python binds on this package
+# when they are imported; so those modules are made callable, calling the functions of the
+# same name in simstudy.api
+_CALLABLE = ("bench", "card", "merge")
 
 __all__ = ["__version__", *_LAZY, *_CALLABLE]
 

@@ -48,7 +48,47 @@ if TYPE_CHECKING:
     from .aggregate import StudyResult
     from .runner import RunSummary
 
-__all__ = ["run", "collect", "bench", "card", "RunResult", "resolve", "out_dir"]
+__all__ = ["run", "collect", "bench", "card", "merge", "snapshot", "RunResult", "resolve",
+           "out_dir"]
+
+
+def _store_faults(fn: Callable) -> Callable:
+    """An entry point whose store SQLite cannot read raises the CLI's one-line
+    :class:`SimstudyError` (:func:`simstudy.errors.store_fault`), not sqlite3's error."""
+    import functools
+
+    @functools.wraps(fn)
+    def entry(*args: Any, **kwargs: Any) -> Any:
+        from .errors import sqlite_fault, store_fault
+
+        try:
+            return fn(*args, **kwargs)
+        except SimstudyError:
+            raise
+        except Exception as e:
+            fault = sqlite_fault(e)
+            if fault is None:
+                raise
+            raise store_fault(fault) from None
+
+    return entry
+
+
+def _read_options(studies: Sequence[str | Study], alpha: float | None, runs: int | None,
+                  seed: int | None) -> None:
+    """What ``bench`` and ``card`` read checked as the command line checks it: known
+    studies, ``alpha`` in (0, 1), ``runs`` and ``seed`` in range."""
+    from .params import ALPHA, RUNS, SEED, check
+
+    for name in studies:
+        if isinstance(name, str):
+            get_study(name)  # an unknown name: one line naming it and the valid choices
+        elif not isinstance(name, Study):
+            raise SimstudyError(f"a study must be a registered name, a study file's path or "
+                                f"a Study, got {name!r:.80}")
+    for key, value, c in (("alpha", alpha, ALPHA), ("runs", runs, RUNS), ("seed", seed, SEED)):
+        if value is not None:
+            check(key, value, c)
 
 
 @dataclass
@@ -60,7 +100,8 @@ class RunResult:
     ``runs`` holds one :class:`~simstudy.runner.RunSummary` per root seed; the counts
     (trials in all, stored before, computed; test results computed from stored fold
     losses, no learner fitted) are their sums.  ``paths`` are the files written (``out``);
-    ``notes`` what the user should know of them (a filtered run writes its cells' table).
+    ``notes`` what the user should know of them (a filtered run writes its cells' table;
+    the data sets' missing values, kept missing: :func:`simstudy.sources.missing_notes`).
     """
 
     study: Study
@@ -105,6 +146,10 @@ def resolve(study: str | Study, *, runs: int | None = None, sets: int | None = N
                                 "source; give runs instead")
         if runs is not None:
             raise SimstudyError("give sets or runs, not both")
+        from .params import MAX_RUNS, Interval, check
+
+        sets = check("sets", sets, Interval(int, 1, MAX_RUNS // int(per), why=(
+            f"{per} runs per set and at most {MAX_RUNS:,} runs per cell")))
         runs = sets * int(per)
     over = {"runs": runs, "seed": seed, "alpha": alpha, "chunk": chunk}
     if isinstance(study, str):
@@ -115,7 +160,9 @@ def resolve(study: str | Study, *, runs: int | None = None, sets: int | None = N
     else:
         raise SimstudyError(f"study must be a registered name, a .py file or a Study, "
                             f"got {study!r}")
-    return s.select(filter)
+    from .params import check_filter
+
+    return s.select(check_filter(filter))
 
 
 def out_dir(out: str | os.PathLike) -> Path:
@@ -132,13 +179,15 @@ def out_dir(out: str | os.PathLike) -> Path:
     return out
 
 
+@_store_faults
 def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
         alpha: float | None = None, store: str | os.PathLike = DEFAULT_STORE,
         filter: str | None = None, sets: int | None = None, seeds: int = 1,
         chunk: int | None = None, jobs: int = 1, backend: str = "joblib",
         scheduler: str | None = None, out: str | os.PathLike | None = None,
         progress: bool = True, render: str | None = None, record: dict | None = None,
-        **execution: Any) -> RunResult:
+        shard: tuple[int, int] | str | None = None, costs: str | os.PathLike | None = None,
+        force: bool = False) -> RunResult:
     """Compute the trials of ``study`` the store does not hold yet, then read it back.
 
     Parameters
@@ -160,7 +209,9 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
         Run root seeds ``seed .. seed + seeds - 1``, read back together.
     jobs, backend, scheduler
         Parallel workers; ``"serial"``, ``"joblib"`` (local processes) or ``"dask"``
-        (``scheduler``: a Dask scheduler's address).
+        (``scheduler``: a Dask scheduler's address).  At most
+        :data:`~simstudy.params.MAX_JOBS`; local workers beyond this machine's cores are
+        capped at the cores, with a warning, unless ``force``.
     out : path, optional
         Where the rendering goes (nothing is written without it).
     progress : bool
@@ -173,8 +224,15 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
         some of its cells.
     record : dict, optional
         What the store records of this invocation (default: these arguments).
-    **execution
-        Passed on to :func:`simstudy.runner.run_study` (e.g. ``shard=(i, n)``).
+    shard : (i, n) or "I/N", optional
+        Compute only shard ``i`` of ``n`` (1-based) of the work units (:mod:`simstudy.shard`);
+        ``costs``: a store whose measured seconds per trial balance the shards.
+    force : bool
+        Start ``jobs`` local workers even when there are fewer cores.
+
+    ``runs`` is at most :data:`~simstudy.params.MAX_RUNS` and ``seeds``
+    :data:`~simstudy.params.MAX_SEEDS`; a run of a million trials or more says its size and
+    estimated cost (a :class:`~simstudy.errors.SimstudyWarning`) before it is planned.
 
     Returns
     -------
@@ -192,15 +250,31 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
     """
     from .aggregate import collect as _collect
     from .aggregate import collect_seeds
-    from .params import POSITIVE_INT, check
+    from .params import BACKEND, MAX_SEED, SEEDS, check, check_filter, check_shard, jobs_for
     from .runner import run_study, validate
+    from .sources import missing_notes
     from .store import Store
 
-    seeds = check("seeds", seeds, POSITIVE_INT)
+    seeds = check("seeds", seeds, SEEDS)
+    backend = check("backend", backend, BACKEND)
+    if backend != "dask" and scheduler:
+        raise SimstudyError(f"scheduler {scheduler!r} needs backend 'dask' (--backend dask), "
+                            f"not {backend!r}")
+    shard = check_shard(shard)
+    if costs is not None and shard is None:
+        raise SimstudyError(f"costs {str(costs)!r} balances shards; it needs shard=(I, N) "
+                            "(--shard I/N)")
+    jobs, capped = jobs_for(jobs, backend, scheduler, force=force)
+    filter = check_filter(filter)
     whole = resolve(study, runs=runs, sets=sets, seed=seed, alpha=alpha, chunk=chunk)
+    if whole.seed + seeds - 1 > MAX_SEED:
+        raise SimstudyError(f"seeds {seeds!r} from seed {whole.seed} pass the largest root "
+                            f"seed {MAX_SEED} (2**63 - 1, what the store keeps)")
     s = whole.select(filter)  # whole: what a filtered run leaves out
     filtered = len(s.cells) < len(whole.cells)
     render = _render_choice(render, filtered, out)
+    _say(capped)
+    _say(plan_note(s, seeds, store))  # before planning, which walks every run of every cell
     validate(s)  # before the store file is created
     target = None if out is None or render == "none" else out_dir(out)
     if record is None:
@@ -210,17 +284,18 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
                   "backend": backend, "scheduler": scheduler,
                   "out": None if out is None else str(out), "render": render,
                   "api": "simstudy.run"}
+    execution = {} if shard is None else {"shard": shard, "costs": costs}
     t0 = time.time()
     with Store(store) as st:
         roots = [s.seed + i for i in range(seeds)]
         done = [run_study(s.replace(seed=sd), st, jobs=jobs, backend=backend,
                           scheduler=scheduler, progress=progress, args=record, **execution)
                 for sd in roots]
-        if execution.get("shard") is not None:  # a part of the work: read once merged
+        if shard is not None:  # a part of the work: read once merged
             return RunResult(s, None, done, time.time() - t0, str(st.path))
         result = _collect(s, st) if seeds == 1 else collect_seeds(s, st, roots)
         paths: list[Path] = []
-        notes: list[str] = []
+        notes: list[str] = missing_notes(c.source for c in s.cells)
         if target is not None and render == "cells":
             from .report import write_table
 
@@ -242,19 +317,71 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
     return RunResult(s, result, done, time.time() - t0, str(st.path), paths, notes)
 
 
-RENDER_CHOICES = ("study", "cells", "none")
-
-
 def _render_choice(render: str | None, filtered: bool, out: object) -> str:
     """What a run writes: ``render`` checked, or its default (the cells' table when the
     filter leaves out cells, else the study's rendering)."""
+    from .params import RENDER, check
+
     if render is None:
         return "cells" if filtered else "study"
-    if render not in RENDER_CHOICES:
-        raise SimstudyError(f"render {render!r} is not one of: {', '.join(RENDER_CHOICES)}")
+    render = check("render", render, RENDER)
     if render == "none" and out is not None:
-        raise SimstudyError(f"render 'none' writes nothing; drop out {str(out)!r}")
+        raise SimstudyError(f"render 'none' (--no-render) writes nothing; drop out "
+                            f"{str(out)!r} (--out)")
     return render
+
+
+def _say(note: str | None) -> None:
+    """A note the user should read before the run goes on: a :class:`SimstudyWarning`
+    (the command line prints it as ``simstudy: warning: ...``)."""
+    if note:
+        import warnings
+
+        from .errors import SimstudyWarning
+
+        warnings.warn(note, SimstudyWarning, stacklevel=4)  # the caller of run (decorated)
+
+
+#: a run of this many trials or more says its size and cost before it is planned
+LARGE_RUN = 10**6
+
+
+def plan_note(study: Study, seeds: int, store: str | os.PathLike) -> str | None:
+    """The size and estimated cost of running ``study`` at ``seeds`` root seeds, when it is
+    :data:`LARGE_RUN` trials or more (else None): trials, model fits, and CPU time from the
+    seconds per trial ``store`` measured for the cells (estimated from the cells' shapes for
+    the cells it has not measured), when it holds any.  Read before planning: nothing
+    here walks the runs.
+
+    Examples
+    --------
+    >>> from simstudy.catalog import get_study
+    >>> plan_note(get_study("demo", runs=10**6), 1, "no-such-store.sqlite")[:48]
+    'demo: 6,000,000 trials (6 cells x 1,000,000 runs'
+    """
+    trials = len(study.cells) * study.runs * seeds
+    if trials < LARGE_RUN:
+        return None
+    import numpy as np
+
+    from .designs import get_design
+    from .progress import trial_cost
+    from .shard import measured_costs
+
+    fits = sum(len(c.learners) * int(np.prod(get_design(c.design).shape))
+               for c in study.cells) * study.runs * seeds
+    line = (f"{study.name}: {trials:,} trials ({len(study.cells):,} cells x {study.runs:,} "
+            f"runs x {seeds:,} root seed{'s' if seeds > 1 else ''}), {fits:,} model fits")
+    got = measured_costs(store, [c.id for c in study.cells]) if Path(store).is_file() else {}
+    if not got:
+        return line + ("; no measured seconds per trial in the store to estimate its time "
+                       "(a short run of a few runs measures them); Ctrl-C stops it")
+    est = {c.id: trial_cost(c) for c in study.cells}
+    scale = float(np.median([got[c] / est[c] for c in got if est[c] > 0] or [1.0]))
+    cpu = sum(got.get(c, est[c] * scale) for c in est) * study.runs * seeds
+    return line + (f"; about {cpu / 3600:,.1f} CPU-hours at the seconds per trial the store "
+                   f"measured ({len(got)} of {len(est)} cells measured, the others estimated "
+                   "from their shapes); Ctrl-C stops it")
 
 
 def _cell_table(result: StudyResult) -> pd.DataFrame:
@@ -268,6 +395,7 @@ def _cell_table(result: StudyResult) -> pd.DataFrame:
     return table[cols + [c for c in ("truth",) if c in table.columns]]
 
 
+@_store_faults
 def collect(study: str | Study, *, store: str | os.PathLike = DEFAULT_STORE,
             runs: int | None = None, seed: int | None = None, alpha: float | None = None,
             confidence: float = 0.95, filter: str | None = None) -> StudyResult:
@@ -294,19 +422,25 @@ def collect(study: str | Study, *, store: str | os.PathLike = DEFAULT_STORE,
     (2, 0.01, ['F5x2cv', 't5x2cv'])
     """
     from .aggregate import collect as _collect
+    from .params import ALPHA, check
     from .scope import stored_scope
     from .store import Store
 
+    _read_options([], alpha, runs, seed)
+    confidence = check("confidence", confidence, ALPHA)
     s = resolve(study, alpha=alpha, filter=filter)
     with Store(store, readonly=True) as st:
         s = stored_scope(s, st, runs, seed, asked=study if isinstance(study, str) else None)
         result = _collect(s, st, confidence=confidence)
+        for note in st.mixed(s.name):  # e.g. shards merged from different installs
+            _say(note)
     if result.table.empty and result.trials.empty:
         raise SimstudyError(f"store {str(store)!r} holds no trials of study {s.name!r} "
                             f"(seed {s.seed}); run it first")
     return result
 
 
+@_store_faults
 def bench(test: Callable | str, study: str | Study, store: Any = None, **options: Any
           ) -> pd.DataFrame:
     """A new test's reject proportions (or choice frequencies, for a study of K learners)
@@ -330,18 +464,61 @@ def bench(test: Callable | str, study: str | Study, store: Any = None, **options
     from . import bench as _bench
     from .stats.registry import is_choice
 
+    _read_options([study], options.get("alpha"), options.get("runs"), options.get("seed"))
     s = study if isinstance(study, Study) else get_study(study)
     if any(is_choice(t) for c in s.cells for t in c.tests):
         return _bench.bench_choice(test, study, store, **options)
     return _bench.bench(test, study, store, **options)
 
 
-def card(test: Callable | str, studies: Sequence[str | Study], store: Any = None,
-         **options: Any):
+@_store_faults
+def card(test: Callable | str, studies: Sequence[str | Study] | None = None,
+         store: Any = None, **options: Any):
     """A new test's report card (size, power, replicability beside the baselines) from
-    the stored trials of ``studies``; no learner is fitted.  See :func:`simstudy.card.card`
+    the stored trials of ``studies`` (default: every shipped study) in ``store`` (default:
+    the shipped trials; a store is read only when named); no learner is fitted.  See :func:`simstudy.card.card`
     for ``options`` and the result, and :func:`simstudy.report.card.write_card` to write it.
     """
     from . import card as _card
 
+    if isinstance(studies, (str, Study)):
+        studies = [studies]
+    _read_options(list(studies), options.get("alpha"), options.get("runs"),
+                  options.get("seed"))
     return _card.card(test, studies, store, **options)
+
+
+@_store_faults
+def snapshot(store: str | os.PathLike, dest: str | os.PathLike) -> Path:
+    """Copy ``store`` to the one self-contained file ``dest`` (consistent even while a run
+    writes to it; ``.gz``: compressed) and check the copy opens; returns ``dest``.
+    :meth:`simstudy.store.Store.snapshot` says what it refuses.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import simstudy as ss
+    >>> d = tempfile.mkdtemp()
+    >>> _ = ss.run("demo", runs=2, store=os.path.join(d, "s.sqlite"), filter="iris/lda",
+    ...            progress=False)
+    >>> ss.snapshot(os.path.join(d, "s.sqlite"), os.path.join(d, "copy.sqlite")).name
+    'copy.sqlite'
+    """
+    from .store import Store
+
+    with Store(store, readonly=True) as st:
+        out = st.snapshot(dest)
+    with Store(out, readonly=True):
+        pass  # the copy opens as a store of this schema
+    return out
+
+
+@_store_faults
+def merge(out: str | os.PathLike, inputs: Sequence[str | os.PathLike]):
+    """Combine the stores ``inputs`` (e.g. the shards of a job array) into the new store
+    ``out``; see :func:`simstudy.merge.merge_stores` for what is checked and returned."""
+    from .merge import merge_stores
+
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    return merge_stores(out, list(inputs))

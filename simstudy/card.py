@@ -24,8 +24,13 @@ the stored p-values of the baseline tests of the same cells.  The truth of each 
   coverage and mean width (the metrics of Schulz-Kümpel et al. 2024) on cells of known
   truth, beside the corrected resampled t's interval (Nadeau & Bengio 2003) on the same
   fold errors;
+* **matched size** -- per baseline, power compared at matched size (:data:`MATCHING`):
+  each of the two tests at the level where it rejects at most alpha of the H0 trials both
+  read, then both on the same H1 trials, with Tango's paired interval (``Card.matched``);
 * **replicability** -- where the study repeats each data set: Bouckaert & Frank (2004) §2;
-* **summary** -- one line per test, and a one-sentence verdict.
+* **summary** -- one line per test with ranks (size by its distance from alpha, over-size
+  last; power at matched size; R) and why any count is 0, and a one-sentence verdict that
+  names one baseline (:func:`comparator`) for its size and its power claims.
 
 Pooled figures weight each cell by its runs (pooled trials), so a 40-run cell counts 1/25
 of a 1000-run one; cells of one study holding different run counts are flagged.  Every
@@ -42,6 +47,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,10 +67,11 @@ from .aggregate import pair_cell as _pair_cell
 from .aggregate import rejects as _rejects
 from .aggregate import rejects_per_unit as _rep_units
 from .designs import get_design
-from .errors import SimstudyError
+from .errors import Interrupted, SimstudyError
 from .stats.baselines import Trials, evaluate
 from .stats.registry import get_test
 from .study import Study
+from .trials import ShippedTrials
 from .truth import truth, truth_text
 from .usertest import UserTest, locate, no_trials, open_readers, progress_bar
 
@@ -103,6 +110,9 @@ class Card:
     verdict: str = ""
     resolve: float = 0.01
     pairs: int = 0
+    #: the new test against each baseline on the trials both read, power at matched size
+    #: (:data:`MATCHING`)
+    matched: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 # --- small pieces ------------------------------------------------------------------------
@@ -151,7 +161,8 @@ INTERVAL_BASELINES["corrected-t interval"] = corrected_t_interval
 
 # --- the card ------------------------------------------------------------------------------
 
-def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=None, *,
+def card(fn: Callable | str | UserTest, studies: Sequence[Study | str] | None = None,
+         store=None, *,
          name: str | None = None, alpha: float = 0.05, alphas: Sequence[float] = ALPHA_GRID,
          swap: bool = False, runs: int | None = None, seed: int | None = None,
          resolve: float = 0.01, progress: bool | None = None,
@@ -161,8 +172,10 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=No
 
     ``fn``: a function, or ``"MODULE:FUNCTION"`` / ``"path.py:FUNCTION"``.  ``studies``:
     registered names or study files (scoped to what the store holds, as ``report`` does)
-    or Study objects (read as given).  ``store``: a path, an open store, a list of them
-    (each study is read from the first that holds it), or None for the shipped trials.
+    or Study objects (read as given); None for every study whose trials ship
+    (:func:`simstudy.trials.shipped_studies`).  ``store``: a path, an open store, a list of
+    them (each study is read from the first that holds it), or None for the shipped trials;
+    a store is read only when named here.
     ``swap=True`` evaluates the new test on (learner b, learner a): a two-sided test's card
     must not change.  ``resolve``: the difference in reject rate whose runs-to-resolve the
     paired table gives.  ``progress``: a bar over trials on stderr (default: when stderr
@@ -189,7 +202,11 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str], store=No
     name = test.name
     if not (isinstance(resolve, (int, float)) and 0 < resolve < 1):
         raise SimstudyError(f"resolve must be a difference in (0, 1), got {resolve!r}")
-    if isinstance(studies, (str, Study)):
+    if studies is None:
+        from .trials import shipped_studies
+
+        studies = shipped_studies()
+    elif isinstance(studies, (str, Study)):
         studies = [studies]
     studies = list(studies)
     if not studies:
@@ -217,8 +234,10 @@ class _Acc:
         self.rep: list[dict] = []
         self.paired: list[dict] = []
         self.intervals: list[dict] = []
-        self.h0p: dict[str, list[np.ndarray]] = {}
-        self.h1p: dict[str, list[tuple[tuple, np.ndarray]]] = {}
+        # test -> [((study, cell, pair), runs, p-values)] on H0 and on H1 cells: the trials
+        # two tests both read are aligned by run for the comparisons at matched size
+        self.h0p: dict[str, list[tuple[tuple, np.ndarray, np.ndarray]]] = {}
+        self.h1p: dict[str, list[tuple[tuple, np.ndarray, np.ndarray]]] = {}
         self.notes: list[str] = []
         self.studies: list[dict] = []
         self.trials = 0
@@ -231,7 +250,9 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
           log: Callable[[str], None] | None = None) -> Card:
     name = test.name
     alphas = np.asarray(sorted({float(x) for x in alphas} | {alpha}))
-    secs = {"read": 0.0, "new test": 0.0, "aggregate": 0.0}
+    # wall seconds of the main thread per phase ("read": waiting for the trials), and the
+    # CPU seconds of reading them, in whichever thread read them
+    secs = {"read": 0.0, "read cpu": 0.0, "baselines": 0.0, "new test": 0.0, "aggregate": 0.0}
     acc = _Acc()
     acc.baselines = baselines
     located = []
@@ -258,11 +279,35 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
             f"{', '.join(held) or 'no study'} to evaluate, from "
             f"{'; '.join(where) or 'nowhere'}; no learner is fitted")
     bar = progress_bar(progress, total, f"card {name}")
+    # the next study's shipped trials are read (decompressed) in a second thread while this
+    # one is evaluated: one study ahead, so at most two studies' trials are in memory; a
+    # store's connection stays in the thread that opened it
+    ahead = [_reads_ahead(study, reader) for _, study, reader in located]
+    pool = ThreadPoolExecutor(1) if any(ahead) else None
+    pending: dict[int, Future] = {}
+
+    def prefetch(i: int) -> None:
+        if pool is not None and i < len(located) and ahead[i]:
+            pending[i] = pool.submit(_read_study, *located[i][1:])
+
     try:
-        for st, study, reader in located:
+        prefetch(0)
+        for i, (st, study, reader) in enumerate(located):
+            prefetch(i + 1)
             _study(test, st, study, reader, readers, acc, alpha, alphas, swap, resolve, bar,
-                   secs)
+                   secs, pending.pop(i, None))
+    except KeyboardInterrupt as e:  # a card stores nothing: say so, not "rerun to resume"
+        at = f" {e.where}" if hasattr(e, "where") else ""
+        raise Interrupted(
+            f"card {name!r} stopped{at} after {acc.pairs + getattr(e, 'done', 0):,} of "
+            f"{total:,} trials x learner pairs evaluated ({len(acc.studies)} of "
+            f"{len(located)} studies begun); a card stores nothing and wrote nothing: rerun "
+            "it to start again") from None
     finally:
+        if pool is not None:
+            for f in pending.values():
+                f.cancel()
+            pool.shutdown(wait=True)
         if bar is not None:
             bar.close()
     if not acc.size and not acc.power:
@@ -280,17 +325,19 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
                          "matched size (add type1 to judge size and match it)")
     mixed = sorted({int(x) for x in pd.concat([size["runs"], power["runs"]])})
     if len(mixed) > 1:
-        acc.notes.append(f"cells hold different run counts ({mixed[0]}–{mixed[-1]}): pooled "
+        acc.notes.append(f"cells hold different run counts ({mixed[0]:,}–{mixed[-1]:,}): pooled "
                          "figures weight each cell by its runs (they pool trials)")
-    summary = _summary(name, alpha, size, power, acc.h0p, acc.h1p, rep)
+    tests = list(dict.fromkeys([name, *size["test"], *power["test"], *rep["test"]]))
+    matched = _matched_frame(name, tests, alpha, acc.h0p, acc.h1p)
+    summary = _summary(name, alpha, size, power, acc.h0p, acc.h1p, rep, matched)
     paired = _paired_frame(acc.paired, resolve)
     intervals = _interval_frame(acc.intervals)
     studies_df = pd.DataFrame(acc.studies, columns=_STUDY_COLS)
-    verdict = _verdict(name, alpha, size, power, paired, studies_df)
+    verdict = _verdict(name, alpha, size, power, paired, studies_df, matched, summary)
     secs["aggregate"] += time.perf_counter() - t
     secs["total"] = time.perf_counter() - t0
     return Card(name, alpha, size, cal, power, rep, summary, acc.notes, secs, acc.trials,
-                studies_df, paired, intervals, verdict, resolve, acc.pairs)
+                studies_df, paired, intervals, verdict, resolve, acc.pairs, matched)
 
 
 _SIZE_COLS = ["study", "cell", "pair", "design", "truth", "test", "new", "rejects", "runs",
@@ -351,8 +398,25 @@ def _with_baselines(stored: dict, names: tuple, design: str, tr, K: int) -> dict
     return out
 
 
+def _reads_ahead(study: Study, reader) -> bool:
+    """Whether the study's trials may be read in another thread: shipped trials only (each
+    study its own files and reader)."""
+    return isinstance(reader, ShippedTrials)
+
+
+def _read_study(study: Study, reader) -> tuple:
+    """What :func:`_study` reads of a study: its holdings, fold errors and stored baselines,
+    and the CPU seconds of the thread that read them."""
+    t = time.thread_time()
+    ids = [c.id for c in study.cells]
+    return (reader.holdings(ids), reader.fold_errors(ids, study.seed, study.runs),
+            _baselines(reader.pvalues(study.cells, study.seed, study.runs)),
+            time.thread_time() - t)
+
+
 def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, alpha: float,
-           alphas: np.ndarray, swap: bool, resolve: float, bar, secs: dict) -> None:
+           alphas: np.ndarray, swap: bool, resolve: float, bar, secs: dict,
+           ahead: Future | None = None) -> None:
     name = test.name
     label = st if isinstance(st, str) else study.name
     row = {"study": label, "status": "skipped", "cells": len(study.cells), "cells_read": 0,
@@ -364,13 +428,13 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
         acc.notes.append(f"{label}: skipped: {row['reason']}")
         return
     t = time.perf_counter()
-    ids = [c.id for c in study.cells]
-    others = sorted(int(x) for x in set(reader.holdings(ids)["seed"]) - {study.seed})
+    held, trials, base, cpu = (ahead.result() if ahead is not None
+                               else _read_study(study, reader))
+    secs["read cpu"] += cpu
+    others = sorted(int(x) for x in set(held["seed"]) - {study.seed})
     if others:
         acc.notes.append(f"{label}: read at root seed {study.seed}; also stored at "
                          f"{', '.join(map(str, others))} (--seed to read another)")
-    trials = reader.fold_errors(ids, study.seed, study.runs)
-    base = _baselines(reader.pvalues(study.cells, study.seed, study.runs))
     secs["read"] += time.perf_counter() - t
     mode = repetitions(study)
     why: dict[str, list[str]] = {}  # reason -> cell ids
@@ -396,7 +460,9 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
             secs["read"] += time.perf_counter() - t
         K = tr.errors.shape[1]
         ntr, nte = tr.n_train.mean((1, 2)), tr.n_test.mean((1, 2))
+        t = time.perf_counter()
         bc = _with_baselines(base.get(cell.id, {}), acc.baselines, cell.design, tr, K)
+        secs["baselines"] += time.perf_counter() - t
         read = False
         for a, b in itertools.combinations(range(K), 2):
             t = time.perf_counter()
@@ -429,9 +495,9 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
                          f"{reason}: {', '.join(cells[:3])}" + (", ..." if len(cells) > 3 else ""))
     if cell_runs:
         lo, hi = min(cell_runs), max(cell_runs)
-        row["runs"] = f"{lo}" if lo == hi else f"{lo}–{hi}"
+        row["runs"] = f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
         if lo != hi:
-            acc.notes.append(f"{label}: cells hold {lo} to {hi} runs (flagged 'runs' in the "
+            acc.notes.append(f"{label}: cells hold {lo:,} to {hi:,} runs (flagged 'runs' in the "
                              "tables); pooled figures weight each cell by its runs")
     if row["cells_read"] == 0:
         row["reason"] = "; ".join(why) or "no cell read"
@@ -463,7 +529,7 @@ def _pair_rows(test: UserTest, study: Study, cell, tr, a: int, b: int, K: int, o
                "proportion": k / n if n else float("nan"), "ci_low": np.nan, "ci_high": np.nan}
         if measure == SIZE:
             acc.size.append(row)
-            acc.h0p.setdefault(tname, []).append(p)
+            acc.h0p.setdefault(tname, []).append(((study.name, cell.id, pair), truns, p))
             for al, pr in zip(alphas, _reject_rate(p, alphas), strict=True):
                 acc.cal.append({**key, "test": tname, "alpha": float(al),
                                 "proportion": float(pr)})
@@ -472,14 +538,18 @@ def _pair_rows(test: UserTest, study: Study, cell, tr, a: int, b: int, K: int, o
             acc.power.append({**row, "measure": measure, "true_diff": diff, "z": z,
                               "x_kind": x_kind, "x": abs(diff) if diff is not None else abs(z)})
             if measure == POWER:
-                acc.h1p.setdefault(tname, []).append(((study.name, cell.id, pair), p))
+                acc.h1p.setdefault(tname, []).append(((study.name, cell.id, pair), truns, p))
         if mode is not None:
             rep_acc.setdefault((cell.design, pair, tname), []).append(
                 _rep_units(truns, p, alpha, mode))
         if tname != name:
-            # the same trials: align the baseline's runs with the new test's
-            _, i_new, i_base = np.intersect1d(tr.runs, truns, return_indices=True)
-            x, y = rej_new[i_new], _rejects(p, alpha)[i_base]
+            # the same trials: align the baseline's runs with the new test's (most often
+            # already the same runs in the same order)
+            if truns is tr.runs or np.array_equal(truns, tr.runs):
+                x, y = rej_new, _rejects(p, alpha)
+            else:
+                _, i_new, i_base = np.intersect1d(tr.runs, truns, return_indices=True)
+                x, y = rej_new[i_new], _rejects(p, alpha)[i_base]
             acc.paired.append({**key, "measure": measure, "baseline": tname,
                                "runs": int(x.size), "new_rejects": int(x.sum()),
                                "base_rejects": int(y.sum()), "n10": int((x & ~y).sum()),
@@ -625,15 +695,92 @@ def _pooled(frame: pd.DataFrame) -> float:
     return float(frame["rejects"].sum() / n) if n else float("nan")
 
 
-def _summary(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame, h0p: dict,
-             h1p: dict, rep: pd.DataFrame) -> pd.DataFrame:
-    """One line per test, ranked: size excess, power at matched size, replicability R.
+#: how the card compares power, stated on the card
+MATCHING = ("size-adjusted power: for each pair (new test, baseline), each test at the largest "
+            "level at which it rejects at most alpha of the H0 trials both read, then both "
+            "on the same H1 trials")
+_MATCHED_COLS = ["baseline", "matched", "h0_cells", "h0_trials", "new_size", "base_size",
+                 "new_alpha_matched", "base_alpha_matched", "h1_cells", "h1_trials",
+                 "new_power", "base_power", "diff", "ci_low", "ci_high", "n10", "n01",
+                 "new_power_nominal", "base_power_nominal"]
 
-    Means over cells are pooled (weighted by each cell's runs).  Power is over H1 cells of
-    known truth only; cells of unknown truth have their own pooled reject rate.  Baselines
-    often cover other cells than the new test (Wang et al.'s tests each read their own
-    design), so each baseline's line also gives the new test's figures over *that
-    baseline's* cells (``new_*_same_cells``): the like-for-like comparison.
+
+def _aligned(a: list, b: list) -> tuple[np.ndarray, np.ndarray, int]:
+    """The p-values of two tests on the trials both read (cells in common, runs aligned):
+    ``a`` and ``b`` are lists of ``(key, runs, p-values)``; returns (pa, pb, cells)."""
+    bd = {k: (r, p) for k, r, p in b}
+    xa, xb = [], []
+    for k, ra, pa in a:
+        if k not in bd:
+            continue
+        rb, pb = bd[k]
+        if ra is rb or np.array_equal(ra, rb):
+            xa.append(pa)
+            xb.append(pb)
+            continue
+        _, ia, ib = np.intersect1d(ra, rb, assume_unique=True, return_indices=True)
+        if ia.size:
+            xa.append(pa[ia])
+            xb.append(pb[ib])
+    if not xa:
+        return np.zeros(0), np.zeros(0), 0
+    return np.concatenate(xa), np.concatenate(xb), len(xa)
+
+
+def _rate(v: np.ndarray) -> float:
+    """The mean of decisions, NaN for none."""
+    return float(v.mean()) if v.size else float("nan")
+
+
+def _matched_frame(name: str, tests: list[str], alpha: float, h0p: dict,
+                   h1p: dict) -> pd.DataFrame:
+    """One row per baseline: the new test against it on the trials both read, power
+    compared at matched size (:data:`MATCHING`), with the paired counts and Tango's (1998)
+    interval for the difference new − baseline; ``matched`` False (both at alpha) when no
+    H0 trial is read by both."""
+    rows = []
+    for t in tests:
+        if t == name:
+            continue
+        n0, b0, c0 = _aligned(h0p.get(name, []), h0p.get(t, []))
+        n1, b1, c1 = _aligned(h1p.get(name, []), h1p.get(t, []))
+        matched = n0.size > 0
+        an = _matched_alpha(n0, alpha) if matched else alpha
+        ab = _matched_alpha(b0, alpha) if matched else alpha
+        x, y = _rejects(n1, an), _rejects(b1, ab)
+        n = int(x.size)
+        n10, n01 = int((x & ~y).sum()), int((~x & y).sum())
+        lo, hi = tango_paired(n10, n01, n) if n else (float("nan"), float("nan"))
+        rows.append({"baseline": t, "matched": matched, "h0_cells": c0, "h0_trials": int(n0.size),
+                     "new_size": _rate(_rejects(n0, alpha)), "base_size": _rate(_rejects(b0, alpha)),
+                     "new_alpha_matched": an if matched else float("nan"),
+                     "base_alpha_matched": ab if matched else float("nan"),
+                     "h1_cells": c1, "h1_trials": n, "new_power": _rate(x), "base_power": _rate(y),
+                     "diff": (n10 - n01) / n if n else float("nan"),
+                     "ci_low": float(lo), "ci_high": float(hi), "n10": n10, "n01": n01,
+                     "new_power_nominal": _rate(_rejects(n1, alpha)),
+                     "base_power_nominal": _rate(_rejects(b1, alpha))})
+    return pd.DataFrame(rows, columns=_MATCHED_COLS)
+
+
+def _size_key(size: pd.Series, alpha: float) -> pd.Series:
+    """Size ranked by its distance from alpha, every over-size test after every other."""
+    d = size - alpha
+    return pd.Series(np.where(d > 0, 1.0 + d, -d), index=size.index).where(size.notna())
+
+
+def _summary(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame, h0p: dict,
+             h1p: dict, rep: pd.DataFrame, matched: pd.DataFrame) -> pd.DataFrame:
+    """One line per test, ranked (1 = best): size by its distance from alpha (over-size
+    worst), power at matched size against the new test on the trials both read
+    (``matched``, :func:`_matched_frame`), replicability R.
+
+    Means over cells are pooled (weighted by each cell's runs), each test over its own
+    cells.  Power is over H1 cells of known truth only; cells of unknown truth have their
+    own pooled reject rate.  Baselines often cover other cells than the new test (Wang et
+    al.'s tests each read their own design), so the power comparison and its rank are on
+    the trials each baseline and the new test both read (``h1_trials_same``), at matched
+    size; ``why_zero`` says why a count is 0 or a rank is missing.
     """
     h1 = power[power["measure"] == POWER] if len(power) else power
     unk = power[power["measure"] == UNKNOWN] if len(power) else power
@@ -647,31 +794,35 @@ def _summary(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame, h
 
     a_star = {}
     for t in tests:
-        p0 = np.concatenate(h0p[t]) if h0p.get(t) else np.zeros(0)
+        p0 = np.concatenate([p for _, _, p in h0p[t]]) if h0p.get(t) else np.zeros(0)
         a_star[t] = _matched_alpha(p0, alpha) if p0.size else float("nan")
     new_size = {(r.study, r.cell, r.pair): (r.rejects, r.runs)
                 for r in size[size["test"] == name].itertuples(index=False)}
-    new_h1 = dict(h1p.get(name, []))
+    m = matched.set_index("baseline") if len(matched) else matched
+    new_h1 = sum(p.size for _, _, p in h1p.get(name, []))
     rows = []
     for t in tests:
         s = size[size["test"] == t]
         ht = h1[h1["test"] == t]
         ut = unk[unk["test"] == t]
         ps = h1p.get(t, [])
-        w = [p.size for _, p in ps]
-        raw = wmean([rate(p, alpha) for _, p in ps], w)
-        matched = (wmean([rate(p, a_star[t]) for _, p in ps], w)
-                   if not math.isnan(a_star[t]) else float("nan"))
+        w = [p.size for _, _, p in ps]
+        raw = wmean([rate(p, alpha) for _, _, p in ps], w)
+        own = (wmean([rate(p, a_star[t]) for _, _, p in ps], w)
+               if not math.isnan(a_star[t]) else float("nan"))
         same = [new_size[k] for k in zip(s["study"], s["cell"], s["pair"], strict=True)
                 if k in new_size]
-        level_new = alpha if math.isnan(a_star[name]) else a_star[name]
-        same_p = [(rate(new_h1[k], level_new), new_h1[k].size) for k, _ in ps if k in new_h1]
-        # like for like: this test's power minus the new test's on the same cells, each at
-        # its matched level (both at alpha when either has no H0 cell to match on)
-        both = not (math.isnan(a_star[t]) or math.isnan(a_star[name]))
-        vs_new = [(rate(p, a_star[t] if both else alpha)
-                   - rate(new_h1[k], a_star[name] if both else alpha), p.size)
-                  for k, p in ps if k in new_h1]
+        if t == name:
+            same_trials = new_h1
+            new_same = base_same = float("nan")
+            minus = 0.0 if new_h1 else float("nan")
+        elif len(m) and t in m.index and m.loc[t, "h1_trials"] > 0:
+            r = m.loc[t]
+            same_trials = int(r["h1_trials"])
+            new_same, base_same = float(r["new_power"]), float(r["base_power"])
+            minus = -float(r["diff"])
+        else:
+            same_trials, new_same, base_same, minus = 0, float("nan"), float("nan"), float("nan")
         r = rep[rep["test"] == t]
         rows.append({
             "test": t, "new": t == name,
@@ -683,56 +834,123 @@ def _summary(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame, h
             "power_cells": len(ht),
             "mean_power": raw,
             "alpha_matched": a_star[t],
-            "mean_power_matched": matched,
+            "mean_power_matched": own,
             "unknown_cells": len(ut),
             "mean_reject_unknown": _pooled(ut) if len(ut) else float("nan"),
             "rep_groups": len(r),
             "mean_R": float(r["R"].mean()) if len(r) else float("nan"),
             "new_mean_size_same_cells": (sum(k for k, _ in same) / sum(n for _, n in same)
                                          if same and t != name else float("nan")),
-            "new_mean_power_same_cells": (wmean([x for x, _ in same_p], [n for _, n in same_p])
-                                          if same_p and t != name else float("nan")),
-            "power_minus_new": wmean([x for x, _ in vs_new], [n for _, n in vs_new]),
+            "h1_trials_same": same_trials,
+            "power_matched_same": base_same,
+            "new_power_matched_same": new_same,
+            "power_minus_new": minus,
         })
     out = pd.DataFrame(rows)
     if out.empty:
         return out
-    # ranks (1 = best): size by the excess over alpha (under-size is not penalised here);
-    # power by power_minus_new, each baseline against the new test on the baseline's own
-    # cells (baselines of Wang et al. read different designs, so their plain means are
-    # over different cells and not comparable); R
-    excess = out["mean_size_excess"].clip(lower=0)
-    out["rank_size"] = excess.rank(method="min", na_option="keep").astype("Int64")
-    out["rank_power"] = out["power_minus_new"].rank(ascending=False, method="min",
-                                                    na_option="keep").astype("Int64")
+    out["rank_size"] = _size_key(out["mean_size"], alpha).rank(
+        method="min", na_option="keep").astype("Int64")
+    # ranked at matched size only; at alpha when no baseline shares an H0 trial with it
+    ranked = out["power_minus_new"]
+    if len(matched) and matched["matched"].any():
+        ok = {name, *matched.loc[matched["matched"], "baseline"]}
+        ranked = ranked.where(out["test"].isin(ok))
+    out["rank_power"] = ranked.rank(ascending=False, method="min",
+                                    na_option="keep").astype("Int64")
     out["rank_R"] = out["mean_R"].rank(ascending=False, method="min",
                                        na_option="keep").astype("Int64")
+    out["why_zero"] = _why_zero(out, name, size, power, rep)
+    return out
+
+
+def _studies_text(studies: list[str]) -> str:
+    return ", ".join(studies) if studies else "no study"
+
+
+def _why_zero(summary: pd.DataFrame, name: str, size: pd.DataFrame, power: pd.DataFrame,
+              rep: pd.DataFrame) -> list[str]:
+    """Per test: why each of its cell counts that is 0 is 0, and why its power has no rank
+    (empty when nothing is 0 or missing)."""
+    def where(frame: pd.DataFrame, t: str | None = None) -> list[str]:
+        f = frame if t is None else frame[frame["test"] == t]
+        return list(dict.fromkeys(f["study"])) if len(f) else []
+
+    h1 = power[power["measure"] == POWER] if len(power) else power
+    unk = power[power["measure"] == UNKNOWN] if len(power) else power
+    kinds = (("size_cells", "H0 cell", "H0 cells", size),
+             ("power_cells", "H1 cell of known difference", "H1 cells", h1),
+             ("unknown_cells", "cell of unknown truth", "cells of unknown truth", unk),
+             ("rep_groups", "replicability group", "studies repeating a data set", rep))
+    out = []
+    for r in summary.itertuples(index=False):
+        t = r.test
+        read = list(dict.fromkeys([*where(size, t), *where(power, t), *where(rep, t)]))
+        why = []
+        for col, what, whats, frame in kinds:
+            if getattr(r, col) != 0:
+                continue
+            there = where(frame)
+            if not there:
+                why.append(f"{col} 0: no {whats} among the studies read")
+            elif t == name:
+                why.append(f"{col} 0: the new test read none of the {whats} (in "
+                           f"{_studies_text(there)})")
+            else:
+                why.append(f"{col} 0: no {what} holds its p-values ({whats}: "
+                           f"{_studies_text(there)}; its p-values: {_studies_text(read)})")
+        if t != name and r.power_cells and pd.isna(r.rank_power):
+            why.append("no power rank: no H1 trial read by both it and the new test"
+                       if not r.h1_trials_same else
+                       "no power rank: not size-matched (no H0 trial read by both it and the "
+                       "new test), its power_minus_new is at alpha")
+        out.append("; ".join(why))
     return out
 
 
 def _n(k: int, noun: str) -> str:
-    return f"{k} {noun}" + ("" if k == 1 else "s")
+    return f"{k:,} {noun}" + ("" if k == 1 else "s")
+
+
+def _ordinal(k: int) -> str:
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def comparator(matched: pd.DataFrame, paired: pd.DataFrame) -> str | None:
+    """The one baseline the verdict sets the new test against, for size and for power: of
+    the baselines read on the most H1 trials in common with the new test, the most
+    powerful at matched size (the strongest rival, not the weakest); with no H1 trial in
+    common, the baseline read on the most H0 trials.
+
+    >>> import pandas as pd
+    >>> m = pd.DataFrame({"baseline": ["a", "b", "c"], "matched": [True] * 3,
+    ...                   "h1_trials": [100, 100, 40], "base_power": [0.3, 0.5, 0.9]})
+    >>> comparator(m, pd.DataFrame())
+    'b'
+    """
+    m = matched[matched["h1_trials"] > 0] if len(matched) else matched
+    if len(m) and m["matched"].any():
+        m = m[m["matched"]]
+    if len(m):
+        top = m[m["h1_trials"] == m["h1_trials"].max()]
+        return str(top.sort_values("base_power", ascending=False, kind="stable")
+                   .iloc[0]["baseline"])
+    h0 = paired[(paired["cell"] != POOLED) & (paired["measure"] == SIZE)] if len(paired) else paired
+    if not len(h0):
+        return None
+    runs = h0.groupby("baseline", sort=False)["runs"].sum()
+    return str(runs.idxmax())
 
 
 def _verdict(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame,
-             paired: pd.DataFrame, studies: pd.DataFrame) -> str:
-    """One sentence: the new test's pooled size against alpha, its power against the
-    baselines on the same trials (or why power is not judged)."""
-    def versus(measure: str, tail: str) -> str:
-        """The new test minus the baseline read on the most trials, pooled over the cells."""
-        base = paired[(paired["cell"] == POOLED) & (paired["measure"] == measure)]
-        base = base[base["study"] == "(all)"] if (base["study"] == "(all)").any() else base
-        if not len(base):
-            return ""
-        r = base.sort_values("runs", ascending=False, kind="stable").iloc[0]
-        ratio = float(r["width_ratio"])
-        # the paired interval's gain over reading the two rates as independent
-        gain = ("" if measure != SIZE or not math.isfinite(ratio) else
-                f" (paired interval {ratio:.1f}x narrower than an unpaired one)" if ratio >= 1.05
-                else " (paired interval no narrower than an unpaired one)")
-        return (f", {r['diff']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}] against "
-                f"{r['baseline']}{tail}{gain}")
-
+             paired: pd.DataFrame, studies: pd.DataFrame, matched: pd.DataFrame,
+             summary: pd.DataFrame) -> str:
+    """One sentence: the new test's pooled size against alpha, then one baseline
+    (:func:`comparator`) for both claims, each with its counts: size on the same H0
+    trials, power at matched size on the same H1 trials, and the new test's rank by power
+    at matched size (or why power is not judged)."""
+    comp = comparator(matched, paired)
     parts = []
     s = size[size["test"] == name] if len(size) else size
     if len(s):
@@ -740,14 +958,46 @@ def _verdict(name: str, alpha: float, size: pd.DataFrame, power: pd.DataFrame,
         lo, hi = wilson(k, n)
         word = ("is liberal" if lo > alpha else "is conservative" if hi < alpha
                 else "holds its size")
-        parts.append(f"`{name}` {word} at alpha = {alpha}: size {k / n:.3f} "
-                     f"[{lo:.3f}, {hi:.3f}] over {_n(len(s), 'H0 cell')} ({n} trials)"
-                     + versus(SIZE, " on the same trials"))
+        claim = (f"`{name}` {word} at alpha = {alpha}: size {k / n:.3f} "
+                 f"[{lo:.3f}, {hi:.3f}] over {_n(len(s), 'H0 cell')} ({n:,} trials)")
+        h0 = (paired[(paired["cell"] != POOLED) & (paired["measure"] == SIZE)
+                     & (paired["baseline"] == comp)] if len(paired) else paired)
+        n0 = int(h0["runs"].sum()) if len(h0) else 0
+        if n0:
+            b10, b01 = int(h0["n10"].sum()), int(h0["n01"].sum())
+            dlo, dhi = tango_paired(b10, b01, n0)
+            ratio = h0_width_ratio(paired, comp)
+            gain = ("" if not math.isfinite(ratio) else
+                    f", paired interval {ratio:.1f}x narrower than an unpaired one"
+                    if ratio >= 1.05 else ", paired interval no narrower than an unpaired one")
+            claim += (f", against {comp}'s {int(h0['base_rejects'].sum()) / n0:.3f} on the "
+                      f"same {n0:,} trials: {(b10 - b01) / n0:+.3f} [{dlo:+.3f}, {dhi:+.3f}]"
+                      f"{gain}")
+        parts.append(claim)
     h1 = power[(power["test"] == name) & (power["measure"] == POWER)] if len(power) else power
-    if len(h1):
+    row = (matched[matched["baseline"] == comp].iloc[0]
+           if comp is not None and len(matched) and (matched["baseline"] == comp).any() else None)
+    if len(h1) and row is not None and row["h1_trials"] > 0:
+        how = (f"at matched size (levels {row['new_alpha_matched']:.3f} and "
+               f"{row['base_alpha_matched']:.3f}, where each rejects at most alpha of the "
+               f"{int(row['h0_trials']):,} H0 trials both read)" if row["matched"] else
+               f"at alpha = {alpha}, not size-matched (no H0 trial read by both)")
+        of = (f" of its {_n(len(h1), 'H1 cell')}" if int(row["h1_cells"]) < len(h1) else "")
+        claim = (f"power {how} {row['new_power']:.3f} against {comp}'s "
+                 f"{row['base_power']:.3f} on the same {int(row['h1_trials']):,} trials of "
+                 f"{_n(int(row['h1_cells']), 'H1 cell')}{of}: {row['diff']:+.3f} "
+                 f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]")
+        ranked = summary["rank_power"].dropna() if len(summary) else pd.Series(dtype=float)
+        mine = summary.loc[summary["new"], "rank_power"] if len(summary) else ranked
+        if len(mine) and not pd.isna(mine.iloc[0]):
+            claim += (f", {_ordinal(int(mine.iloc[0]))} of {len(ranked)} tests by power at "
+                      "matched size")
+        parts.append(claim)
+    elif len(h1):
         k, n = int(h1["rejects"].sum()), int(h1["runs"].sum())
-        parts.append(f"power {k / n:.3f} over {_n(len(h1), 'H1 cell')} of known difference"
-                     + versus(POWER, ""))
+        parts.append(f"power {k / n:.3f} at alpha = {alpha} over "
+                     f"{_n(len(h1), 'H1 cell')} ({n:,} trials), no baseline read on the "
+                     "same trials")
     else:
         parts.append("power not judged (no H1 cell of known difference read)")
     unk = power[(power["test"] == name) & (power["measure"] == UNKNOWN)] if len(power) else power

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import SimstudyError
+
 
 @dataclass(frozen=True)
 class Dataset:
@@ -75,6 +77,9 @@ def pack_losses(losses: np.ndarray) -> bytes:
     """
     L = np.asarray(losses)
     K, R, F, n = L.shape
+    if L.dtype.kind == "f" and not np.isin(L, (-1, 0, 1)).all():  # bits would drop them
+        raise SimstudyError("only 0/1 per-instance losses pack as bits; a regression learner's "
+                         "real-valued losses cannot be stored this way")
     test = L[0] >= 0
     if np.any((L >= 0) != test[None]):
         raise ValueError("all learners of a trial must share the test positions")

@@ -31,6 +31,12 @@ one id):
     subsampling"), ``strat=1`` available.
 ``holdout[train=0.5]``
     a single random split; the same object as ``resample[r=1,...]`` and named ``holdout``.
+``ncv[k=10,reps=50]``
+    nested cross-validation of Bates, Hastie & Tibshirani (2024, JASA) Algorithm 1:
+    per repetition one random split into ``k`` folds, the ``k`` outer fits (train without
+    fold i, test on fold i) and then one fit per pair of folds i < j (train without both,
+    test on both), which is every inner fit of every outer fold at once.  Defaults are those
+    of the authors' ``nestedcv`` R package; ``strat=1`` stratifies the folds.
 
 Sizes.  Every design splits a random order of the instances round-robin into ``m`` cells
 (cell = rank mod m) whose sizes differ by at most one; the first ``n mod m`` cells get the
@@ -60,6 +66,8 @@ __all__ = [
     "Blocked3x2",
     "Poor5x2",
     "Resample",
+    "NestedCV",
+    "pair_columns",
     "DESIGNS",
     "get_design",
     "list_designs",
@@ -326,6 +334,55 @@ class Resample(Design):
         return (ranks < m)[:, None, :]
 
 
+class NestedCV(Design):
+    """Nested cross-validation (Bates, Hastie & Tibshirani 2024, JASA, Algorithm 1).
+
+    Replication ``r`` draws one random round-robin split into ``k`` folds.  Its first ``k``
+    columns are the outer fits (train without fold ``i``, test on fold ``i``: a plain
+    k-fold cv), then one column per pair ``i < j`` in lexicographic order (train without
+    folds ``i`` and ``j``, test on both).  The inner cv of outer fold ``i`` is the pairs
+    holding ``i``, read on the other fold of the pair: so the ``k (k - 1)`` inner fits of
+    Algorithm 1 take ``k (k - 1) / 2`` fits, as in the authors' ``nestedcv`` package.
+    ``shape = (reps, k + k (k - 1) / 2)``; ``pairs`` (:func:`pair_columns`) is the fold
+    pair of each inner column.  Needs ``n >= k``; ``k >= 3`` (an inner cv needs two folds).
+    """
+
+    def __init__(self, k: int = 10, reps: int = 50, strat: bool = False) -> None:
+        self.k, self.reps, self.strat = int(k), int(reps), bool(strat)
+        self.pairs = pair_columns(self.k)
+        self.shape = (self.reps, self.k + self.k * (self.k - 1) // 2)
+        self.min_n = self.k
+        params: dict[str, object] = {}
+        if self.k != 10:
+            params["k"] = self.k
+        if self.reps != 50:
+            params["reps"] = self.reps
+        if self.strat:
+            params["strat"] = 1
+        self.name = format_spec("ncv", params)
+
+    def masks(self, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        n = self._check_n(y)
+        cells = _ranks(y, rng, self.reps, self.strat) % self.k  # (reps, n)
+        out = np.empty((self.reps, self.shape[1], n), dtype=bool)
+        out[:, : self.k] = cells[:, None, :] != np.arange(self.k)[None, :, None]
+        for c, (i, j) in enumerate(self.pairs, start=self.k):
+            out[:, c] = (cells != i) & (cells != j)
+        return out
+
+
+def pair_columns(k: int) -> list[tuple[int, int]]:
+    """The fold pair ``(i, j)``, ``i < j``, of each inner column of ``ncv[k=k]`` in order
+    (column ``k + c`` holds pair ``c``).
+
+    Examples
+    --------
+    >>> pair_columns(3)
+    [(0, 1), (0, 2), (1, 2)]
+    """
+    return [(i, j) for i in range(k) for j in range(i + 1, k)]
+
+
 # ---------------------------------------------------------------------------------------
 # registry: one decorator per family (simstudy.registry)
 
@@ -395,6 +452,16 @@ def _resample(spec: str, params: dict[str, str]) -> Design:
 def _holdout(spec: str, params: dict[str, str]) -> Design:
     DESIGNS.check_params(spec, params, {"train", "strat"})
     return Resample(1, _train(spec, params, "0.5"), _strat(spec, params, False))
+
+
+@DESIGNS.register("ncv", description="nested cv (Bates, Hastie & Tibshirani 2024 "
+                  "Algorithm 1): k outer folds and every pair's inner fit per repetition: "
+                  "[k=10,reps=50,strat=0]")
+def _ncv(spec: str, params: dict[str, str]) -> Design:
+    DESIGNS.check_params(spec, params, {"k", "reps", "strat"})
+    k = int(_parse_num(spec, "k", params.get("k", "10"), int, 3, 10**4))
+    reps = int(_parse_num(spec, "reps", params.get("reps", "50"), int, 1, 10**6))
+    return NestedCV(k, reps, _strat(spec, params, False))
 
 
 def list_designs() -> list[str]:

@@ -21,17 +21,119 @@ class RunFailed(RuntimeError):
     one line at the CLI, exit status 1; the trials finished before are stored."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C in a command that says itself what was done and what was kept (a card stores
+    nothing, so "rerun to resume" would be wrong there); the CLI prints its message."""
+
+
+class SimstudyWarning(UserWarning):
+    """Something the user should know before a run goes on (its size, workers capped): one
+    line, ``simstudy: warning: ...`` at the command line."""
+
+
+def sqlite_fault(e: BaseException | None) -> Exception | None:
+    """The SQLite error behind ``e``: ``e`` itself, or the one pandas wraps in its own
+    ``DatabaseError`` (``pandas.read_sql``); None when there is none."""
+    import sqlite3
+
+    while e is not None:
+        if isinstance(e, sqlite3.DatabaseError):
+            return e
+        e = e.__cause__
+    return None
+
+
+def store_fault(e: Exception) -> SimstudyError:
+    """A store SQLite cannot read or write, as the one line the CLI and the Python API give:
+    named for what it is (:func:`fault`) where SQLite says."""
+    return SimstudyError(fault(e, "the store") or
+                         f"the store is damaged or not a simstudy store ({e})")
+
+
 def unknown(kind: str, value: object, choices: Iterable[str]) -> SimstudyError:
     """Error for a name that is not in a registry, listing the valid choices."""
     valid = ", ".join(sorted(choices))
     return SimstudyError(f"unknown {kind} {value!r}; valid choices: {valid}")
 
 
+_OS_FAULTS = {
+    "ENOSPC": "no space left on the device (disk full)",
+    "EDQUOT": "disk quota exceeded",
+    "EROFS": "the file system is mounted read-only",
+    "EACCES": "permission denied (a read-only file or folder?)",
+    "EPERM": "operation not permitted (a read-only file or folder?)",
+    "EIO": "an input/output error from the device",
+}
+_SQLITE_FAULTS = {
+    "SQLITE_FULL": "no space left on the device (disk full)",
+    "SQLITE_READONLY": "it cannot be written: a read-only file, folder or mount",
+    "SQLITE_BUSY": "it is locked by another process (a run writing to it?); retry when "
+                   "that ends",
+    "SQLITE_LOCKED": "it is locked by another connection; retry when that ends",
+    "SQLITE_NOTADB": "it is not a SQLite database (a foreign file)",
+    "SQLITE_CORRUPT": "it is damaged (truncated or overwritten); restore a copy",
+    "SQLITE_CANTOPEN": "it cannot be opened (a missing folder, or no permission)",
+    "SQLITE_PERM": "permission denied",
+    "SQLITE_IOERR": "an input/output error reading or writing it",
+}
+#: what undoes each fault, after its name
+_NEXT = {"SQLITE_FULL": "free space and rerun (what was stored before is kept)",
+         "ENOSPC": "free space and rerun (files are written whole or not at all)",
+         "EDQUOT": "free space and rerun (files are written whole or not at all)"}
+
+
+def fault(e: BaseException, what: str = "") -> str | None:
+    """One line naming an operating-system or SQLite fault for what it is (a full disk, a
+    read-only file or mount, a lock held by another process, a truncated or foreign file),
+    or None when ``e`` is not such a fault.  ``what`` names the file concerned.
+
+    Why: the file is usually fine -- "damaged" for a full disk would have a user delete a
+    healthy store.
+
+    >>> import errno
+    >>> fault(OSError(errno.ENOSPC, "No space left on device"), "out/demo.csv")
+    'out/demo.csv: no space left on the device (disk full); free space and rerun (files are written whole or not at all)'
+    """
+    import errno
+    import sqlite3
+
+    name = None
+    if isinstance(e, sqlite3.Error):
+        code = getattr(e, "sqlite_errorname", None) or ""
+        text = str(e).lower()
+        name = next((k for k in _SQLITE_FAULTS if code == k or code.startswith(k + "_")), None)
+        if name is None:  # older Pythons: no error names, only the message
+            for k, words in (("SQLITE_FULL", "disk is full"), ("SQLITE_READONLY", "readonly"),
+                             ("SQLITE_BUSY", "locked"), ("SQLITE_NOTADB", "not a database"),
+                             ("SQLITE_CORRUPT", "malformed"),
+                             ("SQLITE_CANTOPEN", "unable to open")):
+                if words in text:
+                    name = k
+                    break
+        if name == "SQLITE_IOERR" and "short_read" in code.lower():
+            return f"{what}: it is truncated (shorter than it says); restore a copy".lstrip(": ")
+        if name is None:
+            return None
+        msg = _SQLITE_FAULTS[name]
+    elif isinstance(e, OSError) and e.errno is not None:
+        name = errno.errorcode.get(e.errno)
+        if name not in _OS_FAULTS:
+            return None
+        msg = _OS_FAULTS[name]
+        what = what or (e.filename and str(e.filename)) or ""
+    else:
+        return None
+    tail = f"; {_NEXT[name]}" if name in _NEXT else ""
+    return f"{what}: {msg}{tail}" if what else f"{msg}{tail}"
+
+
 def guarded(command: Callable[[], int | None]) -> int:
     """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the check
-    and pilot scripts in ``scripts/``): a :class:`SimstudyError` or a damaged
-    store is one line on stderr and exit status 2, a :class:`RunFailed` one line and 1,
-    Ctrl-C says how to resume (130), a closed pipe is quiet.  Returns the exit status.
+    and pilot scripts in ``scripts/``): a :class:`SimstudyError` or a fault of the machine
+    (:func:`fault`: full disk, read-only, locked, truncated or damaged store, an error
+    SQLite raised or pandas wrapped) is one line on stderr and exit status 2, a
+    :class:`RunFailed` one line and 1, Ctrl-C says how to resume (an :class:`Interrupted`
+    says what it was told instead; 130), a closed pipe is quiet.  Returns the exit status.
 
     Examples
     --------
@@ -41,7 +143,6 @@ def guarded(command: Callable[[], int | None]) -> int:
     2
     """
     import os
-    import sqlite3
     import sys
 
     try:
@@ -53,17 +154,23 @@ def guarded(command: Callable[[], int | None]) -> int:
     except RunFailed as e:
         print(f"simstudy: error: {e}", file=sys.stderr)
         return 1
-    except sqlite3.DatabaseError as e:
-        print(f"simstudy: error: the store is damaged or not a simstudy store ({e})",
-              file=sys.stderr)
-        return 2
     except BrokenPipeError:
         # the reader went away (report ... | head): stop quietly, as cat does
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
-        print("simstudy: interrupted; finished trials are stored, rerun to resume",
-              file=sys.stderr)
+    except KeyboardInterrupt as e:
+        said = str(e) if isinstance(e, Interrupted) and str(e) else \
+            "finished trials are stored, rerun to resume"
+        print(f"simstudy: interrupted; {said}", file=sys.stderr)
         return 130
+    except Exception as e:
+        found = sqlite_fault(e)
+        # a full disk, a read-only mount: named; any other error propagates
+        named = store_fault(found) if found is not None else \
+            fault(e) if isinstance(e, OSError) else None
+        if named is None:
+            raise
+        print(f"simstudy: error: {named}", file=sys.stderr)
+        return 2
     return int(rc or 0)

@@ -36,9 +36,9 @@ from collections.abc import Callable, Iterable, Iterator
 from .blas import one_thread_for_good
 from .errors import RunFailed, SimstudyError
 from .lease import DONE, FREE, HELD, Leases
+from .params import BACKENDS
 from .shard import unit_id
 
-BACKENDS = ("serial", "joblib", "dask")
 _DASK_TOPIC = "simstudy-unit-start"
 CLAIM_SECONDS = 0.5  # work claimed per lease transaction: few transactions, little held back
 WORKER_DIED = ("a worker process died while computing (killed, or out of memory?); the "
@@ -108,6 +108,30 @@ def _loky_worker(ppid: int) -> None:
     one_thread_for_good()  # one worker per core: see simstudy.blas
 
 
+class _NoReconnectNews:
+    """Drops ``distributed.client``'s records of a broken connection to the scheduler (its
+    reconnect attempts and their tracebacks): a run that cannot go on without the scheduler
+    names that itself, in one line."""
+
+    def filter(self, record) -> bool:
+        from asyncio import CancelledError
+
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, (OSError, CancelledError, TimeoutError)) or \
+                type(exc).__name__ == "CommClosedError":
+            return False
+        return "reconnect" not in record.getMessage()
+
+
+def _quiet_dask() -> None:
+    """Silence Dask's and asyncio's loggers for the rest of the process (the run is ending
+    with its own line on a lost scheduler)."""
+    import logging
+
+    for name in ("distributed", "asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
 def _dask_unit(fn: Callable, chunk, key: str):
     """A unit on a Dask worker: log its start (so restarts can be counted), compute it."""
     with contextlib.suppress(Exception):  # accounting must never fail a unit
@@ -127,6 +151,7 @@ class Pool:
         self.t0 = time.time()
         self.token = uuid.uuid4().hex[:10]
         self.keys: dict[str, str] = {}  # dask key -> unit id
+        self.lost = False  # the Dask scheduler went away
 
     def _dask(self):
         if self.client is not None:
@@ -136,6 +161,9 @@ class Pool:
         except ImportError:
             raise SimstudyError(
                 "backend 'dask' needs dask.distributed: pip install 'simstudy[dask]'") from None
+        import logging
+
+        logging.getLogger("distributed.client").addFilter(_NoReconnectNews())
         if self.scheduler:
             try:
                 self.client = Client(self.scheduler, timeout="20s")
@@ -233,19 +261,45 @@ class Pool:
                 done.add(client.submit(_dask_unit, fn, c, key, key=key))
                 flying += 1
 
-        top_up()
-        for fut in done:
-            flying -= 1
-            try:
-                res = fut.result()
-            except KilledWorker:
-                raise SimstudyError(
-                    f"work unit {self.keys.get(fut.key, fut.key)!r}: every Dask worker that "
-                    "ran it died (KilledWorker); see the workers' logs (memory limit?)"
-                ) from None
-            fut.release()
+        try:
             top_up()
-            yield res
+            for fut in done:
+                flying -= 1
+                try:
+                    res = fut.result()
+                except KilledWorker:
+                    raise SimstudyError(
+                        f"work unit {self.keys.get(fut.key, fut.key)!r}: every Dask worker "
+                        "that ran it died (KilledWorker); see the workers' logs (memory "
+                        "limit?)") from None
+                fut.release()
+                top_up()
+                yield res
+        except Exception as e:
+            if not self._scheduler_lost(e):
+                raise
+            self.lost = True
+            _quiet_dask()  # its reconnect and close tracebacks would bury the one line
+            where = self.scheduler or "of the local cluster"
+            raise SimstudyError(
+                f"lost the Dask scheduler {where} ({type(e).__name__}: "
+                f"{' '.join(str(e).split())[:120] or 'connection closed'}); the trials "
+                "finished before are stored: rerun the same command to resume") from None
+
+    def _scheduler_lost(self, e: BaseException) -> bool:
+        """Whether ``e`` means the client lost its scheduler (not a unit's own error)."""
+        from asyncio import CancelledError
+
+        try:
+            from distributed.comm.core import CommClosedError
+        except ImportError:  # pragma: no cover - older distributed
+            CommClosedError = OSError  # noqa: N806
+        if isinstance(e, CommClosedError):
+            return True
+        status = str(getattr(self.client, "status", "running"))
+        text = str(e).lower()
+        return status != "running" or (isinstance(e, (CancelledError, OSError, TimeoutError))
+                                       and ("scheduler" in text or "connection" in text))
 
     def _dask_facts(self) -> None:
         """Workers that left while the run ran, and units started more than once."""
@@ -280,9 +334,16 @@ class Pool:
         if self.client is None:
             return
         try:
-            self._dask_facts()
+            if self.lost:  # nothing to ask it: its event log went with it
+                self.facts["dask_events"] = "unavailable: the scheduler was lost"
+            else:
+                self._dask_facts()
         finally:
-            self.client.close()
+            if self.lost:  # closing may fail too: it must not hide the news
+                with contextlib.suppress(Exception):
+                    self.client.close(timeout=10)
+            else:
+                self.client.close()
             if self.cluster is not None:
                 self.cluster.close()
 

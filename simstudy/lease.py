@@ -38,15 +38,40 @@ FREE, DONE, HELD = "free", "done", "held"
 def _alive_here(owner: str) -> bool:
     """False only for an owner that was a process on this host and is gone."""
     parts = owner.split(":")
-    if len(parts) < 3 or parts[0] != platform.node():
+    if len(parts) < 3:
         return True
     try:
-        os.kill(int(parts[1]), 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, ValueError):
+        return not process_gone(parts[0], int(parts[1]))
+    except ValueError:
         return True
-    return True
+
+
+def process_started(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, from ``/proc``), or None where
+    that cannot be read: with the pid it names one process, not a later one given its pid."""
+    try:
+        with open(f"/proc/{int(pid)}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[19].decode()
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def process_gone(host: str | None, pid: int, started: str | None = None) -> bool:
+    """True only when ``pid`` (started at ``started``, if known) was a process on this host
+    and is no longer running; False when it lives or cannot be told (another host).
+
+    >>> process_gone(platform.node(), os.getpid())
+    False
+    """
+    if host != platform.node():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, ValueError, OverflowError):
+        return False
+    return started is not None and process_started(pid) not in (None, started)
 
 
 class Leases:

@@ -225,7 +225,7 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
     2
     """
     from . import __version__
-    from .store import _TABLES, SCHEMA_VERSION
+    from .store import _TABLES, SCHEMA_VERSION, _tidy_wal, _wal_files, mixed_provenance
 
     out = Path(out)
     paths = [Path(p) for p in inputs]
@@ -249,6 +249,7 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
     names = [str(p) for p in paths]
     tmp = out.with_name(f".{out.name}.{os.getpid()}.merging")
     unpacked: list[Path] = []
+    bare = [p for p in paths if p.suffix != ".gz" and not _wal_files(p)]  # read-only here
     try:
         infos = []
         for p, name in zip(paths, names, strict=True):
@@ -307,13 +308,15 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
             n_trials = con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
             n_results = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
             lines = _completeness(con, infos)
+            mixed = [f"note: {n}" for n in mixed_provenance(con)]
             now = time.time()
             con.execute(
                 "INSERT INTO runs (study, args, version, host, started, finished, trials_done, "
                 "status, message) VALUES (NULL, ?, ?, ?, ?, ?, ?, 'finished', ?)",
                 (json.dumps({"command": "merge", "inputs": names, "out": str(out),
-                             "argv": sys.argv}), __version__, platform.node(), now, now,
-                 n_trials, f"merge of {len(names)} stores"))
+                             "argv": sys.argv, "notes": mixed}), __version__,
+                 platform.node(), now, now, n_trials,
+                 f"merge of {len(names)} stores" + "".join(f"; {n}" for n in mixed)))
         finally:
             con.close()
         with open(tmp, "rb") as f:
@@ -330,8 +333,10 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
         Path(f"{tmp}-journal").unlink(missing_ok=True)
         for p in unpacked:
             p.unlink(missing_ok=True)
+        for p in bare:  # the -wal/-shm files reading an input in WAL mode made
+            _tidy_wal(p)
     return MergeSummary(out, int(n_trials), int(n_results), per_input, overlap, lines,
-                        _target_notes(infos))
+                        _target_notes(infos) + mixed)
 
 
 def _target_notes(infos: list[_Input]) -> list[str]:
@@ -342,8 +347,8 @@ def _target_notes(infos: list[_Input]) -> list[str]:
         return []
     seen = "; ".join(f"{c} / BLAS {b}" for c, b in targets)
     return [f"note: the inputs were computed for {len(targets)} compile targets or BLAS "
-            f"kernels ({seen}); lp, mlp, svm and lda trials can differ in the last bits "
-            "from a run on one machine -- pin NUMBA_CPU_NAME and OPENBLAS_CORETYPE on every "
+            f"kernels ({seen}); lp, lgc, mlp, wnb, svm and lda trials can differ from a run "
+            "on one machine (mlp by whole predictions) -- pin NUMBA_CPU_NAME and OPENBLAS_CORETYPE on every "
             "node (docs/cluster.md)"]
 
 

@@ -34,7 +34,9 @@ from typing import Any, Literal
 from .errors import SimstudyError
 
 __all__ = ["Interval", "Options", "Boolean", "check", "parse", "arg_type", "ArgumentParser",
-           "ALPHA", "POSITIVE_INT", "SEED", "MAX_SEED"]
+           "ALPHA", "POSITIVE_INT", "SEED", "MAX_SEED", "RUNS", "MAX_RUNS", "SEEDS", "MAX_SEEDS",
+           "JOBS", "MAX_JOBS", "BACKEND", "BACKENDS", "RENDER", "check_shard", "check_filter",
+           "jobs_for"]
 
 Closed = Literal["both", "left", "right", "neither"]
 
@@ -60,18 +62,24 @@ class Interval:
     'a number in (0, 1)'
     >>> Interval(int, 2, None).describe()
     'an integer >= 2'
+    >>> Interval(int, 1, 1000).describe()
+    'a positive integer <= 1000'
     """
 
     type: type
     left: float | None
     right: float | None
     closed: Closed = "both"
+    why: str = ""  # the reason for a bound, said when a value is refused
 
     def describe(self) -> str:
         kind = "an integer" if self.type is int else "a number"
         lo, hi = self.left, self.right
-        if self.type is int and hi is None and lo in (0, 1) and self.closed in ("both", "left"):
-            return "a positive integer" if lo == 1 else "a non-negative integer"
+        if self.type is int and lo in (0, 1) and self.closed in ("both", "left"):
+            if hi is None:
+                return "a positive integer" if lo == 1 else "a non-negative integer"
+            if self.closed == "both" and lo == 1:
+                return f"a positive integer <= {_bound(hi)}"
         if lo is not None and hi is not None:
             a = "[" if self.closed in ("both", "left") else "("
             b = "]" if self.closed in ("both", "right") else ")"
@@ -161,9 +169,28 @@ ALPHA = Interval(float, 0, 1, closed="neither")
 POSITIVE_INT = Interval(int, 1, None)
 SEED = Interval(int, 0, MAX_SEED)  # SeedSequence takes non-negative integers only
 
+#: runs per cell: planning walks every run of every cell, and 10**6 runs already put a
+#: reject proportion's Monte Carlo standard error below 0.0005
+MAX_RUNS = 10**6
+RUNS = Interval(int, 1, MAX_RUNS, why=f"at most {MAX_RUNS:,} runs per cell: a reject "
+                "proportion's Monte Carlo standard error is below 0.0005 there, and every run "
+                "of every cell is planned and stored one by one")
+#: root seeds of one run: each is the whole study again
+MAX_SEEDS = 1000
+SEEDS = Interval(int, 1, MAX_SEEDS, why=f"at most {MAX_SEEDS:,} root seeds in one run: each "
+                 "seed is the whole study again; split larger runs with --seed")
+#: workers: each is a process holding its own data sets and compiled learners
+MAX_JOBS = 1024
+JOBS = Interval(int, 1, MAX_JOBS, why=f"at most {MAX_JOBS:,} workers: each is a process "
+                "holding its own data sets and compiled learners")
+BACKENDS = ("serial", "joblib", "dask")
+BACKEND = Options(BACKENDS)
+RENDER = Options(("study", "cells", "none"))
+
 
 def _message(name: str, value: Any, constraint: Constraint) -> str:
-    return f"{name} must be {constraint.describe()}, got {value!r}"
+    why = getattr(constraint, "why", "")
+    return f"{name} must be {constraint.describe()}, got {value!r}" + (f" ({why})" if why else "")
 
 
 def check(name: str, value: Any, constraint: Constraint) -> Any:
@@ -201,6 +228,74 @@ def parse(name: str, text: str, constraint: Constraint) -> Any:
     if v is None:
         raise SimstudyError(_message(name, text, constraint))
     return v
+
+
+def check_shard(shard: Any) -> tuple[int, int] | None:
+    """``shard`` as ``(i, n)`` with ``1 <= i <= n`` (shard ``i`` of ``n``, 1-based as job
+    arrays count), from a pair or an ``"I/N"`` text; None stays None.
+
+    Examples
+    --------
+    >>> check_shard("2/4"), check_shard((1, 3)), check_shard(None)
+    ((2, 4), (1, 3), None)
+    >>> check_shard((0, 2))
+    Traceback (most recent call last):
+    ...
+    simstudy.errors.SimstudyError: shard must be I/N with whole numbers 1 <= I <= N (e.g. 1/4; in a SLURM array --array=1-N: $SLURM_ARRAY_TASK_ID/N), got (0, 2)
+    """
+    if shard is None:
+        return None
+    msg = ("shard must be I/N with whole numbers 1 <= I <= N (e.g. 1/4; in a SLURM array "
+           f"--array=1-N: $SLURM_ARRAY_TASK_ID/N), got {shard!r}")
+    parts = shard.split("/") if isinstance(shard, str) else shard
+    try:
+        i, n = (Interval(int, 1, None).convert(int(x) if isinstance(x, str) else x)
+                for x in parts)
+    except (TypeError, ValueError):
+        raise SimstudyError(msg) from None
+    if i is None or n is None or not 1 <= i <= n:
+        raise SimstudyError(msg)
+    return int(i), int(n)
+
+
+def check_filter(pattern: Any) -> str | None:
+    """A cell filter: None (every cell) or a non-empty text; an empty one is refused rather
+    than taken to mean every cell.
+
+    Examples
+    --------
+    >>> check_filter("iris/*"), check_filter(None)
+    ('iris/*', None)
+    """
+    if pattern is None:
+        return None
+    if not isinstance(pattern, str) or not pattern.strip():
+        raise SimstudyError(f"filter must be a non-empty text (part of a cell id, or a glob), "
+                            f"got {pattern!r}; leave it out to take every cell")
+    return pattern
+
+
+def jobs_for(jobs: Any, backend: str, scheduler: str | None, *, force: bool = False,
+             cores: int | None = None) -> tuple[int, str | None]:
+    """The workers a run starts: ``jobs`` checked against :data:`JOBS`; more local workers
+    than this machine's cores are capped at the cores unless ``force`` (they would only
+    share the cores, each with its own memory), with a warning to say so.  A Dask
+    scheduler's workers are on other machines: not capped.  Returns (jobs, warning or None).
+
+    Examples
+    --------
+    >>> jobs_for(8, "joblib", None, cores=2)[0], jobs_for(8, "joblib", None, force=True, cores=2)[0]
+    (2, 8)
+    """
+    import os
+
+    jobs = check("jobs", jobs, JOBS)
+    cores = cores or os.cpu_count() or 1
+    if backend == "serial" or scheduler is not None or jobs <= cores or force:
+        return jobs, None
+    return cores, (f"jobs {jobs} is more than this machine's {cores} cores: running {cores} "
+                   "workers (more would only share the cores); force=True (--force) to start "
+                   f"{jobs}")
 
 
 def arg_type(name: str, constraint: Constraint) -> Callable[[str], Any]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -22,7 +21,6 @@ import numpy as np
 
 from .core import Dataset, FoldLosses
 from .errors import SimstudyError
-from .execute import BACKENDS
 from .seeding import ModelSeeds, design_seed, source_seed, trial_seed
 from .store import ResultRow, Store, TrialRecord
 from .study import Cell, Study
@@ -123,14 +121,18 @@ def validate(study: Study) -> None:
     raise :class:`SimstudyError` here, so a bad grid never leaves a half-written store.  A
     study validated once (``study.is_valid``) is not checked again.
     """
+    from .learners.base import check_task
     from .stats.registry import check_tests_fit
 
     if study.is_valid:
         return
+    if not study.cells:
+        raise SimstudyError(f"study {study.name!r} has no cells; give it at least one "
+                            "(simstudy.cells(sources, learner pairs, designs, tests))")
     for cell in study.cells:
         src, des = _source(cell.source), _design(cell.design)
         for ln in cell.learners:
-            _learner(ln)
+            check_task(_learner(ln), getattr(src, "task", "classification"), src.name)
         if len(cell.learners) < 2:
             raise SimstudyError(f"cell {cell.id!r} needs at least two learners")
         _tests(cell.tests)
@@ -138,7 +140,18 @@ def validate(study: Study) -> None:
         # one throwaway sample checks the data set against the design (too small, …)
         data = src.sample(np.random.default_rng(0))
         train = des.masks(data.y, np.random.default_rng(0))
-        check_folds(cell.id, data.y, train, des.test_masks(train))
+        if getattr(src, "task", "classification") == "regression":  # no classes to count
+            if getattr(des, "strat", False):
+                raise SimstudyError(f"cell {cell.id!r}: design {des.name!r} stratifies by "
+                                    f"class and source {src.name!r} is a regression source; "
+                                    f"write the design with [strat=0]")
+            test = des.test_masks(train)
+            if (test.sum(axis=2) < 1).any() or (train.sum(axis=2) < 2).any():
+                raise SimstudyError(f"cell {cell.id!r}: the data set (n={data.n}) is too "
+                                    f"small for its design: each fold needs a test instance "
+                                    f"and at least 2 training instances")
+        else:
+            check_folds(cell.id, data.y, train, des.test_masks(train))
     study.is_valid = True
 
 
@@ -190,6 +203,8 @@ def _stack(blocks, shared: bool):
 
 def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     """Compute every trial of a chunk: fit each learner once per fold, then all tests."""
+    from .learners.base import instance_losses
+
     t0 = time.perf_counter()
     cell, cid = chunk.cell, chunk.cell.id
     src = _source(cell.source)
@@ -214,7 +229,11 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     K = len(cell.learners)
     keep = chunk.keep_losses or any(getattr(t, "needs_losses", False) for t in _tests(cell.tests))
     widths = [g[2].shape[1] for g in per_trial]
-    losses = [np.full((K, R * F, w), -1, dtype=np.int8) for w in widths] if keep else None
+    # regression learners score real-valued losses (squared, absolute), kept as floats
+    real = [getattr(_learner(ln), "task", "classification") == "regression"
+            for ln in cell.learners]
+    kept = np.float64 if any(real) else np.int8
+    losses = [np.full((K, R * F, w), -1, dtype=kept) for w in widths] if keep else None
     errors = np.empty((K, T * R * F))
     n_train = np.concatenate([g[2].sum(1) for g in per_trial])
     n_test = np.concatenate([g[3].sum(1) for g in per_trial])
@@ -241,6 +260,16 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
             flat, row, col, count = positions[id(test)]
             pred = _fit_predict(learner, ln, X, y, train, test, flat, seeds[at:at + B],
                                 chunk, at, R * F)
+            if real[k]:
+                loss_at = instance_losses(pred.ravel()[flat], y[col], learner.loss)
+                errors[k, at:at + B] = np.bincount(row, weights=loss_at, minlength=B) / count
+                if keep:
+                    wrong = np.zeros(pred.shape)
+                    wrong.ravel()[flat] = loss_at
+                    _keep_losses(losses, k, at, B, wrong, test, widths, R * F,
+                                 stacked=len(groups) == 1 and not shared and len(per_trial) > 1)
+                at += B
+                continue
             wrong_at = pred.ravel()[flat] != y[col]
             errors[k, at:at + B] = np.bincount(row[wrong_at], minlength=B) / count
             if keep:
@@ -270,7 +299,8 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
 
 
 def _keep_losses(out, k, at, B, wrong, test, widths, per_trial, stacked: bool) -> None:
-    """Copy a group's per-instance losses into each trial's (K, R*F, n_t) array.
+    """Copy a group's per-instance losses (0/1, or real for a regression learner) into
+    each trial's (K, R*F, n_t) array.
 
     Rows ``at .. at+B`` of the group are models ``at // per_trial ..`` of consecutive trials.
     Stacked generated trials sit side by side in the columns; otherwise a trial's columns
@@ -282,7 +312,7 @@ def _keep_losses(out, k, at, B, wrong, test, widths, per_trial, stacked: bool) -
         cols = slice(offsets[t], offsets[t + 1]) if stacked else slice(0, widths[t])
         w = wrong[row:row + per_trial, cols]
         te = test[row:row + per_trial, cols]
-        out[t][k] = np.where(te, w.astype(np.int8), np.int8(-1))
+        out[t][k] = np.where(te, w.astype(out[t].dtype), out[t].dtype.type(-1))
 
 
 def _test_positions(test: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -316,11 +346,19 @@ def _fit_predict(learner, ln: str, X, y, train, test, flat, seeds, chunk: Chunk,
                 break
         raise TrialError(f"learner {ln!r} failed in cell {cid!r}, {bad}: "
                          f"{type(e).__name__}: {e}") from None
-    C = int(y.max()) + 1
     if pred.shape != train.shape:
         raise TrialError(f"learner {ln!r} returned predictions of shape {pred.shape} for "
                          f"{train.shape} masks in cell {cid!r}")
     vals = pred.ravel()[flat]  # pred[test]; flat: the test mask's flat positions
+    if getattr(learner, "task", "classification") == "regression":
+        bad = ~np.isfinite(vals)
+        if bad.any():
+            raise TrialError(f"learner {ln!r} returned {vals[bad][0].item()!r} at a test "
+                             f"position in cell {cid!r}, "
+                             f"{where(int(flat[bad][0] // test.shape[1]))}; a regression "
+                             "learner's predictions must be finite at every test position")
+        return pred.astype(np.float64, copy=False)
+    C = int(y.max()) + 1
     if pred.dtype.kind == "f":
         ok = np.isfinite(vals) & (vals == np.round(vals))
     elif pred.dtype.kind in "iu":
@@ -395,15 +433,19 @@ def plan(study: Study, store: Store,
     (``stored``: :func:`stored_runs`, read here if not given)."""
     stored = stored_runs(study, store) if stored is None else stored
     chunks, total, done_n = [], 0, 0
+    runs, step = study.runs, study.chunk
+    keep = bool(study.meta.get("keep_losses", False))
     for cell in study.cells:
-        done = stored[cell.id]
-        wanted = range(study.runs)
-        total += study.runs
-        done_n += sum(1 for r in wanted if r in done)
-        missing = [r for r in wanted if r not in done]
-        for _, block in _groupby(missing, lambda r: r // study.chunk):
-            chunks.append(Chunk(study.name, cell, tuple(block), study.seed, study.alpha,
-                                bool(study.meta.get("keep_losses", False))))
+        done = np.fromiter((r for r in stored[cell.id] if r < runs), dtype=np.int64)
+        total += runs
+        done_n += done.size
+        # whole blocks of runs at once: a million runs of a cell are planned in a fraction
+        # of a second, not one run at a time
+        missing = np.setdiff1d(np.arange(runs, dtype=np.int64), done, assume_unique=True)
+        cut = [0, *(np.flatnonzero(np.diff(missing // step)) + 1).tolist(), missing.size]
+        m = missing.tolist()
+        chunks += [Chunk(study.name, cell, tuple(m[a:b]), study.seed, study.alpha, keep)
+                   for a, b in zip(cut[:-1], cut[1:], strict=True) if b > a]
     return chunks, total, done_n
 
 
@@ -482,13 +524,6 @@ def check_source_content(study: Study, store: Store) -> None:
                 "use another --store (the stored trials are kept)")
 
 
-def _groupby(xs, key) -> Iterator[tuple[int, list]]:
-    import itertools
-
-    for k, g in itertools.groupby(xs, key):
-        yield k, list(g)
-
-
 def run_study(
     study: Study,
     store: Store,
@@ -507,10 +542,11 @@ def run_study(
     ``costs``: a store whose measured seconds balance them).  Runs sharing ``store`` split
     the work units between them (:mod:`.lease`).
     """
-    if backend not in BACKENDS:
-        raise SimstudyError(f"unknown backend {backend!r}; valid choices: {', '.join(BACKENDS)}")
-    if int(jobs) < 1:
-        raise SimstudyError(f"jobs must be a positive integer, got {jobs!r}")
+    from .params import BACKEND, JOBS, check, check_shard
+
+    backend = check("backend", backend, BACKEND)
+    jobs = check("jobs", jobs, JOBS)
+    shard = check_shard(shard)
     study = study.keyed()
     validate(study)
     check_source_content(study, store)

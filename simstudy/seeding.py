@@ -30,11 +30,14 @@ from typing import overload
 
 import numpy as np
 
-__all__ = ["SOURCE", "DESIGN", "MODEL", "cell_key", "trial_seed", "source_seed", "draw_seed",
+__all__ = ["SOURCE", "DESIGN", "MODEL", "TRUTH", "cell_key", "trial_seed", "source_seed", "draw_seed",
            "design_seed", "model_seed", "ModelSeeds"]
 
 # purposes inside a trial, part of the spawn key (fixed forever: changing them changes results)
 SOURCE, DESIGN, MODEL = 0, 1, 2
+# the numeric truth of a generated trial: its large independent sample (TRUTH) and the fit
+# of learner k on the whole data (TRUTH, k), see simstudy.interval_truth
+TRUTH = 3
 
 
 @functools.lru_cache(maxsize=4096)  # a work unit asks for its cell's key once per trial

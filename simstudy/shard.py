@@ -27,7 +27,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import SimstudyError
 from .study import Study
 
 _COST_SCALE = 10**6  # integer cost units for the largest per-trial cost
@@ -50,25 +49,6 @@ class Unit:
 def unit_id(cell: str, seed: int, lo: int, hi: int) -> str:
     """The canonical id of a work unit, ``"iris/nmc~1nn/5x2|0|10:20"`` (runs ``lo <= r < hi``)."""
     return f"{cell}|{int(seed)}|{int(lo)}:{int(hi)}"
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    """``"I/N"`` -> ``(I, N)`` with ``1 <= I <= N``.
-
-    Examples
-    --------
-    >>> parse_shard("2/4")
-    (2, 4)
-    """
-    msg = (f"--shard must be I/N with whole numbers 1 <= I <= N (e.g. 1/4; in a SLURM array "
-           f"--array=1-N: $SLURM_ARRAY_TASK_ID/N), got {text!r}")
-    try:
-        i, n = (int(x) for x in str(text).split("/"))
-    except ValueError:
-        raise SimstudyError(msg) from None
-    if not 1 <= i <= n:
-        raise SimstudyError(msg)
-    return i, n
 
 
 def units(study: Study) -> list[Unit]:

@@ -54,7 +54,7 @@ import pandas as pd
 
 from . import __version__
 from .core import FoldLosses, pack_losses, unpack_losses
-from .errors import SimstudyError
+from .errors import SimstudyError, fault
 
 if TYPE_CHECKING:
     from .study import Cell
@@ -70,7 +70,9 @@ def compile_target() -> str:
     Why: the default ``lp`` / ``mlp-<h>`` (L-BFGS kernels with ``fastmath`` reassociation,
     so their row sums vectorise) are bitwise reproducible for one compile target, not across
     targets -- the same trials computed for ``skylake-avx512`` and for ``znver5`` differ in
-    the last bits and, in about 2 % of runs, in a prediction.  Setting ``NUMBA_CPU_NAME``
+    the last bits and, in about 2 % of runs, in a prediction; for ``znver5`` and ``znver1``
+    an ``mlp`` trial's fold moved by up to 16 % of its test instances (its L-BFGS ends in
+    another optimum; :data:`simstudy.trials.CPU_KERNELS`).  Setting ``NUMBA_CPU_NAME``
     pins the target across machines that support it.
     """
     import llvmlite.binding as llvm
@@ -237,6 +239,95 @@ def _schema_version(con: sqlite3.Connection, path: Path) -> int | None:
         f"{', '.join(sorted(names))}); give --store a new file name")
 
 
+def _header_problem(path: Path) -> str | None:
+    """Why the file at ``path`` is not a whole SQLite database, from its 100-byte header
+    (None when it may be): a foreign file, or one shorter than its header says (a copy or
+    download cut short; SQLite would read the missing pages as zeros).  Skipped while a
+    ``-wal`` or ``-journal`` file exists: a writer may be growing the file."""
+    if any(Path(f"{path}{x}").exists() for x in ("-wal", "-journal")):
+        return None
+    size = path.stat().st_size
+    with open(path, "rb") as f:
+        head = f.read(100)
+    if not head.startswith(b"SQLite format 3\x00"):
+        return "it is not a SQLite database (a foreign file); give --store a simstudy store"
+    if len(head) < 100:
+        return f"it is truncated ({size} bytes, less than a SQLite header); restore a copy"
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages = int.from_bytes(head[28:32], "big")
+    if head[24:28] == head[92:96] and size < pages * page:  # the page count is valid
+        return (f"it is truncated ({size:,} bytes, its header says {pages * page:,}); "
+                "restore a copy")
+    return None
+
+
+def _wal_files(path: Path) -> bool:
+    return any(Path(f"{path}{x}").exists() for x in ("-wal", "-shm"))
+
+
+def _tidy_wal(path: Path) -> None:
+    """Remove the -wal and -shm files beside ``path`` as SQLite does when its last
+    read-write connection closes (a connection opened and closed here does it, and only
+    when no other process has the store open: it takes SQLite's lock first)."""
+    if not Path(f"{path}-wal").exists():
+        return
+    with contextlib.suppress(sqlite3.Error, OSError), \
+            contextlib.closing(sqlite3.connect(path, timeout=0.1)) as con:
+        con.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+
+
+def _fill(con: sqlite3.Connection) -> None:
+    """The tables and meta rows of a new store, inside the caller's transaction
+    (``executescript`` would commit between its statements)."""
+    for stmt in filter(str.strip, _TABLES.split(";")):
+        con.execute(stmt)
+    con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+    con.execute("INSERT OR REPLACE INTO meta VALUES ('created_by', ?)", (f"simstudy {__version__}",))
+
+
+def _create(path: Path) -> None:
+    """A new store at ``path``, complete from the moment it exists: made beside its name (in
+    WAL mode, tables and schema version committed) and hard-linked into place, which fails
+    when another process got there first -- then that store is used.  Several runs starting
+    on one new store at once thus all open the same complete store (creating it in place let
+    one see another's half-made tables, or wait on its journal-mode switch).  Where the file
+    system has no hard links, the same under an exclusive lock on a file beside it."""
+    import uuid
+
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.creating")
+    try:
+        with contextlib.closing(sqlite3.connect(tmp, isolation_level=None)) as con:
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("BEGIN")
+            _fill(con)
+            con.execute("COMMIT")
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process created it first: theirs is complete too
+        except OSError:
+            _create_locked(tmp, path)
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+
+
+def _create_locked(tmp: Path, path: Path) -> None:
+    """Rename ``tmp`` to ``path`` unless it exists, under a lock on ``.<name>.lock``."""
+    import fcntl
+
+    lock = path.with_name(f".{path.name}.lock")
+    with open(lock, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            if not path.exists():
+                os.replace(tmp, path)
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+    # the lock file stays: unlinking it would let a later creator lock another inode
+
+
 def _gunzip(path: Path) -> bytes:
     """The bytes of a gzip'd snapshot; one clear error if it is not gzip."""
     try:
@@ -346,6 +437,13 @@ class Store:
             raise SimstudyError(f"store directory {str(self.path.parent)!r} does not exist")
         if readonly and self.path.stat().st_size == 0:
             raise SimstudyError(f"{str(self.path)!r} is an empty file, not a simstudy store")
+        if not packed and self.path.is_file() and self.path.stat().st_size:
+            bad = _header_problem(self.path)
+            if bad:
+                raise SimstudyError(f"store {str(self.path)!r}: {bad}")
+        # a read-only open of a WAL store makes -wal and -shm files; removed again at close
+        # when this open made them
+        self._made_wal = readonly and not packed and not _wal_files(self.path)
         try:
             if packed:
                 self.con = sqlite3.connect(":memory:")
@@ -354,6 +452,13 @@ class Store:
                 self.con = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
                                            timeout=60)
             else:
+                if not self.path.exists():
+                    try:
+                        _create(self.path)
+                    except OSError as e:
+                        raise SimstudyError(fault(e, f"store {str(self.path)!r}") or
+                                            f"store {str(self.path)!r} cannot be created: "
+                                            f"{e}") from None
                 self.con = sqlite3.connect(self.path, timeout=60)
             version = _schema_version(self.con, self.path)
             if readonly:
@@ -365,9 +470,11 @@ class Store:
                 self.con.execute("PRAGMA query_only=ON")
             else:
                 self._open_for_writing(version)
-        except sqlite3.DatabaseError as e:
+        except sqlite3.Error as e:
             self._close_quietly()
-            raise SimstudyError(f"{str(self.path)!r} is not a readable simstudy store ({e})") from None
+            raise SimstudyError(fault(e, f"store {str(self.path)!r}") or
+                                f"{str(self.path)!r} is not a readable simstudy store ({e})"
+                                ) from None
         except SimstudyError:
             self._close_quietly()
             raise
@@ -376,6 +483,15 @@ class Store:
         con = getattr(self, "con", None)
         if con is not None:
             con.close()
+        self._tidy()
+
+    def _tidy(self) -> None:
+        """Remove the -wal and -shm files a read-only open made, as SQLite does when the
+        last read-write connection closes: a connection opened and closed here does it,
+        and only when no other process has the store open (it takes SQLite's lock)."""
+        if getattr(self, "_made_wal", False):
+            self._made_wal = False
+            _tidy_wal(self.path)
 
     def _version_message(self, version: int) -> str:
         if version < SCHEMA_VERSION:
@@ -396,15 +512,17 @@ class Store:
             if "losses" not in have:
                 with self.con:
                     self.con.execute("ALTER TABLE trials ADD COLUMN losses BLOB")
+        if version is None:  # an empty file given as the store: filled in one transaction
+            self.con.execute("BEGIN IMMEDIATE")
+            try:
+                if _schema_version(self.con, self.path) is None:  # still, under the lock
+                    _fill(self.con)
+                self.con.execute("COMMIT")
+            except BaseException:
+                self.con.rollback()
+                raise
         self.con.execute("PRAGMA journal_mode=WAL")
         self.con.execute("PRAGMA synchronous=NORMAL")
-        if version is None:
-            with self.con:
-                self.con.executescript(_TABLES)
-                self.con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
-                                 (str(SCHEMA_VERSION),))
-                self.con.execute("INSERT OR REPLACE INTO meta VALUES ('created_by', ?)",
-                                 (f"simstudy {__version__}",))
 
     def migrate_from_1(self) -> Path:
         """Schema 1 -> 2 in one transaction, after copying the file to ``<path>.v1.bak``."""
@@ -430,6 +548,7 @@ class Store:
 
     def close(self) -> None:
         self.con.close()
+        self._tidy()
 
     def __enter__(self) -> Store:
         return self
@@ -474,7 +593,12 @@ class Store:
             [r.values(cell, seed, run) for r in results])
 
     def start_run(self, study: str, args: dict) -> int:
-        args = {**args, "compile_target": compile_target(), "blas": blas_kernels()}
+        from .lease import process_started
+
+        pid = os.getpid()
+        args = {**args, "compile_target": compile_target(), "blas": blas_kernels(),
+                "pid": pid, "pid_started": process_started(pid)}
+        self._mark_interrupted()
         with self.con:
             cur = self.con.execute(
                 "INSERT INTO runs (study, args, version, host, started, trials_done, status) "
@@ -559,6 +683,10 @@ class Store:
         try:
             with contextlib.closing(sqlite3.connect(tmp)) as copy:
                 self.con.backup(copy)
+                bad = _damage(copy)  # a truncated store backs up with its holes as zeros
+                if bad:
+                    raise SimstudyError(f"store {str(self.path)!r} is damaged ({bad}); no "
+                                        f"snapshot written: restore a copy of the store")
                 copy.execute("PRAGMA journal_mode=DELETE")
                 copy.execute("VACUUM")
             if dest.suffix == ".gz":
@@ -627,7 +755,55 @@ class Store:
         return df.sort_values(["cell", "run"], kind="stable").reset_index(drop=True)
 
     def runs_log(self) -> pd.DataFrame:
-        return pd.read_sql_query("SELECT * FROM runs ORDER BY id", self.con)
+        """The invocations, one row each.  A run whose process ended without recording an
+        end (SIGKILL, a power cut) reads as ``interrupted``, with the trials it stored,
+        although its row still says ``running`` (a read-only reader cannot fix it; the next
+        run on the store does)."""
+        log = pd.read_sql_query("SELECT * FROM runs ORDER BY id", self.con)
+        for i, msg, done in self._dead(log):
+            log.loc[i, ["status", "message", "trials_done"]] = ["interrupted", msg, done]
+        return log
+
+    def _dead(self, log: pd.DataFrame) -> list[tuple[int, str, int]]:
+        """(row, message, trials stored) of the ``running`` invocations whose process on
+        this host is gone (its pid, and start time where known, no longer running)."""
+        from .lease import process_gone
+
+        out = []
+        starts = log["started"].astype(float).to_numpy()
+        for i, r in enumerate(log.itertuples(index=False)):
+            if r.status != "running":
+                continue
+            try:
+                a = json.loads(r.args) if r.args else {}
+                pid = int(a["pid"])
+            except (ValueError, KeyError, TypeError):
+                continue
+            if not process_gone(r.host, pid, a.get("pid_started")):
+                continue
+            later = starts[starts > float(r.started)]
+            until = float(later.min()) if later.size else time.time()
+            done = int(self.con.execute(
+                "SELECT COUNT(*) FROM trials WHERE study=? AND created>=? AND created<?",
+                (r.study, float(r.started), until)).fetchone()[0])
+            out.append((i, f"process {pid} on {r.host} ended without recording its end "
+                           "(killed?); rerun to resume", done))
+        return out
+
+    def _mark_interrupted(self) -> None:
+        """Record as ``interrupted`` the invocations :meth:`_dead` finds."""
+        log = pd.read_sql_query("SELECT * FROM runs WHERE status='running'", self.con)
+        dead = self._dead(log)
+        if dead:
+            with self.con:
+                self.con.executemany(
+                    "UPDATE runs SET status='interrupted', message=?, trials_done=? WHERE id=?",
+                    [(msg, done, int(log["id"].iloc[i])) for i, msg, done in dead])
+
+    def mixed(self, study: str | None = None) -> list[str]:
+        """Notes on trials of one study computed by different simstudy versions or learner
+        implementations (:func:`mixed_provenance`); empty when all agree."""
+        return mixed_provenance(self.con, study)
 
     def cost(self) -> pd.DataFrame:
         """Worker seconds per (study, cell): trials and the summed ``seconds`` of their fits.
@@ -739,6 +915,102 @@ class Store:
         for a trial that did not keep them."""
         rows = self._rows("losses", "trials", [cell], seed, runs)
         return [None if r[0] is None else unpack_losses(r[0]) for r in rows]
+
+
+def mixed_provenance(con: sqlite3.Connection, study: str | None = None) -> list[str]:
+    """One note per study whose trials were computed by more than one simstudy version,
+    and per learner fitted by more than one implementation, with the trials of each (merged
+    shards from different installs, or a run resumed after an upgrade).  Each trial's
+    numbers are right for its code; a difference in code can move a table.
+
+    >>> import tempfile, pathlib
+    >>> with Store(pathlib.Path(tempfile.mkdtemp()) / "s.sqlite") as s:
+    ...     mixed_provenance(s.con)
+    []
+    """
+    where, args = ("WHERE study=?", (study,)) if study is not None else ("", ())
+    notes = []
+    by: dict[str, dict[str, int]] = {}
+    for st, ver, n in con.execute(f"SELECT study, version, COUNT(*) FROM trials {where} "
+                                  "GROUP BY study, version ORDER BY study, version", args):
+        by.setdefault(str(st), {})[str(ver)] = int(n)
+    for st, vs in by.items():
+        if len(vs) > 1:
+            notes.append(f"study {st!r}: trials computed by {len(vs)} simstudy versions ("
+                         + ", ".join(f"{v}: {n:,}" for v, n in vs.items()) + ")")
+    impl: dict[tuple[str, str], dict[str, int]] = {}
+    for st, learners, codes, n in con.execute(
+            f"SELECT study, learners, impl, COUNT(*) FROM trials {where} "
+            "GROUP BY study, learners, impl", args):
+        try:
+            paths = json.loads(codes) if codes else []
+        except ValueError:
+            continue
+        for name, path in zip(str(learners).split("~"), paths, strict=False):
+            d = impl.setdefault((str(st), name), {})
+            d[str(path)] = d.get(str(path), 0) + int(n)
+    for (st, name), ps in sorted(impl.items()):
+        if len(ps) > 1:
+            notes.append(f"study {st!r}: learner {name!r} fitted by {len(ps)} implementations ("
+                         + ", ".join(f"{p}: {n:,} trial-fits" for p, n in sorted(ps.items()))
+                         + ")")
+    return notes
+
+
+def _damage(con: sqlite3.Connection) -> str | None:
+    """SQLite's ``quick_check`` of an open database: None when it says ok, else its first
+    finding (pages a truncated file lacks, overwritten pages)."""
+    try:
+        rows = con.execute("PRAGMA quick_check(3)").fetchall()
+    except sqlite3.DatabaseError as e:
+        return str(e)
+    found = [str(r[0]) for r in rows]
+    return None if found == ["ok"] else "; ".join(found)
+
+
+def migrate(path: str | os.PathLike) -> str:
+    """Bring the store at ``path`` to schema :data:`SCHEMA_VERSION` in place (schema 1:
+    one transaction, after a backup copy); one line saying what was done.  A store that
+    fails SQLite's ``quick_check`` is refused, whatever its schema says.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.sqlite"
+    >>> Store(p).close()
+    >>> migrate(p).endswith("is already at schema version 2")
+    True
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise SimstudyError(f"store {str(path)!r} does not exist")
+    if path.suffix == ".gz":
+        raise SimstudyError(f"store {str(path)!r} is a gzip'd snapshot: unpack it with "
+                            f"python -m simstudy snapshot --store {path} {path.with_suffix('')}")
+    if path.stat().st_size == 0:
+        raise SimstudyError(f"{str(path)!r} is an empty file, not a simstudy store")
+    bad = _header_problem(path)
+    if bad:
+        raise SimstudyError(f"store {str(path)!r}: {bad}; not migrated")
+    made = not _wal_files(path)
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro",
+                                                uri=True, timeout=60)) as con:
+            before = _schema_version(con, path)
+            damage = _damage(con)
+    except sqlite3.Error as e:
+        raise SimstudyError(fault(e, f"store {str(path)!r}") or
+                            f"{str(path)!r} is not a readable simstudy store ({e})") from None
+    finally:
+        if made:
+            _tidy_wal(path)
+    if damage:
+        raise SimstudyError(f"store {str(path)!r} is damaged ({damage}); not migrated: "
+                            "restore a copy")
+    with Store(path):
+        pass  # opening for writing migrates
+    if before == SCHEMA_VERSION:
+        return f"store {str(path)!r} is already at schema version {SCHEMA_VERSION}"
+    return (f"store {str(path)!r} migrated from schema {before} to {SCHEMA_VERSION}; "
+            f"backup at {path.name}.v1.bak")
 
 
 def open_reader(x: object):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import SimstudyError
-from .params import ALPHA, POSITIVE_INT, SEED, check
+from .params import ALPHA, POSITIVE_INT, RUNS, SEED, check
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -85,7 +85,7 @@ class Study:
     is_valid: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.runs = check("runs", self.runs, POSITIVE_INT)
+        self.runs = check("runs", self.runs, RUNS)
         self.alpha = check("alpha", self.alpha, ALPHA)
         self.seed = check("seed", self.seed, SEED)
         self.chunk = check("chunk", self.chunk, POSITIVE_INT)

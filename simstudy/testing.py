@@ -98,37 +98,52 @@ def check_learner(spec: str, data: Any = None, *, models: int = 4, reference: bo
     """
     from .learners import get_learner
 
-    data = tiny_dataset() if data is None else data
+    learner = get_learner(spec)
+    real = learner.task == "regression"
+    if data is None:
+        data = tiny_dataset()
+        if real:  # a real response of the same inputs
+            from dataclasses import replace
+
+            X0 = np.nan_to_num(data.X)
+            data = replace(data, y=X0 @ np.linspace(1.0, -1.0, X0.shape[1]) + data.y)
     X, y = data.X, data.y
-    n, C = data.n, int(y.max()) + 1
+    n = data.n
     rng = np.random.default_rng(11)
-    train, test = _masks(n, y, models, rng)
+    train, test = _masks(n, np.zeros(n) if real else y, models, rng)
     seeds = np.random.SeedSequence(2006).spawn(models)
-    learner = get_learner(spec).prepare(data)
+    learner = learner.prepare(data)
 
     p = learner.fit_predict(X, y, train, test, seeds)
     assert isinstance(p, np.ndarray), f"{spec}: fit_predict returned {type(p).__name__}, not an array"
     assert p.shape == (models, n), f"{spec}: predictions of shape {p.shape!r}, expected {(models, n)!r}"
-    assert p.dtype == np.int64, f"{spec}: predictions of dtype {p.dtype}, expected int64"
-    on = p[test]
-    assert ((on >= 0) & (on < C)).all(), f"{spec}: a prediction on a test position is not a class code 0..{C - 1}"
-    assert (p[~test] == -1).all(), f"{spec}: a position off the test rows is not -1"
+    if real:
+        assert p.dtype == np.float64, f"{spec}: predictions of dtype {p.dtype}, expected float64"
+        assert np.isfinite(p[test]).all(), f"{spec}: a prediction on a test position is not finite"
+        assert np.isnan(p[~test]).all(), f"{spec}: a position off the test rows is not nan"
+    else:
+        C = int(y.max()) + 1
+        assert p.dtype == np.int64, f"{spec}: predictions of dtype {p.dtype}, expected int64"
+        on = p[test]
+        assert ((on >= 0) & (on < C)).all(), f"{spec}: a prediction on a test position is not a class code 0..{C - 1}"
+        assert (p[~test] == -1).all(), f"{spec}: a position off the test rows is not -1"
 
     # a model depends only on its own masks and seed: a subset, in another order, alone
     idx = [models - 2, 0] if models > 2 else [0]
     part = learner.fit_predict(X, y, train[idx], test[idx], [seeds[i] for i in idx])
-    assert np.array_equal(part, p[idx]), (
+    assert np.array_equal(part, p[idx], equal_nan=real), (
         f"{spec}: models {idx} refitted without the rest of the batch predict differently")
     for b in (models - 1, 1):
         alone = learner.fit_predict(X, y, train[b:b + 1], test[b:b + 1], [seeds[b]])
-        assert np.array_equal(alone[0], p[b]), f"{spec}: model {b} alone predicts differently"
+        assert np.array_equal(alone[0], p[b], equal_nan=real), (
+            f"{spec}: model {b} alone predicts differently")
 
     if not reference:
         return
     drawn: list[bool] = []
     other = learner.fit_predict(X, y, train, test,
                                 [_Watched(drawn, 1, spawn_key=(b,)) for b in range(models)])
-    if drawn or not np.array_equal(other, p):
+    if drawn or not np.array_equal(other, p, equal_nan=real):
         return  # draws at random: agreement with the reference is a matter of distribution
     from .errors import SimstudyError
 
@@ -139,7 +154,8 @@ def check_learner(spec: str, data: Any = None, *, models: int = 4, reference: bo
             return
         raise
     q = np.asarray(ref.fit_predict(X, y, train, test, seeds))
-    same = q[test] == p[test]
+    # real predictions: the same up to rounding (another order of the same arithmetic)
+    same = np.isclose(q[test], p[test], rtol=1e-8, atol=1e-10) if real else q[test] == p[test]
     assert same.all(), (
         f"{spec}: {int((~same).sum())} of {same.size} test predictions differ from the "
         f"reference path ({spec}@sklearn)")

@@ -28,8 +28,11 @@
   and returns T indices, -1 for none.
   ``f.confidence`` -- the level of the intervals it returns (default 0.95).
 * **Errors**, one ladder: a wrong signature, a return value that is not a p-value in
-  [0, 1] (NaN included: an undefined statistic must give p = 1), or any exception other
-  than a probe's is a :class:`~simstudy.errors.SimstudyError` naming the cell and the run.
+  [0, 1] (NaN included: an undefined statistic must give p = 1; a bool or a text is not a
+  number), any exception other than a probe's, or a call of ``sys.exit`` is a
+  :class:`~simstudy.errors.SimstudyError` naming the cell and the run; Ctrl-C (or a
+  ``KeyboardInterrupt`` the function raises) is an :class:`~simstudy.errors.Interrupted`
+  naming them.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import inspect
 import numbers
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +51,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import SimstudyError
+from .errors import Interrupted, SimstudyError
 from .spec import parse_spec
 
 if TYPE_CHECKING:
@@ -199,16 +203,20 @@ class UserTest:
             out = self._call(d, kw, where, probe, skipped)
             if progress is not None:
                 progress.update(T)
-            return None if out is _SKIP else self._vector_out(out, T, where)
+            return None if out is _SKIP else self._vector_out(out, T, where, runs)
         stat, p = np.empty(T), np.empty(T)
         lo = hi = None
-        done = 0
+        done, due = 0, time.monotonic() + 0.5
         for i in range(T):  # a scalar function: one call per trial
             kw = {"n_train": float(n_train[i]), "n_test": float(n_test[i])}
             if losses is not None:
                 kw["losses"] = losses[i]
             w = f"{where}, run {int(runs[i])}"
-            out = self._call(d[i], kw, w, probe and i == 0, skipped)
+            try:
+                out = self._call(d[i], kw, w, probe and i == 0, skipped)
+            except Interrupted as e:
+                e.done = i  # trials of this call finished: the caller says how far it got
+                raise
             if out is _SKIP:
                 return None
             s, pv, ci = self._scalar_out(out, w)
@@ -217,9 +225,11 @@ class UserTest:
                 if lo is None:
                     lo, hi = np.full(T, np.nan), np.full(T, np.nan)
                 lo[i], hi[i] = ci
-            if progress is not None and i - done >= 255:
+            # the bar moves at least twice a second (a slow function shows it is alive at
+            # once) and at most every 256 trials (a fast one pays little for it)
+            if progress is not None and (i - done >= 255 or time.monotonic() > due):
                 progress.update(i + 1 - done)
-                done = i + 1
+                done, due = i + 1, time.monotonic() + 0.5
         if progress is not None:
             progress.update(T - done)
         return Output(stat, p, lo, hi)
@@ -227,6 +237,14 @@ class UserTest:
     def _call(self, x, kw: dict, where: str, probe: bool, skipped: list | None):
         try:
             return self.fn(x, **kw)
+        except KeyboardInterrupt:  # Ctrl-C (or the function raised it): say where it stopped
+            stop = Interrupted(f"stopped in the test function {self.name!r} on {where}; "
+                               "nothing is stored: rerun to start again")
+            stop.where = f"in the test function {self.name!r} on {where}"
+            raise stop from None
+        except SystemExit as e:
+            raise SimstudyError(f"the test function called sys.exit({e.code!r}) on {where}; "
+                                "a test must return a p-value, not end the program") from None
         except PROBE_ERRORS as e:
             if probe:
                 if skipped is not None:
@@ -250,12 +268,16 @@ class UserTest:
             raise SimstudyError(
                 f"the test function returned {out!r:.80} on {where}; it must return an object "
                 "with .pvalue or a (statistic, pvalue) tuple")
-        try:
-            p = float(p)
-            stat = float(stat) if stat is not None else np.nan
-        except (TypeError, ValueError):
-            raise SimstudyError(f"the test function returned a p-value {p!r} on {where}; "
-                                "it must be a number in [0, 1]") from None
+        p_, stat_ = _real(p), np.nan if stat is None else _real(stat)
+        if p_ is None:
+            raise SimstudyError(f"the test function returned the p-value {p!r:.80} "
+                                f"({type(p).__name__}) on {where}; it must be a number in "
+                                "[0, 1] (a float; not a bool or a text)")
+        if stat_ is None:
+            raise SimstudyError(f"the test function returned the statistic {stat!r:.80} "
+                                f"({type(stat).__name__}) on {where}; it must be a number "
+                                "(or None)")
+        p, stat = p_, stat_
         if not 0.0 <= p <= 1.0:  # also catches NaN
             raise SimstudyError(f"the test function returned p = {p!r} on {where}; a p-value "
                                 "must be a number in [0, 1] (use p = 1 for an undefined "
@@ -264,7 +286,7 @@ class UserTest:
             ci = _pair(ci, where)
         return stat, p, ci
 
-    def _vector_out(self, out: object, T: int, where: str) -> Output:
+    def _vector_out(self, out: object, T: int, where: str, runs: np.ndarray) -> Output:
         ci = None
         if hasattr(out, "pvalue"):
             stat, p = getattr(out, "statistic", None), out.pvalue
@@ -277,7 +299,19 @@ class UserTest:
                                 f"{where}; it must return (statistics, pvalues) arrays or an "
                                 "object with .statistic and .pvalue")
         try:
-            p = np.asarray(p, dtype=float).reshape(-1)
+            p_in = np.asarray(p).reshape(-1)
+        except (TypeError, ValueError):
+            raise SimstudyError(f"the vectorised test function returned non-numeric p-values "
+                                f"on {where}") from None
+        if p_in.dtype.kind not in "fiu":  # bools, texts, objects: not p-values
+            bad = [i for i, v in enumerate(p_in.tolist()) if _real(v) is None]
+            i = bad[0] if bad else 0
+            run = f", run {int(runs[i])}" if p_in.size == T else ""
+            raise SimstudyError(f"the vectorised test function returned p-values of type "
+                                f"{p_in.dtype} on {where}{run} (e.g. {p_in[i]!r:.40}); they "
+                                "must be numbers in [0, 1] (floats; not bools or texts)")
+        try:
+            p = p_in.astype(float)
             stat = np.asarray(np.nan if stat is None else stat, dtype=float)
             stat = np.broadcast_to(stat, (T,)).copy() if stat.size in (1, T) else stat.reshape(-1)
         except (TypeError, ValueError):
@@ -289,9 +323,9 @@ class UserTest:
         bad = ~((p >= 0) & (p <= 1))
         if bad.any():
             i = int(np.argmax(bad))
-            raise SimstudyError(f"the vectorised test function returned p = {p[i]!r} for trial "
-                                f"{i} on {where}; a p-value must be a number in [0, 1] (use "
-                                "p = 1 for an undefined statistic)")
+            raise SimstudyError(f"the vectorised test function returned p = {p[i]!r} on "
+                                f"{where}, run {int(runs[i])}; a p-value must be a number in "
+                                "[0, 1] (use p = 1 for an undefined statistic)")
         lo = hi = None
         if ci is not None:
             try:
@@ -339,6 +373,16 @@ class UserTest:
 
 
 _SKIP = object()
+
+
+def _real(v: object) -> float | None:
+    """``v`` as a float if it is a real number (numpy's too, or a 0-d array of one); None
+    for a bool, a text, None or anything else: ``True`` is not a p-value of 1."""
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        v = v[()]
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+        return None
+    return float(v)
 
 
 def _best(out: object, K: int, where: str, vector: bool = False) -> int:
@@ -442,10 +486,11 @@ def progress_bar(enabled: bool | None, total: int, desc: str):
 
 def open_readers(store: object, studies: Sequence[str] = ()) -> tuple[list, list]:
     """Readers of stored trials for ``store``: a path or an open store, a list of them, or
-    None for the defaults -- the store ``simstudy-store.sqlite`` of the current directory
-    when there is one (where ``run`` writes by default), then the shipped trials
-    (:mod:`simstudy.trials`); each study is read from the first reader that holds it.
-    Returns (readers, the ones opened here, which the caller closes)."""
+    None for the shipped trials (:mod:`simstudy.trials`).  A store is read only when it is
+    named: ``simstudy-store.sqlite`` in the current directory is never picked up by itself,
+    so the same call gives the same answer wherever it is made.  Each study is read from
+    the first reader that holds it.  Returns (readers, the ones opened here, which the
+    caller closes)."""
     if store is None:
         return default_readers(studies)
     items = [store] if isinstance(store, (str, os.PathLike)) or hasattr(store, "fold_errors") \
@@ -470,24 +515,28 @@ def open_readers(store: object, studies: Sequence[str] = ()) -> tuple[list, list
     return readers, opened
 
 
-def default_readers(studies: Sequence[str] = ()) -> tuple[list, list]:
-    """The readers used when no store is given (see :func:`open_readers`)."""
-    from .store import DEFAULT_STORE, Store
+def local_store_hint() -> str | None:
+    """One line when ``simstudy-store.sqlite`` is in the current directory: it is not read
+    unless named, and this says how to name it (None when there is none)."""
+    from .store import DEFAULT_STORE
 
-    readers = []
-    if Path(DEFAULT_STORE).is_file():
-        readers.append(Store(DEFAULT_STORE, readonly=True))
-    try:
-        readers += shipped_readers(studies)
-    except BaseException:
-        for r in readers:
-            r.close()
-        raise
+    if not Path(DEFAULT_STORE).is_file():
+        return None
+    return (f"{DEFAULT_STORE} here is not read (a store is read only when named: "
+            f"--store {DEFAULT_STORE})")
+
+
+def default_readers(studies: Sequence[str] = ()) -> tuple[list, list]:
+    """The readers used when no store is given: the shipped trials alone (see
+    :func:`open_readers`)."""
+    readers = shipped_readers(studies)
     if not readers:
+        hint = local_store_hint()
         raise SimstudyError(
-            f"no store given, no {DEFAULT_STORE} here, and this simstudy ships no trials"
+            "no store given, and this simstudy ships no trials"
             + (f" of {', '.join(studies)}" if studies else "")
-            + "; give a store (--store FILE), or compute one: python -m simstudy run STUDY")
+            + "; give a store (--store FILE), or compute one: python -m simstudy run STUDY"
+            + (f" ({hint})" if hint else ""))
     return readers, list(readers)
 
 

@@ -372,7 +372,11 @@ def test_the_verdict_is_one_sentence_at_the_top(stores, tmp_path):
     c = card(t5x2, [A], stores[0], name="t")
     assert re.match(r"^`t` (is liberal|is conservative|holds its size) at alpha = 0\.05: "
                     r"size \d\.\d{3} \[", c.verdict)
-    assert "against t5x2cv on the same trials" in c.verdict
+    # one baseline for both claims (size on the H0 trials, power at matched size on the H1
+    # trials), each with its count of trials
+    comp = card_mod.comparator(c.matched, c.paired)
+    assert set(re.findall(r"against ([\w-]+)'s", c.verdict)) == {comp}
+    assert len(re.findall(rf"against {comp}'s \d\.\d{{3}} on the same [\d,]+ trials", c.verdict)) == 2
     md = write_card(c, tmp_path / "c", figures=False, html=False)[0].read_text().splitlines()
     assert md[2] == f"**{c.verdict}**"
 

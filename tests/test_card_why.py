@@ -262,9 +262,9 @@ def test_the_h0_width_ratio_pools_every_h0_cell_and_is_in_the_verdict(tmp_path):
     # the pooled H0 row of the card says the same
     row = p[(p["cell"] == POOLED) & (p["measure"] == SIZE) & (p["baseline"] == "t5x2cv")]
     assert row["width_ratio"].item() == pytest.approx(ratio)
-    assert f"(paired interval {ratio:.1f}x narrower than an unpaired one)" in c.verdict
+    assert f", paired interval {ratio:.1f}x narrower than an unpaired one" in c.verdict
     md = write_card(c, tmp_path / "c", figures=False, html=False)[0].read_text()
-    assert f"t5x2cv {ratio:.2f}x ({n} trials)" in md
+    assert f"t5x2cv {ratio:.2f}x ({n:,} trials)" in md
     # and from the CSV the card wrote
     assert h0_width_ratio(pd.read_csv(tmp_path / "c" / "card_paired.csv"), "t5x2cv") == \
         pytest.approx(ratio)

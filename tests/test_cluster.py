@@ -2,6 +2,7 @@
 tables equal a single run's; refusals that name the difference; OUT complete or absent."""
 
 import gzip
+import re
 import shutil
 import sqlite3
 
@@ -11,11 +12,12 @@ from simstudy.catalog import get_study
 from simstudy.cli import main
 from simstudy.errors import SimstudyError
 from simstudy.merge import merge_stores
+from simstudy.params import check_shard
 
 # tables(path): (rows, sha256) of the trials and results tables without the timing columns
 from simstudy.perf.cluster import tables
 from simstudy.runner import run_study
-from simstudy.shard import assign, parse_shard, units
+from simstudy.shard import assign, units
 from simstudy.store import Store
 
 
@@ -54,11 +56,11 @@ def test_docstring_examples_run(module):
     assert res.failed == 0 and res.attempted > 0
 
 
-def test_parse_shard_names_the_bad_value():
-    assert parse_shard("3/4") == (3, 4)
-    for bad in ("0/4", "5/4", "1", "a/b", "1/0"):
-        with pytest.raises(SimstudyError, match=f"--shard must be I/N.*got {bad!r}"):
-            parse_shard(bad)
+def test_check_shard_names_the_bad_value():
+    assert check_shard("3/4") == (3, 4) and check_shard((3, 4)) == (3, 4)
+    for bad in ("0/4", "5/4", "1", "a/b", "1/0", "1/2/3", (0, 2), (3, 2), (1.5, 2), (True, 2), 3):
+        with pytest.raises(SimstudyError, match=r"^shard must be I/N.*got " + re.escape(repr(bad))):
+            check_shard(bad)
 
 
 def test_split_is_contiguous_complete_and_cost_balanced(demo):

@@ -3,12 +3,11 @@
 import json
 import os
 import signal
-import sqlite3
 import threading
-import time
 
 import pytest
 from test_cluster import tables
+from test_faults import wait_until_stored
 
 from simstudy.catalog import get_study
 from simstudy.execute import summary_line
@@ -31,12 +30,7 @@ def test_lost_worker_and_retried_units_are_reported(tmp_path):
         victim, victim_address = nanny.process.process.pid, nanny.worker_address
 
         def kill_after_some_trials() -> None:
-            t0 = time.time()
-            while time.time() - t0 < 120:
-                time.sleep(0.1)
-                with sqlite3.connect(path, timeout=30) as con:
-                    if con.execute("SELECT COUNT(*) FROM trials").fetchone()[0] >= 6:
-                        break
+            wait_until_stored(path, 6, 120)
             os.kill(victim, signal.SIGKILL)
 
         killer = threading.Thread(target=kill_after_some_trials, daemon=True)

@@ -1,6 +1,7 @@
 """Packaging: studies install as simstudy.studies (no top-level 'studies' in site-packages),
 and pyproject's explicit package list matches the package folders on disk."""
 
+import json
 import subprocess
 import sys
 import tomllib
@@ -26,8 +27,9 @@ def test_package_list_matches_the_folders():
     # is installed as simstudy.studies)
     on_disk |= {".".join(("simstudy", *d.relative_to(ROOT).parts) if d.is_relative_to(ROOT / "studies")
                          else d.relative_to(ROOT).parts) for d in data_only}
-    assert set(cfg["packages"]) == on_disk
-    assert cfg["package-dir"] == {"simstudy.studies": "studies"}
+    assert set(cfg["packages"]) - {"simstudy._shipped"} == on_disk
+    assert cfg["package-dir"] == {"simstudy.studies": "studies", "simstudy._shipped": "figures"}
+    assert "simstudy._shipped" in cfg["packages"]
 
 
 def test_installed_package_has_no_top_level_studies(tmp_path):
@@ -59,6 +61,17 @@ def test_wheel_has_no_top_level_studies(tmp_path):
     assert "simstudy/studies/alpaydin1999/grid.py" in names
     assert "simstudy/studies/reference/bouckaert2004_table5.csv" in names
     assert "simstudy/sources/data/MANIFEST.csv" in names
+    # the shipped trials travel with the package: every file each manifest lists
+    shipped = sorted((ROOT / "figures").glob("*/trials/manifest.json"))
+    assert len(shipped) == 7
+    for m in shipped:
+        study = m.parent.parent.name
+        listed = json.loads(m.read_text())["files"]
+        for f in ["manifest.json", *listed]:
+            assert f"simstudy/_shipped/{study}/trials/{f}" in names, (study, f)
+    assert not [n for n in names if n.startswith("simstudy/_shipped/")
+                and "/trials/" not in n]  # figures' tables and pages stay out
+    assert wheel.stat().st_size < 40 * 2**20
 
 
 def _checkout(tmp_path: Path) -> Path:

@@ -100,7 +100,7 @@ def test_phi_with_its_tail_is_wekas_phi_bit_for_bit() -> None:
 # --- the benchmark peer ------------------------------------------------------------------------
 
 
-def _fake_result() -> dict:
+def _fake_result(single: bool = False) -> dict:
     from simstudy.perf.weka_peer import LEARNERS, summarise
 
     reps = []
@@ -112,6 +112,8 @@ def _fake_result() -> dict:
             cell = {"wall_s": 10.0, "cpu_s": 9.0 + r, "process_cpu_s": 9.5}
             rep["weka"][k] = {"wall_us": 1000.0, "cpu_us": 900.0 + r, "process_cpu_us": 950.0, "cell": cell}
             rep["ours_1"]["learners"][k] = {"wall_us": 100.0, "cpu_us": 90.0}
+            if single:
+                rep["ours_1"]["learners"][k].update(single_wall_us=1000.0 + r, single_cpu_us=450.0)
             rep["ours_n"]["learners"][k] = {"wall_us": 55.0, "cpu_us": 100.0}
         reps.append(rep)
     return {"summary": summarise(reps), "repetitions": reps,
@@ -133,6 +135,20 @@ def test_summary_takes_medians_of_side_by_side_ratios(tmp_path) -> None:
     text = md.read_text()
     assert "abc123def456" in text and "| `wnb` | 1,000 | 901 | 90 | 55 | **10.0** | 18.2 |" in text
     assert json.loads(js.read_text())["commit"] == "abc123def4567"
+
+
+def test_one_fit_per_call_beside_the_batch(tmp_path) -> None:
+    from simstudy.perf.weka_peer import write
+
+    assert "ratio_per_core_single" not in _fake_result()["summary"]["learners"]["wnb"]
+    res = _fake_result(single=True)
+    v = res["summary"]["learners"]["wnb"]
+    assert v["ratio_per_core_single"] == pytest.approx(901 / 450)
+    assert v["ours_single_wall_us_1_thread"] == 1001.0
+    _, md = write(res, tmp_path / "perf-weka")
+    text = md.read_text()
+    assert "a batch of 100 models in one call" in text
+    assert "| `wnb` | 450 | 1,001 | **2.0** |" in text
 
 
 def test_missing_weka_is_one_line(monkeypatch, tmp_path) -> None:

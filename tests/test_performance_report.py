@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_committed_sections_equal_their_generation() -> None:
     for path, text in perf.generated(ROOT).items():
         assert path.read_text() == text, (
-            f"{path.relative_to(ROOT)}: run python -m simstudy.report.performance --write")
+            f"{path.relative_to(ROOT)}: run python -m simstudy pages")
 
 
 def test_every_number_comes_from_the_figures() -> None:
@@ -51,35 +51,31 @@ def test_doctests() -> None:
 def _repo(tmp_path: Path) -> Path:
     for rel in ("figures/perf-weka.json", "figures/perf-startup.json", "figures/REPRODUCE.md",
                 "figures/reproduce-estimate.md", "README.md",
-                "docs/performance.md"):
+                "docs/performance.md", "figures/perf-weka-single.json"):
+        if not (ROOT / rel).is_file():
+            continue
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / rel, tmp_path / rel)
     return tmp_path
 
 
-def test_write_replaces_only_the_marked_text_and_check_says_when_stale(tmp_path, capsys) -> None:
+def test_generation_replaces_only_the_marked_text_and_follows_the_measurement(tmp_path) -> None:
     root = _repo(tmp_path)
     readme = root / "README.md"
     before = readme.read_text()
-    stale = perf.splice(before, "old numbers\n", "README.md")
-    readme.write_text(stale)
-    assert perf.main(["--check", "--root", str(root)]) == 1
-    assert "README.md: the performance section differs" in capsys.readouterr().err
-    assert perf.main(["--write", "--root", str(root)]) == 0
-    assert readme.read_text() == before
-    assert perf.main(["--check", "--root", str(root)]) == 0
+    readme.write_text(perf.splice(before, "old numbers\n", "README.md"))
+    assert perf.generated(root)[readme] == before
     # the measurement changes: the section follows it
     w = json.loads((root / "figures" / "perf-weka.json").read_text())
     w["summary"]["learners"]["wnb"]["ratio_per_core"] = 12.34
     (root / "figures" / "perf-weka.json").write_text(json.dumps(w))
-    assert perf.main(["--check", "--root", str(root)]) == 1
-    assert perf.main(["--write", "--root", str(root)]) == 0
-    assert "`wnb` ×12.3" in readme.read_text()
-    outside = [ln for ln in readme.read_text().splitlines() if "×12.3" not in ln]
+    after = perf.generated(root)[readme]
+    assert "`wnb` ×12.3" in after
+    outside = [ln for ln in after.splitlines() if "×12.3" not in ln]
     assert len(outside) == len(before.splitlines()) - 1
 
 
-def test_bad_inputs_are_one_line_errors(tmp_path, capsys) -> None:
+def test_bad_inputs_are_one_line_errors(tmp_path) -> None:
     with pytest.raises(SimstudyError, match="'README.md' has no '<!-- performance:begin -->'"):
         perf.splice("no markers\n", "x\n", "README.md")
     root = _repo(tmp_path)
@@ -91,6 +87,23 @@ def test_bad_inputs_are_one_line_errors(tmp_path, capsys) -> None:
         perf.read_reproduction(root)
     shutil.copy(ROOT / "figures" / "perf-weka.json", root / "figures" / "perf-weka.json")
     (root / "figures" / "REPRODUCE.md").unlink()
-    assert perf.main(["--check", "--root", str(root)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "REPRODUCE.md' cannot be read" in err[0]
+    with pytest.raises(SimstudyError, match="REPRODUCE.md' cannot be read"):
+        perf.generated(root)
+
+
+def test_per_fit_ratios_say_their_batch_and_the_single_fit_run(tmp_path) -> None:
+    root = _repo(tmp_path)
+    w = json.loads((root / "figures" / "perf-weka.json").read_text())
+    readme = perf.readme_section(root)
+    assert f"ours as a batch of {w['setup']['fits_per_learner_per_fit_phase']} models in one " \
+           "call" in readme
+    single = root / "figures" / "perf-weka-single.json"
+    if not single.is_file():
+        assert f"one fit per call: not measured at `{w['commit'][:7]}`" in readme
+    for k, v in w["summary"]["learners"].items():
+        v["ratio_per_core_single"] = {"wnb": 0.5, "j48": 1.25, "ib1": 3.0}[k]
+    w["commit"], w["summary"]["load"] = "1234567abc", [5.0, 8.0]
+    single.write_text(json.dumps(w))
+    readme = perf.readme_section(root)
+    assert ("one fit per call (another run, `1234567`, load 5.0–8.0, 3 repetition(s)): "
+            "`wnb` ×0.5, `j48` ×1.2, `ib1` ×3.0, beside its batch of 100: `wnb` ×") in readme

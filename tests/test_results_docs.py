@@ -15,19 +15,6 @@ FIGURES = Path(__file__).parents[1] / "figures"
 REF = Path(__file__).parents[1] / "studies" / "reference"
 
 
-@pytest.fixture(scope="module")
-def rendered():
-    return prose.render_docs(FIGURES)
-
-
-def test_committed_pages_equal_what_the_tables_give(rendered):
-    """A page edited by hand inside its markers, or a table changed without re-rendering,
-    fails here: `python -m simstudy.report.prose figures` writes the pages again."""
-    differ = [str(p.relative_to(FIGURES)) for p, text in rendered.items()
-              if not p.is_file() or p.read_text() != text]
-    assert differ == [], f"re-render with `python -m simstudy.report.prose figures`: {differ}"
-
-
 def test_every_study_page_is_generated():
     """Each registered page exists and has generated sections; a page with markers is
     registered (pages of other tools, without markers, are not checked here)."""
@@ -168,11 +155,3 @@ def test_claim_verdicts():
     md = Claim("x", "rule r", "ours o", True, "paper p", True).markdown()
     assert md == ("- **reproduced**: x — rule: rule r. Ours: ours o. The paper's own numbers: "
                   "paper p — passes the rule.")
-
-
-def test_cli_check(tmp_path, capsys):
-    assert prose.main([str(tmp_path / "nope")]) == 2
-    shutil.copytree(FIGURES / "errors", tmp_path / "errors")
-    (tmp_path / "errors" / "RESULTS.md").write_text("stale\n")
-    assert prose.main(["--check", str(tmp_path)]) == 1
-    assert "errors/RESULTS.md" in capsys.readouterr().out

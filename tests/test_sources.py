@@ -228,8 +228,11 @@ def test_yildiz_max_error_fits_mapping() -> None:
 def test_user_csv_round_trip(tmp_path: Path) -> None:
     p = tmp_path / "toy.csv"
     p.write_text("label,a,b\nyes,1.0,x\nno,2.5,y\nyes,,x\nno,4,?\n")
-    # no column named class: the last column is the label
-    d = get_source(str(p)).sample(None)
+    # no column named class: the last column is the label; the row with '?' has none:
+    # refused, unless the source says to drop such rows
+    with pytest.raises(SimstudyError, match="1 of 4 rows have no class label"):
+        get_source(str(p)).sample(None)
+    d = get_source(f"{p}[unlabelled=drop]").sample(None)
     assert d.classes == ("x", "y") and d.y.tolist() == [0, 1, 0]  # the row with '?' dropped
     assert d.meta["n_missing_class"] == 1
     p2 = tmp_path / "toy2.csv"

@@ -323,7 +323,8 @@ def demo_store(tmp_path_factory):
 def test_bench_bad_test_functions(demo_store, body, needle):
     mod = demo_store / f"t{abs(hash(body))}.py"
     mod.write_text(f"def f(d, *, n_train, n_test):\n    {body}\n")
-    rc, _, err = run_cli("bench", "--test", f"{mod}:f", "--study", "demo", cwd=demo_store)
+    rc, _, err = run_cli("bench", "--test", f"{mod}:f", "--study", "demo", "--store",
+                         "simstudy-store.sqlite", cwd=demo_store)
     line = one_line_error(rc, err, needle)
     if "raise" in body or "nan" in body or "7.5" in body:
         assert "cell 'iris/nmc~1nn/5x2', run 0" in line
@@ -332,7 +333,8 @@ def test_bench_bad_test_functions(demo_store, body, needle):
 def test_bench_wrong_signature(demo_store):
     mod = demo_store / "sig.py"
     mod.write_text("def f(d):\n    return (0.0, 0.5)\n")
-    rc, _, err = run_cli("bench", "--test", f"{mod}:f", "--study", "demo", cwd=demo_store)
+    rc, _, err = run_cli("bench", "--test", f"{mod}:f", "--study", "demo", "--store",
+                         "simstudy-store.sqlite", cwd=demo_store)
     one_line_error(rc, err, "cannot be called as f(d, *, n_train, n_test)")
 
 
@@ -343,8 +345,8 @@ def test_console_script_imports_from_the_current_directory(demo_store):
     (demo_store / "usertest.py").write_text(
         "from simstudy.stats import ftest_5x2cv\n"
         "def f(d, *, n_train, n_test):\n    return ftest_5x2cv(d)\n")
-    rc, out, err = run_cli("bench", "--test", "usertest:f", "--study", "demo",
-                           cwd=demo_store, exe=exe)
+    rc, out, err = run_cli("bench", "--test", "usertest:f", "--study", "demo", "--store",
+                           "simstudy-store.sqlite", cwd=demo_store, exe=exe)
     assert rc == 0, err
     assert "| f |" in out.splitlines()[1] or "f" in out.splitlines()[1]
 

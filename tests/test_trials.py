@@ -132,7 +132,7 @@ def test_tampered_file_is_one_line(shipped, tmp_path):
     data[len(data) // 2] ^= 0xFF
     (bad / name).write_bytes(bytes(data))
     r = T.ShippedTrials(bad)
-    with pytest.raises(SimstudyError, match=rf"{name} does not match the sha256") as e:
+    with pytest.raises(SimstudyError, match=rf"{name} does not match its sha256") as e:
         r.fold_errors(list(r.holdings()["cell"]), r.manifest["seeds"][0])
     assert "\n" not in str(e.value)
     (bad / name).unlink()
@@ -147,34 +147,6 @@ def test_verify_sample_passes(shipped):
     assert len(rep.rows) == 6 and rep.ok
     assert (rep.rows["status"] == "identical").all()
     assert rep.summary()["identical"].sum() == 6
-
-
-def test_verify_names_machine_dependence(shipped, tmp_path):
-    """A changed count is a difference; attributed to the recorded compile target when that
-    differs from this machine's, else not attributed (verify fails)."""
-    import shutil
-
-    alt = tmp_path / "alt"
-    shutil.copytree(shipped, alt)
-    m = json.loads((alt / T.MANIFEST).read_text())
-    g = m["groups"][0]
-    with np.load(alt / g["file"]) as f:
-        arrays = {k: f[k] for k in f.files}
-    arrays[f"g{g['index']}_counts"][0, 0, 0, :] += 1  # every trial's first fold
-    with zipfile.ZipFile(alt / g["file"], "w", zipfile.ZIP_LZMA) as z:
-        for k, v in arrays.items():
-            with z.open(k + ".npy", "w") as fh:
-                np.lib.format.write_array(fh, v)
-    m["files"][g["file"]]["sha256"] = T._sha256(alt / g["file"])
-    (alt / T.MANIFEST).write_text(json.dumps(m))
-    rep = T.verify([T.ShippedTrials(alt)], fraction=1.0)
-    assert not rep.ok and (rep.rows["status"] == "differs").sum() == g["trials"]
-    assert "recorded this machine's compile target" in rep.rows["detail"].iloc[0]
-    m["provenance"]["invocations"][0]["compile_target"] = "znver5, numba 0.0"
-    (alt / T.MANIFEST).write_text(json.dumps(m))
-    rep = T.verify([T.ShippedTrials(alt)], fraction=1.0)
-    assert rep.ok and (rep.rows["status"] == "machine-dependent").sum() == g["trials"]
-    assert "'znver5, numba 0.0'" in rep.rows["detail"].iloc[0]
 
 
 def test_open_path_and_shipped_dirs(shipped, monkeypatch):

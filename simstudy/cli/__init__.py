@@ -12,10 +12,38 @@ import sys
 from pathlib import Path
 
 from ..errors import SimstudyError, guarded
-from ..params import ALPHA, POSITIVE_INT, SEED, ArgumentParser, arg_type
+from ..params import (
+    ALPHA,
+    BACKEND,
+    JOBS,
+    POSITIVE_INT,
+    RENDER,
+    RUNS,
+    SEED,
+    SEEDS,
+    ArgumentParser,
+    arg_type,
+)
 
 COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card", "merge",
-            "trials")
+            "trials", "compare", "pages")
+
+
+def version_line() -> str:
+    """``simstudy VERSION``, then where the shipped trials come from and how many there are
+    (read from their manifests; no trial data is read)."""
+    from .. import __version__
+    from ..trials import shipped_summary
+
+    return f"simstudy {__version__}\n{shipped_summary()}"
+
+
+class _Version(argparse.Action):
+    """``--version``: built only when asked (it reads the shipped trials' manifests)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_line())
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,35 +52,41 @@ def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="python -m simstudy",
                        description="Reproduce simulation studies of tests that compare classifiers.",
                        epilog="python -m simstudy STUDY [options] is short for 'run STUDY'.")
+    p.add_argument("--version", action=_Version, nargs=0,
+                   help="the version, and where the shipped trials are read from")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
 
-    sub.add_parser("list", help="studies, tests, learners, designs and data sets")
+    sub.add_parser("list", help="studies, tests, intervals, learners, designs and data sets")
 
     def common(sp: argparse.ArgumentParser, study_nargs: str | None = None) -> None:
         sp.add_argument("study", nargs=study_nargs, help="study name (see 'list')")
         sp.add_argument("--store", default=DEFAULT_STORE,
                         help=f"result store (SQLite file; default {DEFAULT_STORE})")
-        sp.add_argument("--runs", type=arg_type("runs", POSITIVE_INT), help="runs per cell")
+        sp.add_argument("--runs", type=arg_type("runs", RUNS), help="runs per cell")
         sp.add_argument("--seed", type=arg_type("seed", SEED), help="root seed")
         sp.add_argument("--alpha", type=arg_type("alpha", ALPHA), help="significance level")
         sp.add_argument("--filter", help="only cells whose id contains this text (or glob)")
 
     r = sub.add_parser("run", help="run a study (only missing trials), then render it")
     common(r)
-    r.add_argument("--seeds", type=arg_type("seeds", POSITIVE_INT), default=1,
+    r.add_argument("--seeds", type=arg_type("seeds", SEEDS), default=1,
                    help="run root seeds SEED .. SEED+N-1 and render them together (studies "
                         "whose rendering reads several seeds show the spread over them)")
     r.add_argument("--sets", type=arg_type("sets", POSITIVE_INT),
                    help="data draws per source, for studies that repeat runs on each draw "
                         "(runs = sets x the study's runs per set)")
-    r.add_argument("--jobs", type=arg_type("jobs", POSITIVE_INT), default=1, help="parallel workers")
-    r.add_argument("--backend", choices=("serial", "joblib", "dask"), default="joblib")
+    r.add_argument("--jobs", type=arg_type("jobs", JOBS), default=1,
+                   help="parallel workers (capped at this machine's cores unless --force)")
+    r.add_argument("--force", action="store_true",
+                   help="start --jobs local workers even when there are fewer cores")
+    r.add_argument("--backend", type=arg_type("backend", BACKEND), default="joblib",
+                   help="serial, joblib (local processes; default) or dask")
     r.add_argument("--scheduler", help="Dask scheduler address (backend dask)")
     r.add_argument("--chunk", type=arg_type("chunk", POSITIVE_INT), help="runs per work unit")
     r.add_argument("--out", type=Path, help="where tables and figures go (default out/STUDY)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     what = r.add_mutually_exclusive_group()
-    what.add_argument("--render", choices=("study", "cells", "none"),
+    what.add_argument("--render", type=arg_type("render", RENDER),
                       help="what goes to --out: the study's tables, figures and page "
                            "(default), the reject table of the cells run (default with "
                            "--filter: cells.md/.csv/.tex), or nothing")
@@ -89,16 +123,21 @@ def build_parser() -> argparse.ArgumentParser:
                         "g(errors, *, alpha) -> best index or None for K-learner studies")
     b.add_argument("--study", required=True)
     b.add_argument("--store", default=None,
-                   help=f"store file (default: {DEFAULT_STORE} when it exists here, then the "
-                        "shipped trials)")
-    b.add_argument("--runs", type=arg_type("runs", POSITIVE_INT))
+                   help="store file (default: the shipped trials; a store is read only when "
+                        "named, never picked up from the current folder)")
+    b.add_argument("--runs", type=arg_type("runs", RUNS))
     b.add_argument("--seed", type=arg_type("seed", SEED))
     b.add_argument("--alpha", type=arg_type("alpha", ALPHA))
     b.add_argument("--name", default=None, help="column name of the new test")
 
     from .card import add_card_parser
+    from .pages import add_pages_parser
 
     add_card_parser(sub)
+    add_pages_parser(sub)
+    from .compare import add_compare_parser
+
+    add_compare_parser(sub)
     from ..merge import add_merge_parser
 
     add_merge_parser(sub)
@@ -115,6 +154,7 @@ def _cmd_list() -> None:
     from ..designs import DESIGNS
     from ..learners import describe_learners
     from ..sources import describe_sources
+    from ..stats.interval_registry import describe_intervals
     from ..stats.registry import describe_tests
 
     def section(title: str, rows) -> None:
@@ -124,17 +164,18 @@ def _cmd_list() -> None:
 
     section("studies", describe_studies())
     section("tests", describe_tests())
+    section("intervals", describe_intervals())
     section("learners", describe_learners())
     section("designs", DESIGNS.describe())
     section("data sets", describe_sources())
 
 
-def _study(args, filtered: bool = True):
+def _study(args):
+    """The study ``run`` asks for, every cell (run selects them: it knows what is left out)."""
     from ..api import resolve
 
-    return resolve(args.study, runs=args.runs, sets=getattr(args, "sets", None),
-                   seed=args.seed, alpha=args.alpha, chunk=getattr(args, "chunk", None),
-                   filter=args.filter if filtered else None)
+    return resolve(args.study, runs=args.runs, sets=args.sets, seed=args.seed,
+                   alpha=args.alpha, chunk=args.chunk)
 
 
 def _print_table(result, fmt: str) -> None:
@@ -161,24 +202,21 @@ def _render(study, result, out: Path) -> list[Path]:
 def _cmd_run(args) -> None:
     from ..api import run
     from ..execute import summary_line
-    from ..shard import parse_shard
 
-    study = _study(args, filtered=False)  # run selects the cells: it knows what is left out
-    if args.backend != "dask" and args.scheduler:
-        raise SimstudyError(f"--scheduler {args.scheduler!r} needs --backend dask")
-    shard = None if args.shard is None else parse_shard(args.shard)
-    if args.costs is not None and shard is None:
-        raise SimstudyError(f"--costs {args.costs!r} balances shards; it needs --shard I/N")
-    if args.render == "none" and args.out is not None:
-        raise SimstudyError(f"--no-render (--render none) writes nothing; drop --out "
-                            f"{str(args.out)!r}")
+    # run checks every argument (as it does called from Python) and selects the cells
+    study = _study(args)
+    shard = args.shard
+    out = args.out
+    if shard is not None:  # part of the study: no files
+        out = None
+    elif out is None and args.render != "none":
+        out = Path("out") / study.name
     r = run(study, filter=args.filter, store=args.store, seeds=args.seeds, jobs=args.jobs,
             backend=args.backend, scheduler=args.scheduler, progress=not args.no_progress,
-            out=None if shard or args.render == "none"  # a shard: no files
-            else args.out or Path("out") / study.name, render=args.render,
+            out=out, render=args.render,
             record={**{k: v for k, v in vars(args).items() if k != "command"},
                     "argv": sys.argv},
-            **({} if shard is None else {"shard": shard, "costs": args.costs}))
+            shard=shard, costs=args.costs, force=args.force)
     notes = [x for x in (summary_line(d.execution) for d in r.runs) if x]
     if shard is not None:  # part of the study: rendered once the shards are merged
         print(f"{study.name} shard {args.shard}: {r.trials_computed} trials computed, "
@@ -199,31 +237,27 @@ def _cmd_run(args) -> None:
 
 
 def _cmd_report(args) -> None:
-    from ..aggregate import collect
-    from ..api import out_dir
-    from ..scope import stored_scope
+    from ..api import collect, out_dir
     from ..store import Store
 
     if args.all or args.study is None:
         return _cmd_report_all(args)
-    study = _study(args)
-    with Store(args.store, readonly=True) as store:
-        study = stored_scope(study, store, args.runs, args.seed, asked=args.study)
-        result = collect(study, store, confidence=args.confidence)
-        if result.table.empty and result.trials.empty:
-            raise SimstudyError(f"store {args.store!r} holds no trials of study {study.name!r} "
-                                f"(seed {study.seed}); run it first")
-        if args.format == "html":  # the study's files and its page
-            from ..report.html import render_with_page
+    # collect checks the arguments and reads the study back, as it does called from Python
+    result = collect(args.study, store=args.store, runs=args.runs, seed=args.seed,
+                     alpha=args.alpha, confidence=args.confidence, filter=args.filter)
+    study = result.study
+    if args.format == "html":  # the study's files and its page
+        from ..report.html import render_with_page
 
+        with Store(args.store, readonly=True) as store:
             for pth in render_with_page(study, result, store,
                                         out_dir(args.out or Path("out") / study.name)):
                 print(f"wrote {pth}")
-            return None
-        _print_table(result, args.format)
-        if args.out:
-            for pth in _render(study, result, args.out):
-                print(f"wrote {pth}", file=sys.stderr)
+        return None
+    _print_table(result, args.format)
+    if args.out:
+        for pth in _render(study, result, args.out):
+            print(f"wrote {pth}", file=sys.stderr)
 
 
 def _cmd_report_all(args) -> None:
@@ -255,21 +289,26 @@ def _cmd_report_all(args) -> None:
 
 
 def _cmd_bench(args) -> None:
-    from ..bench import bench, bench_choice
+    from ..api import bench
     from ..catalog import get_study
     from ..report import to_markdown
     from ..stats.registry import is_choice
 
+    # no --store: the shipped trials alone
+    if args.store is None:
+        from ..usertest import local_store_hint
+
+        hint = local_store_hint()
+        if hint:
+            print(f"note: {hint}", file=sys.stderr, flush=True)
+    table = bench(args.test, args.study, args.store, name=args.name, runs=args.runs,
+                  seed=args.seed, alpha=args.alpha)
     study = get_study(args.study, alpha=args.alpha)
-    # no --store: ./simstudy-store.sqlite when there is one, then the shipped trials
-    kw = dict(name=args.name, runs=args.runs, seed=args.seed, alpha=args.alpha)
     if any(is_choice(t) for c in study.cells for t in c.tests):
         # a K-learner study: fn(errors (K, R, F), *, alpha) -> index of the best or None
-        table = bench_choice(args.test, args.study, args.store, **kw)
         print(f"how often each method picks each learner (%), alpha={study.alpha} "
               f"(the new method beside the stored ones, from stored fold errors):")
     else:
-        table = bench(args.test, args.study, args.store, **kw)
         print(f"reject proportions at alpha={study.alpha} "
               f"(the new test beside the baselines, from stored fold losses):")
     print(to_markdown(table), end="")
@@ -278,31 +317,16 @@ def _cmd_bench(args) -> None:
 
 
 def _cmd_migrate(args) -> None:
-    import sqlite3
+    from ..store import migrate
 
-    from ..store import SCHEMA_VERSION, Store
-
-    path = Path(args.store)
-    if not path.is_file():
-        raise SimstudyError(f"store {str(path)!r} does not exist")
-    with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as con:
-        from ..store import _schema_version
-
-        before = _schema_version(con, path)
-    with Store(path):
-        pass  # opening for writing migrates
-    if before == SCHEMA_VERSION:
-        print(f"store {str(path)!r} is already at schema version {SCHEMA_VERSION}")
-    else:
-        print(f"store {str(path)!r} migrated from schema {before} to {SCHEMA_VERSION}; "
-              f"backup at {path.name}.v1.bak")
+    print(migrate(args.store))
 
 
 def _cmd_snapshot(args) -> None:
+    from ..api import snapshot
     from ..store import Store
 
-    with Store(args.store, readonly=True) as store:
-        dest = store.snapshot(args.dest)
+    dest = snapshot(args.store, args.dest)
     with Store(dest, readonly=True) as copy:
         n = copy.count()
     print(f"wrote {dest}: {n} trials, {dest.stat().st_size:,} bytes (snapshot of {args.store})")
@@ -312,6 +336,12 @@ def _cmd_card(args) -> None:
     from .card import cmd_card
 
     cmd_card(args)
+
+
+def _cmd_compare(args) -> None:
+    from .compare import cmd_compare
+
+    cmd_compare(args)
 
 
 def _cmd_merge(args) -> None:
@@ -339,17 +369,37 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help()
             return 0
+        if args.command == "pages":
+            from .pages import cmd_pages
+
+            return cmd_pages(args)
         if args.command == "trials":
             from ..trials import cmd_trials
 
             return cmd_trials(args)
         {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
          "bench": _cmd_bench, "migrate": _cmd_migrate, "snapshot": _cmd_snapshot,
-         "card": _cmd_card,
+         "card": _cmd_card, "compare": _cmd_compare,
          "merge": _cmd_merge}[args.command](args)
         return 0
 
-    status = guarded(dispatch)
+    import warnings
+
+    from ..errors import SimstudyWarning
+
+    show = warnings.showwarning
+
+    def one_line(message, category, *rest) -> None:  # simstudy's own: one line, no source
+        if issubclass(category, SimstudyWarning):
+            print(f"simstudy: warning: {message}", file=sys.stderr, flush=True)
+        else:
+            show(message, category, *rest)
+
+    warnings.showwarning = one_line
+    try:
+        status = guarded(dispatch)
+    finally:
+        warnings.showwarning = show
     if argv_given is None:  # the program ends here (console script, python -m simstudy)
         import gc
 

@@ -10,14 +10,10 @@ import sys
 from pathlib import Path
 
 from ..errors import SimstudyError
-from ..params import ALPHA, POSITIVE_INT, SEED, arg_type
-
-DEFAULT_STUDIES = "type1,type2,gaussian"
+from ..params import ALPHA, RUNS, SEED, arg_type
 
 
 def add_card_parser(sub) -> None:
-    from ..store import DEFAULT_STORE
-
     c = sub.add_parser(
         "card", help="a new test's report card: size, power, replicability vs the baselines",
         description="Evaluate a new test on stored trials (no learner is fitted) and write its "
@@ -27,48 +23,55 @@ def add_card_parser(sub) -> None:
     c.add_argument("--test", required=True,
                    help="MODULE:FUNCTION or path/to/file.py:FUNCTION, called as "
                         "f(d, *, n_train, n_test[, losses])")
-    c.add_argument("--studies", default=DEFAULT_STUDIES,
-                   help=f"comma-separated registered studies (default {DEFAULT_STUDIES})")
+    c.add_argument("--studies", default=None,
+                   help="comma-separated registered studies (default: every study whose "
+                        "trials ship: type1, type2, gaussian, wang-real, ban, replicability, "
+                        "multitest)")
     c.add_argument("--store", action="append", default=None,
-                   help=f"store file (repeat, or separate with commas, for several; each study "
-                        f"is read from the first that holds it; default: {DEFAULT_STORE} when "
-                        "it exists here, then the shipped trials)")
+                   help="store file (repeat, or separate with commas, for several; each study "
+                        "is read from the first that holds it; default: the shipped trials "
+                        "alone -- a store is read only when named, never picked up from the "
+                        "current folder)")
     c.add_argument("--out", type=Path, help="output directory (default out/card-FUNCTION)")
     c.add_argument("--alpha", type=arg_type("alpha", ALPHA), default=0.05, help="significance level (0.05)")
     c.add_argument("--name", help="the new test's name in the card (default: FUNCTION)")
-    c.add_argument("--runs", type=arg_type("runs", POSITIVE_INT), help="use the first RUNS runs per cell")
+    c.add_argument("--runs", type=arg_type("runs", RUNS), help="use the first RUNS runs per cell")
     c.add_argument("--seed", type=arg_type("seed", SEED), help="root seed (default: the one the store holds)")
     c.add_argument("--no-figures", action="store_true", help="skip the png figures")
 
 
 def cmd_card(args: argparse.Namespace) -> None:
-    studies = [s.strip() for s in args.studies.split(",") if s.strip()]
-    if not studies:
-        raise SimstudyError(f"--studies {args.studies!r} names no study")
+    if args.studies is None:
+        from ..trials import shipped_studies
+
+        studies = shipped_studies()
+    else:
+        studies = [s.strip() for s in args.studies.split(",") if s.strip()]
+        if not studies:
+            raise SimstudyError(f"--studies {args.studies!r} names no study")
     # a first line at once, before the trials are located: a card over a million trials
     # takes a while, and a pipe or a log gets no progress bar
-    from ..store import DEFAULT_STORE
-
-    source = (", ".join(args.store) if args.store else
-              f"{DEFAULT_STORE}, then the shipped trials" if Path(DEFAULT_STORE).is_file()
-              else "the shipped trials")
+    source = ", ".join(args.store) if args.store else "the shipped trials"
     print(f"card {args.test}: locating the trials of {', '.join(studies)} in {source} ...",
           file=sys.stderr, flush=True)
-    from ..card import card
-    from ..catalog import get_study
+    if not args.store:
+        from ..usertest import local_store_hint
+
+        hint = local_store_hint()
+        if hint:
+            print(f"note: {hint}", file=sys.stderr, flush=True)
+    from ..api import card
     from ..report import to_markdown
     from ..report.card import summary_screen, write_card
 
-    for s in studies:
-        get_study(s)  # an unknown name: one line naming it and the valid choices
-    # no --store: ./simstudy-store.sqlite when there is one, then the shipped trials
+    # no --store: the shipped trials alone
     store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
     c = card(args.test, studies, store, name=args.name, alpha=args.alpha, runs=args.runs,
              seed=args.seed, log=lambda line: print(line, file=sys.stderr, flush=True))
     out = args.out or Path("out") / f"card-{c.name}"
     written = write_card(c, out, figures=not args.no_figures)
     print(c.verdict)
-    print(f"report card of {c.name!r} at alpha={c.alpha}: {c.trials} stored trials "
+    print(f"report card of {c.name!r} at alpha={c.alpha}: {c.trials:,} stored trials "
           f"({c.pairs:,} pairs of learners evaluated), no learner fitted, "
           f"{c.seconds['total']:.1f} s")
     for r in c.studies.itertuples(index=False):

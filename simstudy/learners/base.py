@@ -44,6 +44,10 @@ class Learner:
     #: preprocessing the reference path fits per training fold before the estimator:
     #: "standardize" (impute + standardise), "impute" (mean imputation only) or "none"
     preprocess: str = "standardize"
+    #: what it predicts ("classification": class codes; "regression": real numbers) and
+    #: the per-instance loss of a prediction (:data:`LOSSES`)
+    task: str = "classification"
+    loss: str = "01"
 
     def fit_predict(
         self,
@@ -87,3 +91,48 @@ class Learner:
 
     def __repr__(self) -> str:
         return f"<Learner {self.name}>"
+
+
+#: per-instance losses of a prediction ``p`` of ``y``: 0/1 (classification), squared and
+#: absolute error (regression)
+LOSSES: dict[str, str] = {"01": "classification", "squared": "regression",
+                          "absolute": "regression"}
+
+
+def instance_losses(pred: np.ndarray, y: np.ndarray, loss: str) -> np.ndarray:
+    """Per-instance losses of predictions ``pred`` of ``y`` (broadcast), float64.
+
+    Examples
+    --------
+    >>> instance_losses(np.array([1.0, 3.0]), np.array([2.0, 2.0]), "squared").tolist()
+    [1.0, 1.0]
+    >>> instance_losses(np.array([0, 1]), np.array([0, 0]), "01").tolist()
+    [0.0, 1.0]
+    """
+    from ..errors import unknown
+
+    if loss == "01":
+        return (pred != y).astype(np.float64)
+    d = np.asarray(pred, dtype=np.float64) - np.asarray(y, dtype=np.float64)
+    if loss == "squared":
+        return d * d
+    if loss == "absolute":
+        return np.abs(d)
+    raise unknown("loss", loss, LOSSES)
+
+
+def check_task(learner: Learner, task: str, source: str) -> None:
+    """One line when a learner cannot learn a source's task (a regression learner on a
+    classification source, or the reverse).
+
+    Examples
+    --------
+    >>> check_task(Learner(), "classification", "iris")
+    """
+    from ..errors import SimstudyError
+
+    have = getattr(learner, "task", "classification")
+    if have != task:
+        raise SimstudyError(f"learner {learner.name!r} is a {have} learner and cannot learn "
+                            f"source {source!r}, a {task} source; give it a {have} source "
+                            f"or a {task} learner")

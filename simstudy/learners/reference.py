@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_regressor
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from ..errors import SimstudyError
@@ -75,6 +75,9 @@ class SklearnLearner(Learner):
         self.name = name or type(estimator).__name__
         self.preprocess = check_preprocess(preprocess)
         self.n_jobs = int(n_jobs)
+        if is_regressor(estimator):  # real-valued predictions, nan off the test rows
+            self.task = "regression"
+            self.loss = "squared" if self.loss == "01" else self.loss
 
     def reference_estimator(self) -> Any:
         return self.estimator
@@ -91,8 +94,13 @@ class SklearnLearner(Learner):
     def fit_one(
         self, X: np.ndarray, y: np.ndarray, tr: np.ndarray, te: np.ndarray, seed: int
     ) -> np.ndarray:
-        """Fit on rows ``tr`` (indices), predict rows ``te``; class codes, int64."""
+        """Fit on rows ``tr`` (indices), predict rows ``te``; class codes, int64 (a
+        regressor: float64 predictions)."""
         ytr = y[tr]
+        if self.task == "regression":
+            model = _set_random_state(self.pipeline(), seed)
+            model.fit(X[tr], ytr)
+            return np.asarray(model.predict(X[te]), dtype=np.float64)
         first = ytr[0] if len(ytr) else 0
         if len(ytr) == 0 or np.all(ytr == first):
             return np.full(len(te), first, dtype=np.int64)
@@ -109,7 +117,8 @@ class SklearnLearner(Learner):
         seeds: Sequence[np.random.SeedSequence],
     ) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
-        y = np.asarray(y, dtype=np.int64)
+        real = self.task == "regression"
+        y = np.asarray(y, dtype=np.float64 if real else np.int64)
         train = np.asarray(train, dtype=bool)
         test = np.asarray(test, dtype=bool)
         B = train.shape[0]
@@ -125,7 +134,7 @@ class SklearnLearner(Learner):
             preds = Parallel(n_jobs=self.n_jobs)(
                 delayed(self.fit_one)(X, y, tr, te, s) for tr, te, s in jobs
             )
-        out = np.full(train.shape, -1, dtype=np.int64)
+        out = np.full(train.shape, np.nan) if real else np.full(train.shape, -1, dtype=np.int64)
         for b, ((_, te, _), p) in enumerate(zip(jobs, preds, strict=True)):
             out[b, te] = p
         return out
@@ -164,6 +173,7 @@ class ReferenceOf(SklearnLearner):
             n_jobs=n_jobs,
         )
         self.learner = learner
+        self.loss = learner.loss
 
     def prepare(self, data: Any) -> ReferenceOf:
         return ReferenceOf(self.learner.prepare(data), self.n_jobs)

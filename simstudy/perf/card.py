@@ -56,7 +56,7 @@ from scipy import special
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the targets the benchmark judges (seconds, or trials)
-TARGETS = {"trials": 1_500_000, "vectorised_s": 30.0, "scalar_s": 120.0, "first_output_s": 2.0}
+TARGETS = {"trials": 1_500_000, "vectorised_s": 10.0, "scalar_s": 120.0, "first_output_s": 2.0}
 
 _EXAMPLES: dict[str, Any] = {}
 
@@ -154,19 +154,22 @@ def shipped_trials(studies: list[str]) -> int:
     return sum(int(r.manifest["trials"]) for r in open_shipped(studies))
 
 
-_TRIALS = re.compile(r"report card of .*?: (\d+) stored trials(?: \((\d[\d,]*) pairs)?")
+_TRIALS = re.compile(r"report card of .*?: (\d[\d,]*) stored trials(?: \((\d[\d,]*) pairs)?")
 
 
 def run_once(test: str, studies: list[str], out: Path, *, figures: bool = True,
-             timeout: float = 1800.0) -> dict[str, Any]:
-    """One ``python -m simstudy card`` process: wall, CPU, first output, trials, load."""
+             timeout: float = 1800.0, root: Path = ROOT) -> dict[str, Any]:
+    """One ``python -m simstudy card`` process: wall, CPU, first output, trials, load.
+    ``root``: the checkout whose code runs (another one: a copy of an earlier commit, read
+    beside this one), always on this checkout's shipped trials."""
     cmd = [sys.executable, "-m", "simstudy", "card", "--test", test, "--studies",
            ",".join(studies), "--out", str(out)] + ([] if figures else ["--no-figures"])
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(root),
+           "SIMSTUDY_TRIALS": str(ROOT / "figures")}
     load0 = os.getloadavg()
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=env)
     first = first_cpu = None
     buf = {"stdout": b"", "stderr": b""}
@@ -196,7 +199,7 @@ def run_once(test: str, studies: list[str], out: Path, *, figures: bool = True,
         raise RuntimeError(f"{' '.join(cmd)} exited {rc}: {err_text.strip()[-500:]}")
     m = _TRIALS.search(out_text)
     return {"wall_s": wall, "cpu_s": (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime),
-            "first_output_s": first, "first_output_cpu_s": first_cpu, "trials": int(m.group(1)) if m else None,
+            "first_output_s": first, "first_output_cpu_s": first_cpu, "trials": int(m.group(1).replace(",", "")) if m else None,
             "pairs": int(m.group(2).replace(",", "")) if m and m.group(2) else None,
             "load_before": load0[0], "load_after": os.getloadavg()[0],
             "first_line": (err_text or out_text).splitlines()[0] if (err_text or out_text) else "",
@@ -240,6 +243,47 @@ def paired_ratio_extra(studies: list[str]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def decode_all(studies: list[str]) -> dict[str, float]:
+    """Reading every shipped trial of ``studies`` as the card reads them (fold errors and
+    the stored p-values), in this thread, with nothing evaluated: wall and CPU seconds."""
+    from ..catalog import get_study
+    from ..trials import open_shipped
+
+    w, c = time.perf_counter(), time.process_time()
+    for r in open_shipped(studies):
+        st = get_study(r.study)
+        r.fold_errors([x.id for x in st.cells], st.seed, st.runs)
+        r.pvalues(st.cells, st.seed, st.runs)
+    return {"wall_s": time.perf_counter() - w, "cpu_s": time.process_time() - c}
+
+
+def phases(case: str = "pooled_t") -> dict[str, Any]:
+    """Where a card's time goes, in this process: the card's own per-phase seconds
+    (:attr:`simstudy.card.Card.seconds`), then writing its tables and page, then its
+    figures, each with wall and CPU seconds; beside :func:`decode_all` of the same studies."""
+    from ..card import card
+    from ..report import card as report_card
+
+    studies = shipped_studies()
+    test = CASES[case][0]
+    f = (_example(test.split(":")[1]) if test.startswith("examples/")
+         else globals()[test.split(":")[1]])
+    decode = decode_all(studies)
+    w, c = time.perf_counter(), time.process_time()
+    crd = card(f, studies, name=case, progress=False)
+    card_s = {"wall_s": time.perf_counter() - w, "cpu_s": time.process_time() - c}
+    with tempfile.TemporaryDirectory(prefix="perf-card-") as tmp:
+        w, c = time.perf_counter(), time.process_time()
+        report_card.write_card(crd, Path(tmp), figures=False)
+        write_s = {"wall_s": time.perf_counter() - w, "cpu_s": time.process_time() - c}
+        w, c = time.perf_counter(), time.process_time()
+        report_card._figures(crd, Path(tmp))
+        fig_s = {"wall_s": time.perf_counter() - w, "cpu_s": time.process_time() - c}
+    return {"case": case, "trials": crd.trials, "decode_all": decode, "card": card_s,
+            "card_phases": dict(crd.seconds), "write": write_s, "figures": fig_s,
+            "load": os.getloadavg()[0]}
+
+
 def _commit() -> dict[str, Any]:
     """The commit measured and the files of ``simstudy`` with local changes then."""
     from .provenance import checkout
@@ -249,27 +293,33 @@ def _commit() -> dict[str, Any]:
 
 
 def measure(cases: list[str], repeat: int = 3, figures: bool = True,
-            echo: bool = True) -> dict[str, Any]:
+            echo: bool = True, against: tuple[Path, str] | None = None) -> dict[str, Any]:
     """Every case ``repeat`` times, in turn (case 1, 2, ..., then again), so a change of
-    load hits every case alike; medians per case."""
+    load hits every case alike; medians per case.  ``against``: (a checkout of other code,
+    its commit): each run of a case is followed by the same run of that code, and the
+    medians of both are kept (``summary_against``) for their ratio."""
     studies = shipped_studies()
     shipped = shipped_trials(studies)
     at_start = _commit()  # others may commit while it runs: the end's is kept too
     runs: dict[str, list[dict]] = {c: [] for c in cases}
+    other: dict[str, list[dict]] = {c: [] for c in cases}
     ratios: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="perf-card-") as tmp:
         for r in range(repeat):
             for c in cases:
-                out = Path(tmp) / f"{r}-{c}"
-                res = run_once(CASES[c][0], studies, out, figures=figures)
-                runs[c].append(res)
-                if r == 0:
-                    ratios[c] = width_ratios(out / "card_paired.csv")
-                if echo:
-                    print(f"{c} [{r + 1}/{repeat}]: wall {res['wall_s']:.1f} s, CPU "
-                          f"{res['cpu_s']:.1f} s, first output {res['first_output_s']:.2f} s, "
-                          f"{res['trials']} trials, load {res['load_before']:.1f}-"
-                          f"{res['load_after']:.1f}", file=sys.stderr, flush=True)
+                for side in ("this", "against") if against else ("this",):
+                    out = Path(tmp) / f"{r}-{c}-{side}"
+                    res = run_once(CASES[c][0], studies, out, figures=figures,
+                                   root=ROOT if side == "this" else against[0])
+                    (runs if side == "this" else other)[c].append(res)
+                    if r == 0 and side == "this":
+                        ratios[c] = width_ratios(out / "card_paired.csv")
+                    if echo:
+                        print(f"{c} {side} [{r + 1}/{repeat}]: wall {res['wall_s']:.1f} s, CPU "
+                              f"{res['cpu_s']:.1f} s, first output "
+                              f"{res['first_output_s']:.2f} s, {res['trials']} trials, load "
+                              f"{res['load_before']:.1f}-{res['load_after']:.1f}",
+                              file=sys.stderr, flush=True)
     summary = {}
     for c, rs in runs.items():
         summary[c] = {"test": CASES[c][0], "kind": CASES[c][1],
@@ -278,9 +328,14 @@ def measure(cases: list[str], repeat: int = 3, figures: bool = True,
                       "trials": rs[0]["trials"], "pairs": rs[0]["pairs"],
                       "first_line": rs[0]["first_line"], "verdict": rs[0]["verdict"],
                       "width_ratio_h0": ratios.get(c, {})}
+    summary_against = {c: {k: _median([x[k] for x in rs]) for k in ("wall_s", "cpu_s")}
+                       for c, rs in other.items() if rs}
     extra = paired_ratio_extra(["type1", "type2"])
+    where = phases(cases[0]) if cases else None
     return {"studies": studies, "shipped_trials": shipped, "repeat": repeat, "figures": figures,
             "targets": TARGETS, "summary": summary, "runs": runs, "paired_ratio": extra,
+            "phases": where, "summary_against": summary_against, "runs_against": other,
+            "against": against[1] if against else None,
             "cpu": _cpu(), "cores": os.cpu_count(), **at_start,
             "commit_at_end": _commit()["commit"],
             "date": time.strftime("%Y-%m-%d %H:%M:%S %z")}
@@ -309,6 +364,68 @@ def _s(x: float | None) -> str:
     return "" if x is None else f"{x:.1f}" if x >= 10 else f"{x:.2f}"
 
 
+def _render_against(res: dict[str, Any]) -> list[str]:
+    """This code beside the earlier commit's, run after run in the same session."""
+    other = res.get("summary_against") or {}
+    if not other:
+        return []
+    out = ["## Beside the earlier code", "",
+           f"Each run above was followed by the same command on the code of commit "
+           f"`{res['against'][:12]}` (a copy of that commit's `simstudy/` and `examples/`, on "
+           "the same shipped trials); medians of the same number of runs. Ratio: earlier "
+           "over this.", "",
+           "| case | wall s: this | wall s: earlier | wall ratio | CPU s: this | CPU s: earlier "
+           "| CPU ratio |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for c, o in other.items():
+        t = res["summary"][c]
+        out.append(f"| `{c}` | {_s(t['wall_s'])} | {_s(o['wall_s'])} | "
+                   f"×{o['wall_s'] / t['wall_s']:.2f} | {_s(t['cpu_s'])} | {_s(o['cpu_s'])} | "
+                   f"×{o['cpu_s'] / t['cpu_s']:.2f} |")
+    return out + [""]
+
+
+def write(res: dict[str, Any], out: Path = ROOT / "figures") -> list[Path]:
+    """``perf-card.json`` and ``perf-card.md`` under ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "perf-card.json").write_text(json.dumps(res, indent=1) + "\n")
+    (out / "perf-card.md").write_text(render(res))
+    return [out / "perf-card.json", out / "perf-card.md"]
+
+
+#: what each phase of :attr:`simstudy.card.Card.seconds` is
+_PHASES = {
+    "read": "waiting for the stored trials (fold errors, stored p-values; the next study's are "
+            "read in a second thread while one is evaluated)",
+    "read cpu": "CPU of that reading, in whichever thread",
+    "baselines": "the fold-error baselines (Bayesian correlated t, conservative Z, combined "
+                 "5x2cv t, Wilcoxon, sign test) computed from the same fold errors",
+    "new test": "the new test's calls",
+    "aggregate": "reject counts, paired counts, calibration grid, summary, matched-size frame",
+}
+
+
+def _render_phases(ph: dict[str, Any] | None) -> list[str]:
+    """"Where the time goes" from :func:`phases`."""
+    if not ph:
+        return []
+    cs = ph["card_phases"]
+    out = ["## Where the time goes", "",
+           f"`{ph['case']}` over the same studies in one process (load {ph['load']:.1f} at the "
+           f"end; {ph['trials']:,} trials read). Reading every shipped trial of these "
+           f"studies (fold errors and stored p-values), nothing evaluated: "
+           f"{_s(ph['decode_all']['wall_s'])} s wall, {_s(ph['decode_all']['cpu_s'])} s CPU.",
+           "", "| phase | wall s | what |", "|---|---:|---|"]
+    for k, what in _PHASES.items():
+        if k in cs:
+            out.append(f"| card: {k} | {_s(cs[k])} | {what} |")
+    out += [f"| card: total | {_s(cs['total'])} | CPU {_s(ph['card']['cpu_s'])} s (all threads) |",
+            f"| write: tables, card.md, card.html | {_s(ph['write']['wall_s'])} | CPU "
+            f"{_s(ph['write']['cpu_s'])} s |",
+            f"| write: figures | {_s(ph['figures']['wall_s'])} | CPU "
+            f"{_s(ph['figures']['cpu_s'])} s (matplotlib) |", ""]
+    return out
+
+
 def render(res: dict[str, Any]) -> str:
     """``perf-card.md`` from the JSON."""
     t = res["targets"]
@@ -318,11 +435,12 @@ def render(res: dict[str, Any]) -> str:
         at += f" (HEAD was `{end}` at the end: the code measured may differ between runs)"
     if res.get("changed"):
         at += f" with local changes to {', '.join(f'`{c}`' for c in res['changed'])}"
-    loads = [x for rs in res["runs"].values() for r in rs for x in (r["load_before"], r["load_after"])]
+    loads = [x for part in ("runs", "runs_against") for rs in (res.get(part) or {}).values()
+             for r in rs for x in (r["load_before"], r["load_after"])]
     lines = [
         "# A report card over the shipped trials: time",
         "",
-        f"Measured by `python -m simstudy.perf.card` at commit {at}, {res['date']}; "
+        f"Measured by `simstudy.perf.card` (`measure`, `write`) at commit {at}, {res['date']}; "
         f"{res['cores']} cores ({res['cpu']}); load average {min(loads):.1f}–{max(loads):.1f} "
         "during the runs (other jobs share the machine: the CPU time is what the card cost, "
         "the wall time what was left to it).",
@@ -355,6 +473,8 @@ def render(res: dict[str, Any]) -> str:
         verdicts.append(f"- The shipped trials number {res['shipped_trials']:,}, fewer than "
                         f"the {t['trials']:,} of the target.")
     lines += verdicts + [""]
+    lines += _render_against(res)
+    lines += _render_phases(res.get("phases"))
     lines += ["## The paired interval against the unpaired one", "",
               "`width_ratio`: the width of Newcombe's (1998) unpaired interval for the "
               "difference in reject rate over the width of Tango's (1998) paired interval, "
@@ -388,10 +508,7 @@ def main(argv: list[str] | None = None) -> int:
               f"error: --repeat must be >= 1, got {args.repeat!r}", file=sys.stderr)
         return 2
     res = measure(cases, args.repeat, figures=not args.no_figures)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "perf-card.json").write_text(json.dumps(res, indent=1) + "\n")
-    (args.out / "perf-card.md").write_text(render(res))
-    print(f"wrote {args.out / 'perf-card.json'} and {args.out / 'perf-card.md'}")
+    print("wrote " + " and ".join(map(str, write(res, args.out))))
     return 0
 
 

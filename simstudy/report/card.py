@@ -4,23 +4,30 @@ one-screen summary first), one CSV per frame, PNG figures and ``card.html``."""
 from __future__ import annotations
 
 import html as _html_mod
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
+
+from .tables import beside, write_text
 
 if TYPE_CHECKING:
     from ..card import Card
 
-_FRAMES = ("summary", "studies", "paired", "intervals", "size", "calibration", "power",
-           "replicability")
+_FRAMES = ("summary", "studies", "matched", "paired", "intervals", "size", "calibration",
+           "power", "replicability")
 
 
 def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -> list[Path]:
     """``card.md``, ``card_<frame>.csv`` for every frame, PNG figures and ``card.html``
-    under ``out``; returns the paths written, ``card.md`` first."""
-    from ..card import POOLED, POWER, UNKNOWN
+    under ``out``; returns the paths written, ``card.md`` first.
+
+    What a reader sees holds no machine-local path (:func:`local_paths_out`), no timing
+    (it would differ on every run) and counts written one way (``508,000``)."""
+    from ..card import MATCHING, POOLED, POWER, UNKNOWN
     from . import to_markdown
 
     out = Path(out)
@@ -28,38 +35,39 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
     paths = []
     for stem in _FRAMES:
         df = getattr(c, stem)
-        if stem in ("studies", "paired", "intervals") and df.empty:
+        if stem in ("studies", "paired", "intervals", "matched") and df.empty:
             continue
         p = out / f"card_{stem}.csv"
-        df.to_csv(p, index=False)
+        with beside(p) as tmp:
+            df.to_csv(tmp, index=False)
         paths.append(p)
     figs = _figures(c, out) if figures else []
     paths += figs
     lines = [f"# Report card: `{c.name}` (alpha = {c.alpha})", "",
              f"**{c.verdict}**", "",
-             f"{c.trials} stored trials read; no learner fitted; "
-             f"{c.seconds.get('total', float('nan')):.1f} s.", ""]
+             f"{c.trials:,} stored trials read ({c.pairs:,} pairs of learners evaluated); "
+             "no learner fitted.", ""]
     if len(c.studies):
-        lines += ["## Studies", "", to_markdown(c.studies), ""]
-    lines += ["## Summary (ranks: 1 = best)", "",
-              "Pooled over cells, each cell weighted by its runs. mean_size_excess: pooled H0 "
-              "reject proportion − alpha; cells_over_alpha: H0 cells whose Wilson 95 % interval "
-              "lies above alpha; mean_power (H1 cells of known difference only) and "
-              "mean_power_matched at the test's own size-adjusted level alpha_matched (pooled "
-              "H0 reject proportion ≤ alpha); mean_reject_unknown: cells of unknown truth, "
-              "never counted as power; new_*_same_cells: the new test on that test's cells; "
-              "power_minus_new: that test's power minus the new test's on the same cells, both "
-              "at matched size (ranks power); mean_R: Bouckaert & Frank's replicability.", "",
+        lines += ["## Studies", "", to_markdown(_studies_screen(c)), ""]
+    if len(c.matched):
+        lines += ["## Matched size: the new test against each baseline on the same trials", "",
+                  f"Power is compared by {MATCHING}. " + _MATCHED_TEXT, "",
+                  to_markdown(_matched_screen(c)), ""]
+    lines += ["## Summary (ranks: 1 = best)", "", _SUMMARY_TEXT, "",
               to_markdown(summary_screen(c)), ""]
+    zeros = _zeros_screen(c)
+    if zeros:
+        lines += ["Zeros and missing ranks:", "", *[f"- `{t}`: {w}" for t, w in zeros], ""]
     if len(c.paired):
         pooled = c.paired[c.paired["cell"] == POOLED]
-        lines += ["## Paired differences: new − baseline on the same trials", "",
-                  f"diff: the new test's reject rate minus the baseline's; [ci_low, ci_high]: "
-                  f"Tango's (1998) paired score 95 % interval; unpaired_width: Newcombe's (1998) "
-                  f"interval width had the rates come from independent trials; "
-                  f"runs_to_resolve: runs for a ±{c.resolve} interval at the discordance seen "
-                  "(paired, and unpaired). Pooled rows pool the trials of the cells both "
-                  "tests read.", "",
+        lines += ["## Paired differences: new − baseline on the same trials, at alpha", "",
+                  f"diff: the new test's reject rate minus the baseline's, both at alpha; "
+                  f"[ci_low, ci_high]: Tango's (1998) paired score 95 % interval; "
+                  f"unpaired_width: Newcombe's (1998) interval width had the rates come from "
+                  f"independent trials; runs_to_resolve: runs for a ±{c.resolve} interval at "
+                  "the discordance seen (paired, and unpaired). Pooled rows pool the trials "
+                  "of the cells both tests read. On H1 cells these are differences at the "
+                  "nominal alpha, not at matched size (for that, the matched-size table).", "",
                   *_h0_ratios(c),
                   to_markdown(_paired_screen(pooled)), "",
                   "Per cell:", "", to_markdown(_paired_screen(c.paired[c.paired["cell"] != POOLED])),
@@ -79,8 +87,9 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
         unk = c.power[c.power["measure"] == UNKNOWN]
         if len(h1):
             lines += ["## Power (H1 cells of known difference)", "",
-                      "x: |true difference of error rates| where known (truth column), else "
-                      "|z| = |ē_a − ē_b| / s_b from the stored errors (Alpaydın 1999, Fig. 2).",
+                      "At alpha, not at matched size. x: |true difference of error rates| "
+                      "where known (truth column), else |z| = |ē_a − ē_b| / s_b from the "
+                      "stored errors (Alpaydın 1999, Fig. 2).",
                       "", to_markdown(_wide(h1, c.name, extra=["x_kind", "x"], most=most)), ""]
         if len(unk):
             lines += ["## Reject rate, truth unknown (not power)", "",
@@ -92,17 +101,86 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
                       ""]
     if len(c.replicability):
         lines += ["## Replicability", "",
-                  to_markdown(c.replicability.drop(columns=["new"])), ""]
+                  to_markdown(_commas(c.replicability.drop(columns=["new"]))), ""]
     if c.notes:
         lines += ["## Notes", "", *[f"- {n}" for n in c.notes], ""]
     if figs:
         lines += ["## Figures", "", *[f"![{p.stem}]({p.name})" for p in figs], ""]
     md = out / "card.md"
-    md.write_text("\n".join(lines))
+    write_text(md, local_paths_out("\n".join(lines)))
     paths.insert(0, md)
     if html:
         paths.append(_html(c, out, paths))
     return paths
+
+
+_MATCHED_TEXT = (
+    "h0_trials: the H0 trials both tests read (new_size, base_size: each test's reject "
+    "proportion on them at alpha); new_alpha_matched, base_alpha_matched: each test's level "
+    "on them; h1_trials: the H1 trials both read; new_power, base_power: each test's reject "
+    "proportion on them at its matched level; diff = new_power − base_power with Tango's "
+    "(1998) paired 95 % interval [ci_low, ci_high]; n10, n01: trials only the new test, only "
+    "the baseline rejected. matched = False: no H0 trial read by both, both at alpha.")
+_SUMMARY_TEXT = (
+    "Pooled over cells, each cell weighted by its runs, each test over its own cells. "
+    "mean_size: pooled H0 reject proportion at alpha; cells_over_alpha: H0 cells whose "
+    "Wilson 95 % interval lies above alpha; mean_power: H1 cells of known difference only, "
+    "at alpha; alpha_matched, mean_power_matched: the test's own size-adjusted level (its "
+    "pooled H0 reject proportion ≤ alpha) and its power there; mean_reject_unknown: cells "
+    "of unknown truth, never counted as power; h1_trials_same, power_matched_same, "
+    "new_power_matched_same: the matched-size comparison above (that test, the new test, on "
+    "the H1 trials both read); power_minus_new: their difference; mean_R: Bouckaert & "
+    "Frank's replicability. Ranks: rank_size by the distance of mean_size from alpha, every "
+    "test over alpha after every test at or under it; rank_power by power_minus_new (only "
+    "size-matched comparisons ranked); rank_R by mean_R.")
+
+
+def _commas(df: pd.DataFrame) -> pd.DataFrame:
+    """Integer columns as text with thousands separators (``508,000``), NaN as blank."""
+    df = df.copy()
+    for col in df.columns:
+        v = df[col]
+        if pd.api.types.is_bool_dtype(v):
+            continue
+        if pd.api.types.is_integer_dtype(v):
+            df[col] = ["" if pd.isna(x) else f"{int(x):,}" for x in v]
+    return df
+
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def local_paths_out(text: str) -> str:
+    """``text`` without machine-local absolute paths: the checkout's and the working
+    directory's prefixes dropped, any other absolute path cut to its last part.
+
+    >>> local_paths_out("store '/home/me/runs/s.sqlite'")
+    "store 's.sqlite'"
+    """
+    for root in (Path.cwd().resolve(), _ROOT):
+        text = text.replace(f"{root}/", "")
+    return re.sub(r"(?<![\w.~])/(?:[\w.+@-]+/)+([\w.+@-]+)", r"\1", text)
+
+
+def _studies_screen(c: Card) -> pd.DataFrame:
+    """The studies read, counts with thousands separators, no local paths."""
+    df = _commas(c.studies)
+    df["read_from"] = [local_paths_out(str(x)) for x in df["read_from"]]
+    return df
+
+
+def _matched_screen(c: Card) -> pd.DataFrame:
+    """The matched-size comparison, one row per baseline (``card_matched.csv`` keeps the
+    nominal-level powers too)."""
+    df = c.matched.drop(columns=["new_power_nominal", "base_power_nominal"])
+    return _commas(df)
+
+
+def _zeros_screen(c: Card) -> list[tuple[str, str]]:
+    """(test, why) for every test with a count of 0 or a missing rank."""
+    if c.summary.empty or "why_zero" not in c.summary.columns:
+        return []
+    return [(t, w) for t, w in zip(c.summary["test"], c.summary["why_zero"], strict=True) if w]
 
 
 def summary_screen(c: Card) -> pd.DataFrame:
@@ -112,12 +190,11 @@ def summary_screen(c: Card) -> pd.DataFrame:
     if df.empty:
         return df
     df["test"] = [f"{t} (new)" if n else t for t, n in zip(df["test"], df["new"], strict=True)]
-    df = df.drop(columns=["new", "max_size", "rep_groups"])
-    df = df.rename(columns={"new_mean_size_same_cells": "new_size_same_cells",
-                            "new_mean_power_same_cells": "new_power_same_cells"})
+    df = df.drop(columns=["new", "max_size", "rep_groups", "why_zero"], errors="ignore")
+    df = df.rename(columns={"new_mean_size_same_cells": "new_size_same_cells"})
     keep = [col for col in df.columns if not df[col].isna().all()
             and not (col.endswith("_cells") and (df[col] == 0).all())]
-    return df[keep]
+    return _commas(df[keep])
 
 
 def _paired_screen(df: pd.DataFrame) -> pd.DataFrame:
@@ -127,7 +204,7 @@ def _paired_screen(df: pd.DataFrame) -> pd.DataFrame:
     out = df[[c for c in cols if c in df.columns]].copy()
     if "pair" in out.columns and (out["pair"] == "").all():
         out = out.drop(columns=["pair"])
-    return out
+    return _commas(out)
 
 
 def _h0_ratios(c: Card) -> list[str]:
@@ -141,7 +218,7 @@ def _h0_ratios(c: Card) -> list[str]:
     parts = []
     for b in dict.fromkeys(h0["baseline"]):
         n = int(h0.loc[h0["baseline"] == b, "runs"].sum())
-        parts.append(f"{b} {h0_width_ratio(c.paired, b):.2f}x ({n} trials)")
+        parts.append(f"{b} {h0_width_ratio(c.paired, b):.2f}x ({n:,} trials)")
     return [f"Pooled over every H0 cell, the paired interval is narrower than the unpaired "
             f"one by: {'; '.join(parts)}.", ""]
 
@@ -154,11 +231,11 @@ def _intervals_screen(df: pd.DataFrame) -> pd.DataFrame:
         out = out.drop(columns=["pair"])
     if (out["undefined"] == 0).all():
         out = out.drop(columns=["undefined"])
-    return out
+    return _commas(out)
 
 
 def _wide(df: pd.DataFrame, name: str, extra: Sequence[str] = (),
-          most: dict | None = None) -> pd.DataFrame:
+          most: dict | None = None, ci: bool = True) -> pd.DataFrame:
     """One row per cell (and pair): each test's reject proportion [Wilson interval]; the
     new test's ``runs``, flagged ``(mixed)`` when below the most runs of the study's cells
     (``most``: study -> runs, over every frame of the card)."""
@@ -167,14 +244,15 @@ def _wide(df: pd.DataFrame, name: str, extra: Sequence[str] = (),
     for r in df.itertuples(index=False):
         key = tuple(getattr(r, c) for c in idx)
         d = rows.setdefault(key, dict(zip(idx, key, strict=True)))
-        d[r.test] = f"{r.proportion:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+        d[r.test] = (f"{r.proportion:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]" if ci
+                     else f"{r.proportion:.3f}")
         if r.new:
             d["runs"] = int(r.runs)
     tests = list(dict.fromkeys([name, *df["test"]]))
     w = pd.DataFrame(list(rows.values())).reindex(columns=[*idx, "runs", *tests])
-    if most:
-        w["runs"] = [("" if pd.isna(v) else f"{int(v)} (mixed)" if v < most.get(s, v)
-                      else str(int(v))) for s, v in zip(w["study"], w["runs"], strict=True)]
+    most = most or {}
+    w["runs"] = [("" if pd.isna(v) else f"{int(v):,} (mixed)" if v < most.get(s, v)
+                  else f"{int(v):,}") for s, v in zip(w["study"], w["runs"], strict=True)]
     if (w["pair"] == "").all():
         w = w.drop(columns=["pair"])
     return w
@@ -193,6 +271,7 @@ def _figures(c: Card, out: Path) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection
 
     from ..card import POWER
     from .style import figure_style, runs_caption, runs_range
@@ -204,12 +283,16 @@ def _figures(c: Card, out: Path) -> list[Path]:
     def save(fig, stem: str, title: str) -> Path:
         fig.text(0.5, 0.0, caption, ha="center", va="top", fontsize=8, style="italic")
         p = out / f"{stem}.png"
-        fig.savefig(p, dpi=120, bbox_inches="tight",
-                    metadata={"Title": title, "Description": caption})
+        with beside(p) as tmp:
+            fig.savefig(tmp, dpi=120, bbox_inches="tight",
+                        metadata={"Title": title, "Description": caption})
         plt.close(fig)
         return p
 
     with figure_style():
+        if len(c.matched) and (c.matched["h1_trials"] > 0).any():
+            paths.append(save(_matched_figure(c, plt), "card_matched",
+                              f"{c.name} against each baseline on the same trials"))
         if len(c.calibration):
             tests = list(dict.fromkeys([c.name, *c.calibration["test"]]))
             tests = [t for t in tests if t in set(c.calibration["test"])]
@@ -218,9 +301,16 @@ def _figures(c: Card, out: Path) -> list[Path]:
             top = float(c.calibration["alpha"].max())
             for ax, t in zip(axes[0], tests, strict=True):
                 g = c.calibration[c.calibration["test"] == t]
-                for _, gc in g.groupby(["study", "cell", "pair"], sort=False):
-                    ax.plot(gc["alpha"], gc["proportion"], color="C0" if t == c.name else "C1",
-                            lw=0.7, alpha=0.5)
+                # one artist for all the cells' lines: drawing hundreds of lines one by one
+                # was most of the card's figure time
+                grid = np.unique(c.calibration["alpha"].to_numpy())
+                xy = g[["alpha", "proportion"]].to_numpy()
+                # each cell's grid is a run of consecutive rows (the card appends them so)
+                segs = (xy.reshape(-1, grid.size, 2) if len(g) % grid.size == 0 else
+                        [gc[["alpha", "proportion"]].to_numpy()
+                         for _, gc in g.groupby(["study", "cell", "pair"], sort=False)])
+                ax.add_collection(LineCollection(segs, colors="C0" if t == c.name else "C1",
+                                                 linewidths=0.7, alpha=0.5))
                 m = g.groupby("alpha")["proportion"].mean()
                 ax.plot(m.index, m.values, color="black", lw=1.6, label="mean over cells")
                 ax.plot([0, top], [0, top], color="black", lw=0.8, ls="--", label="y = alpha")
@@ -256,39 +346,203 @@ def _figures(c: Card, out: Path) -> list[Path]:
     return paths
 
 
+def _matched_figure(c: Card, plt):
+    """Two panels, one row per baseline: the new test's size minus the baseline's on the
+    H0 trials both read (at alpha), and its power minus the baseline's at matched size on
+    the H1 trials both read, each with Tango's paired 95 % interval."""
+    from ..aggregate import tango_paired
+    from ..card import POOLED, SIZE
+
+    m = c.matched
+    bases = m["baseline"].tolist()
+    h0 = c.paired[(c.paired["cell"] != POOLED) & (c.paired["measure"] == SIZE)]
+    size = []
+    for b in bases:
+        g = h0[h0["baseline"] == b]
+        n = int(g["runs"].sum())
+        if n:
+            b10, b01 = int(g["n10"].sum()), int(g["n01"].sum())
+            lo, hi = tango_paired(b10, b01, n)
+            size.append(((b10 - b01) / n, lo, hi, n))
+        else:
+            size.append((float("nan"),) * 3 + (0,))
+    power = [(r.diff, r.ci_low, r.ci_high, int(r.h1_trials)) if r.h1_trials else
+             (float("nan"),) * 3 + (0,) for r in m.itertuples(index=False)]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 0.45 * len(bases) + 1.6), sharey=True)
+    y = list(range(len(bases)))[::-1]
+    for ax, vals, title in ((axes[0], size, f"size − baseline's, H0 trials, at alpha = {c.alpha}"),
+                            (axes[1], power, "power − baseline's, H1 trials, at matched size\n"
+                             "(orange: not size-matched, at alpha)")):
+        for yi, (d, lo, hi, n), ok in zip(y, vals, m["matched"], strict=True):
+            if not n:
+                ax.text(0, yi, "no trials in common", ha="center", va="center", fontsize=8,
+                        color="0.4")
+                continue
+            ax.errorbar([d], [yi], xerr=[[d - lo], [hi - d]], fmt="o", color="C0" if ok else "C1",
+                        capsize=3, ms=4)
+            ax.text(1.01, yi, f"{d:+.3f} ({n:,})", transform=ax.get_yaxis_transform(),
+                    va="center", fontsize=8)
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel(f"{c.name} − baseline")
+    axes[0].set_yticks(y, bases)
+    fig.suptitle(f"{c.name} against each baseline on the same trials (trials in brackets)",
+                 y=1.02)
+    fig.subplots_adjust(wspace=0.45)
+    return fig
+
+
 #: tables longer than this are linked from card.html, not inlined
 HTML_ROWS = 1000
 
 
+#: the card page's own rules, on top of the HTML report's look: tables take the page's
+#: width and wrap their cells instead of running off it
+CARD_CSS = """
+table.card{width:100%;font-size:12px}table.card td{overflow-wrap:break-word}
+table.card th,table.card td{padding:.15rem .3rem}table.card th{overflow-wrap:anywhere}
+table.card td.num{text-align:right;white-space:nowrap}tr.new td{font-weight:700}
+p.verdict-box{border-left:5px solid #333;background:#f4f4f4;padding:.7rem 1rem;font-size:16px}
+"""
+#: the summary's columns on the page (``card_summary.csv`` and card.md keep them all)
+HTML_SUMMARY = ("test", "size_cells", "mean_size", "cells_over_alpha", "rank_size",
+                "power_cells", "mean_power", "h1_trials_same", "power_matched_same",
+                "new_power_matched_same", "power_minus_new", "rank_power", "mean_R", "rank_R")
+
+
+def _html_table(df: pd.DataFrame, table_id: str, caption: str = "",
+                new: Sequence[bool] | None = None) -> str:
+    """A screen frame as a page-wide table: numbers right-aligned (3 decimals), text
+    wrapped; ``new`` marks the new test's rows."""
+    from .tables import _fmt
+
+    e = _html_mod.escape
+    # a column name breaks after its underscores, not inside a word
+    head = "".join(f'<th scope="col">{e(str(col)).replace("_", "_<wbr>")}</th>'
+                   for col in df.columns)
+    rows = []
+    for i, r in enumerate(df.itertuples(index=False)):
+        tds = []
+        for v in r:
+            num = isinstance(v, (int, float)) or (isinstance(v, str) and re.fullmatch(
+                r"[-+]?[\d,]+(\.\d+)?( \[.*\])?|[\d,]+ \(mixed\)", v) is not None)
+            cls = ' class="num"' if num else ""
+            text = e(_fmt(v, 3))
+            if not num:  # a cell id breaks after its separators when the column is narrow
+                text = re.sub(r"([/~_,])(?=\S)", r"\1<wbr>", text)
+            tds.append(f"<td{cls}>{text}</td>")
+        cls = ' class="new"' if new is not None and new[i] else ""
+        rows.append(f"<tr{cls}>{''.join(tds)}</tr>")
+    cap = f"<caption>{e(caption)}</caption>" if caption else ""
+    return (f'<table class="data card sortable" id="{e(table_id)}">{cap}<thead><tr>{head}'
+            f"</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def _link(p: Path, rows: int) -> str:
+    e = _html_mod.escape
+    return f'<p>{e(p.stem)}: {rows:,} rows, in <a href="{e(p.name)}">{e(p.name)}</a></p>'
+
+
 def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
-    """``card.html``: the card's md and CSVs and figures on one page, in the HTML report's
-    look (:mod:`simstudy.report.html`)."""
+    """``card.html``: a page a person reads, in the HTML report's look
+    (:mod:`simstudy.report.html`): the verdict first, then the matched-size comparison as
+    a table and a figure, the summary and why any count is 0, the studies, the paired
+    differences pooled, the per-cell tables (folded), the notes and the figures; every
+    table fits the page width; the CSVs are linked by their file names."""
+    from ..card import MATCHING, POOLED, POWER, UNKNOWN
     from . import html as H
 
-    head = (out / "card.md").read_text()
-    for cut in ("## Paired differences", "## Interval coverage", "## Size", "## Power",
-                "## Reject rate", "## Replicability"):
-        head = head.split(cut)[0]
-    body = [H.markdown_to_html(head)]
-    for p in paths:
-        # studies and summary are in the md part above, the calibration points in their
-        # figure; empty frames are left out; a long table (every cell x baseline of a card
-        # over many studies) is linked, not inlined: the md's pooled rows summarise it
-        if p.suffix != ".csv" or p.stem in ("card_calibration", "card_studies", "card_summary"):
+    e = _html_mod.escape
+    body = [f"<h1>Report card: <code>{e(c.name)}</code> (alpha = {c.alpha})</h1>",
+            f'<p class="verdict-box">{H._inline(local_paths_out(c.verdict))}</p>',
+            f"<p>{c.trials:,} stored trials read ({c.pairs:,} pairs of learners evaluated); "
+            "no learner fitted.</p>"]
+    figs = {p.stem: p for p in paths if p.suffix == ".png"}
+    csvs = {p.stem: p for p in paths if p.suffix == ".csv"}
+    if len(c.matched):
+        body += ["<h2>Matched size: the new test against each baseline on the same trials</h2>",
+                 f"<p>Power is compared by {e(MATCHING)}. {e(_MATCHED_TEXT)}</p>",
+                 _html_table(_matched_screen(c), "matched")]
+        if "card_matched" in figs:
+            body.append(H.figure_html(figs.pop("card_matched"), f"card {c.name}"))
+    if len(c.summary):
+        scr = summary_screen(c)
+        body += ["<h2>Summary (ranks: 1 = best)</h2>", f"<p>{e(_SUMMARY_TEXT)}</p>",
+                 _html_table(scr[[x for x in HTML_SUMMARY if x in scr.columns]], "summary",
+                             new=c.summary["new"].tolist())]
+        zeros = _zeros_screen(c)
+        if zeros:
+            body.append("<p>Zeros and missing ranks:</p><ul>" + "".join(
+                f"<li><code>{e(t)}</code>: {e(w)}</li>" for t, w in zeros) + "</ul>")
+    if len(c.studies):
+        body += ["<h2>Studies</h2>", _html_table(_studies_screen(c), "studies")]
+    if len(c.paired):
+        pooled = _paired_screen(c.paired[c.paired["cell"] == POOLED])
+        keep = ["study", "truth", "baseline", "runs", "new_rate", "base_rate", "diff",
+                "ci_low", "ci_high", "width_ratio"]
+        body += ["<h2>Paired differences at alpha, pooled over cells</h2>",
+                 "<p>The new test's reject rate minus the baseline's on the same trials, both "
+                 "at alpha, with Tango's (1998) paired 95 % interval; width_ratio: how many "
+                 "times narrower it is than Newcombe's (1998) unpaired one. On H1 cells these "
+                 "are at the nominal alpha; the matched-size table above compares power.</p>",
+                 *[f"<p>{e(x)}</p>" for x in _h0_ratios(c) if x],
+                 _html_table(pooled[[x for x in keep if x in pooled.columns]], "paired")]
+        per_cell = c.paired[c.paired["cell"] != POOLED]
+        if len(per_cell) > HTML_ROWS:
+            body.append(_link(csvs["card_paired"], len(c.paired)))
+        else:
+            body.append(_folded("Per cell", _html_table(_paired_screen(per_cell)[
+                [x for x in ["study", "cell", "pair", "truth", "baseline", *keep[3:]]
+                 if x in _paired_screen(per_cell).columns]], "card_paired")))
+    if len(c.intervals):
+        body += ["<h2>Interval coverage on cells of known truth</h2>",
+                 _html_table(_intervals_screen(c.intervals), "intervals")]
+    most = _most_runs(c)
+    for title, frame, extra in (
+            ("Size on H0 cells, at alpha", c.size, []),
+            ("Power on H1 cells of known difference, at alpha (not matched)",
+             c.power[c.power["measure"] == POWER] if len(c.power) else c.power, ["x"]),
+            ("Reject rate on cells of unknown truth (not power)",
+             c.power[c.power["measure"] == UNKNOWN] if len(c.power) else c.power, ["x"])):
+        if not len(frame):
             continue
-        rows = len(pd.read_csv(p))
-        if rows > HTML_ROWS:
-            body.append(f'<p>{_html_mod.escape(p.stem)}: {rows} rows, in '
-                        f'<a href="{_html_mod.escape(p.name)}">{_html_mod.escape(p.name)}</a></p>')
-        elif rows:
-            body.append(H.csv_table_html(p, table_id=p.stem, caption=p.stem)[0])
-    for p in paths:
-        if p.suffix == ".png":
-            body.append(H.figure_html(p, f"card {c.name}"))
+        w = _wide(frame, c.name, extra=extra, most=most, ci=False)
+        if "x" in w.columns:
+            w = w.rename(columns={"x": "|z|" if frame is not c.size and (
+                frame["x_kind"] == "abs(z)").all() else "x"})
+        body.append(f"<h2>{e(title)}</h2>")
+        if len(w) > HTML_ROWS:
+            stem = "card_size" if frame is c.size else "card_power"
+            body.append(_link(csvs[stem], len(getattr(c, stem[5:]))))
+        else:
+            body.append(_folded(f"{len(w):,} rows: each test's reject proportion "
+                                "(Wilson intervals in card.md and the CSVs)",
+                                _html_table(w, "size" if frame is c.size else
+                                            f"power-{title.split()[0].lower()}")))
+    if len(c.replicability):
+        rep = c.replicability[["study", "design", "pair", "test", "units", "consistent_pct",
+                               "almost_consistent_pct", "R", "mean_reject"]]
+        if (rep["pair"] == "").all() or rep["pair"].isna().all():
+            rep = rep.drop(columns=["pair"])
+        body += ["<h2>Replicability</h2>",
+                 _html_table(_commas(rep), "replicability", new=c.replicability["new"].tolist())]
+    if c.notes:
+        body += ["<h2>Notes</h2>", "<ul>" + "".join(
+            f"<li>{H._inline(local_paths_out(n))}</li>" for n in c.notes) + "</ul>"]
+    if figs:
+        body += ["<h2>Figures</h2>", *[H.figure_html(p, f"card {c.name}") for p in figs.values()]]
+    body += ["<h2>Files</h2>", "<p>" + " · ".join(
+        f'<a href="{e(p.name)}">{e(p.name)}</a>' for p in paths
+        if p.suffix in (".csv", ".md")) + "</p>"]
     page = out / "card.html"
-    page.write_text(H._page(f"report card: {c.name}", "\n".join(body)))
+    write_text(page, H._page(f"report card: {c.name}", "\n".join(body), css=CARD_CSS))
     _link_from_site(c, out)
     return page
+
+
+def _folded(summary: str, inner: str) -> str:
+    return (f'<details class="table"><summary>{_html_mod.escape(summary)}</summary>'
+            f"{inner}</details>")
 
 
 def _link_from_site(c: Card, out: Path) -> None:
@@ -306,7 +560,7 @@ def _link_from_site(c: Card, out: Path) -> None:
             f"{_html_mod.escape(c.name)}</a></p>")
     # before the page's closing script (the last one, at the end of the body)
     head, sep, tail = text.rpartition("<script>" if "<script>" in text else "</body>")
-    index.write_text(head + link + sep + tail)
+    write_text(index, head + link + sep + tail)
 
 
-__all__ = ["summary_screen", "write_card"]
+__all__ = ["local_paths_out", "summary_screen", "write_card"]

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..aggregate import wilson
+from .tables import beside
 
 
 def band(k: int, n: int, confidence: float = 0.99) -> tuple[float, float]:
@@ -86,7 +87,8 @@ def savefig(fig, out: Path, stem: str, *, runs: int | str | None = None) -> list
     for p in paths:
         key = "Description" if p.suffix == ".png" else "Subject"
         meta = {"Title": title, **({key: caption} if caption else {})}
-        fig.savefig(p, dpi=150, bbox_inches="tight", metadata=meta)
+        with beside(p) as tmp:
+            fig.savefig(tmp, dpi=150, bbox_inches="tight", metadata=meta)
     import matplotlib.pyplot as plt
 
     plt.close(fig)

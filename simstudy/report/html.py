@@ -8,6 +8,11 @@ from the PNG's text chunks that :func:`simstudy.report.compare.savefig` writes) 
 store: package version, root seed, runs, wall time (``runs`` table), the learner code
 paths (``impl`` of ``trials``), the store path and the command lines (``argv``).
 
+The page carries the names of its files and that provenance as JSON (``<script
+type="application/json" id="provenance-data">``), so :func:`rewrite_page` writes it again
+from the committed files alone (``python -m simstudy pages``): everything but the provenance
+comes from the files beside it, and nothing on it depends on when it was written.
+
 Self-contained means nothing is fetched: CSS and the small table-sorting script are
 inline, images are ``data:`` URIs, and there are no external URLs, fonts or scripts, so
 the page reads offline and can be mailed as one file.
@@ -34,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
+from .tables import write_text
 
 if TYPE_CHECKING:
     from ..aggregate import StudyResult
@@ -492,26 +498,52 @@ document.querySelectorAll('table.sortable').forEach(function(t){
 """
 
 
-def _page(title: str, body: str) -> str:
+def _page(title: str, body: str, css: str = "") -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head>"
+            f"<title>{html.escape(title)}</title><style>{CSS}{css}</style></head>"
             f"<body>{body}<script>{SCRIPT}</script></body></html>\n")
 
 
 def study_page(study: Study, result: StudyResult, store: Store, out: Path,
                paths: Sequence[Path]) -> str:
-    """The HTML of one study's page, from the files its renderer wrote (``paths``)."""
+    """The HTML of one study's page, from the files its renderer wrote (``paths``) and the
+    store's provenance (see :func:`page_html`)."""
     out = Path(out)
-    paths = [Path(p) for p in paths]
-    files = list(dict.fromkeys(p for p in paths if p.is_file()))
-    csvs = [p for p in files if p.suffix == ".csv"]
-    pngs = [p for p in files if p.suffix == ".png"]
-    md = out / "RESULTS.md"
-    results_md = md.read_text() if md in files or md.is_file() else ""
-    info = provenance(study, result, store)
-    counts = claim_counts(results_md)
+    files = list(dict.fromkeys(Path(p) for p in paths if Path(p).is_file()))
+    if not any(p.suffix == ".csv" for p in files) and not result.table.empty:
+        # a study without a renderer: the reject table (its caption in its .tex)
+        from .tables import write_table
 
+        cols = ["cell", "test", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
+        files += write_table(result.table[cols], out, "reject_table",
+                             caption=f"{study.name}: reject proportions (Wilson "
+                                     f"{100 * result.confidence:g} % interval, Monte-Carlo SE)")
+    md = out / "RESULTS.md"
+    results_md = md.read_text() if md.is_file() else ""
+    return page_html(study.name, study.description or "", study_default_runs(study), out,
+                     [p.name for p in files], provenance(study, result, store), results_md)
+
+
+_DATA_ID = "provenance-data"
+_DATA_RE = re.compile(r'<script type="application/json" id="' + _DATA_ID + r'">(.*?)</script>',
+                      re.S)
+
+
+def page_html(name: str, description: str, default_runs: int, out: Path,
+              files: Sequence[str], info: dict, results_md: str) -> str:
+    """The HTML of one study's page: the tables and figures among ``files`` (names under
+    ``out``, in the renderer's order), ``results_md`` and the provenance ``info`` (what
+    :func:`provenance` read from the store).
+
+    The page carries ``files`` and ``info`` as JSON, so :func:`rewrite_page` writes it
+    again from the committed files alone; nothing else on it (no time of writing) depends
+    on when or where it was written.
+    """
+    out = Path(out)
+    csvs = [out / f for f in files if f.endswith(".csv")]
+    pngs = [out / f for f in files if f.endswith(".png")]
+    counts = claim_counts(results_md)
     tables = []
     band = {"inside": 0, "outside": 0, "spread_inside": 0, "spread_outside": 0}
     for k, csv in enumerate(csvs):
@@ -519,18 +551,11 @@ def study_page(study: Study, result: StudyResult, store: Store, out: Path,
         tables.append(t)
         if not csv.stem.endswith("_variants"):  # side by side: the variants' flags again
             band = {x: band[x] + c[x] for x in band}
-    if not csvs and not result.table.empty:  # a study without a renderer: the reject table
-        cols = ["cell", "test", "rejects", "runs", "proportion", "ci_low", "ci_high", "mcse"]
-        tmp = out / "reject_table.csv"
-        result.table[cols].to_csv(tmp, index=False)
-        t, _ = csv_table_html(tmp, table_id="t0", caption=f"{study.name}: reject proportions "
-                              f"(Wilson {100 * result.confidence:g} % interval, Monte-Carlo SE)")
-        tables.append(t)
     rpc = info.get("runs_per_cell")
     runs_txt = "none" if not rpc else (str(rpc[0]) if rpc[0] == rpc[1] else f"{rpc[0]}–{rpc[1]}")
-    small = bool(rpc) and rpc[1] < study_default_runs(study)
+    small = bool(rpc) and rpc[1] < default_runs
     boxes = [f"<div>runs per cell: <strong>{runs_txt}</strong>"
-             + (f" (study default {study_default_runs(study)}: a small run)" if small else "")
+             + (f" (study default {default_runs}: a small run)" if small else "")
              + "</div>",
              f"<div>root seed {info['root_seed']}, alpha {info['alpha']:g}</div>"]
     if results_md:
@@ -566,19 +591,59 @@ def study_page(study: Study, result: StudyResult, store: Store, out: Path,
     if pngs:
         nav.append('<a href="#figures">Figures</a>')
         sections.append('<section id="figures"><h2>Figures</h2>'
-                        + "".join(figure_html(p, study.name) for p in pngs) + "</section>")
+                        + "".join(figure_html(p, name) for p in pngs) + "</section>")
     nav.append('<a href="#provenance">Provenance</a>')
+    data = json.dumps({"files": list(files), "info": info}, sort_keys=True).replace("</", "<\\/")
     sections.append(f'<section id="provenance"><h2>Provenance</h2>{_prov_html(info)}'
                     "<h3>Files written beside this page</h3><p class=\"small\">"
-                    + ", ".join(f"<code>{html.escape(p.name)}</code>" for p in files)
-                    + "</p></section>")
-    desc = html.escape(study.description or "")
-    body = (f"<header><h1>{html.escape(study.name)}</h1><p>{desc}</p>"
+                    + ", ".join(f"<code>{html.escape(f)}</code>" for f in files)
+                    + f'</p><script type="application/json" id="{_DATA_ID}">{data}</script>'
+                    "</section>")
+    body = (f"<header><h1>{html.escape(name)}</h1><p>{html.escape(description)}</p>"
             f'<div class="summary">{"".join(boxes)}</div></header>'
             f"<nav>{''.join(nav)}</nav>" + "".join(sections)
-            + f'<footer class="small"><p>simstudy {html.escape(__version__)}; page written '
-            f"{_when(_dt.datetime.now(_dt.UTC).timestamp())}.</p></footer>")
-    return _page(f"{study.name} — simstudy report", body)
+            + f'<footer class="small"><p>simstudy {html.escape(__version__)}.</p></footer>')
+    return _page(f"{name} — simstudy report", body)
+
+
+def page_data(page: str) -> tuple[list[str], dict]:
+    """The file names and provenance a page written by :func:`page_html` carries."""
+    m = _DATA_RE.search(page)
+    if m is None:
+        raise ValueError(f"the page has no <script id={_DATA_ID!r}> with its files and "
+                         "provenance; write it again with 'report --format html'")
+    data = json.loads(m.group(1))
+    return data["files"], data["info"]
+
+
+def rewrite_page(out: Path, results_md: str | None = None, study: Study | None = None) -> str:
+    """``out/report.html`` written again from the committed files beside it and the files
+    and provenance the committed page carries (the store is not needed: its part is kept).
+    ``results_md``: the page's RESULTS.md text (default: the committed one); ``study``
+    (default: :func:`page_study`) gives the title, description and default runs."""
+    out = Path(out)
+    files, info = page_data((out / PAGE_NAME).read_text(encoding="utf-8"))
+    if study is None:
+        study = page_study(out.name, info)
+    if results_md is None:
+        md = out / "RESULTS.md"
+        results_md = md.read_text() if md.is_file() else ""
+    return page_html(study.name, study.description or "", study_default_runs(study), out,
+                     files, info, results_md)
+
+
+def page_study(name: str, info: dict) -> Study:
+    """The study of page ``name``: the registered study of that name, else the study file
+    its invocations ran (``run path/to/study.py``)."""
+    from ..catalog import STUDIES, get_study
+
+    if name not in STUDIES:
+        for r in info.get("invocations", []):
+            words = shlex.split(r.get("command") or "")
+            file = next((w for w in words if w.endswith(".py") and w != words[0]), None)
+            if file is not None:
+                return get_study(file)
+    return get_study(name)
 
 
 def study_default_runs(study: Study) -> int:
@@ -599,7 +664,7 @@ def write_study_page(study: Study, result: StudyResult, store: Store, out: Path,
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     page = out / PAGE_NAME
-    page.write_text(study_page(study, result, store, out, paths), encoding="utf-8")
+    write_text(page, study_page(study, result, store, out, paths), encoding="utf-8")
     return page
 
 
@@ -640,7 +705,7 @@ def write_index(entries: Sequence[dict], out: Path, store_path: str) -> Path:
             f"<tbody>{''.join(rows)}</tbody></table>")
     out.mkdir(parents=True, exist_ok=True)
     p = out / "index.html"
-    p.write_text(_page("simstudy reports", body), encoding="utf-8")
+    write_text(p, _page("simstudy reports", body), encoding="utf-8")
     return p
 
 

@@ -4,10 +4,11 @@ Every timing in them comes from three committed files, each with the commit it w
 at: ``figures/perf-weka.json`` (``nox -s perf-weka``: our Weka learners beside Weka 3.6.14
 on the same folds), ``figures/perf-startup.json`` (``nox -s perf-startup``: README's command
 1 to its first progress, a one-cell run's fixed overhead) and ``figures/REPRODUCE.md``
-(``python -m simstudy.report.reproduce``: what a reproduction of the default studies cost).  ``python -m simstudy.report.performance
---write`` replaces the text between the markers ``<!-- performance:begin -->`` and
-``<!-- performance:end -->`` in ``README.md`` and in ``docs/performance.md`` with
-:func:`readme_section` and :func:`docs_section`; ``--check`` exits 1 when either differs.
+(``python -m simstudy.report.reproduce``: what a reproduction of the default studies cost).
+``python -m simstudy pages`` (:mod:`simstudy.report.pages`) replaces the text between the
+markers ``<!-- performance:begin -->`` and ``<!-- performance:end -->`` in ``README.md`` and
+in ``docs/performance.md`` with :func:`readme_section` and :func:`docs_section`; ``--check``
+exits 1 when either differs.
 
 Examples
 --------
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +30,8 @@ BEGIN = "<!-- performance:begin -->"
 END = "<!-- performance:end -->"
 ROOT = Path(__file__).resolve().parents[2]  # the repository (figures/, README.md, docs/)
 WEKA_JSON = Path("figures") / "perf-weka.json"
+#: a perf-weka run with one fit per call beside the batch, when perf-weka.json has none
+WEKA_SINGLE_JSON = Path("figures") / "perf-weka-single.json"
 REPRODUCE_MD = Path("figures") / "REPRODUCE.md"
 STARTUP_JSON = Path("figures") / "perf-startup.json"
 ESTIMATE_MD = Path("figures") / "reproduce-estimate.md"
@@ -176,13 +178,16 @@ def readme_section(root: Path = ROOT) -> str:
     s = w["summary"]
     per_core = ", ".join(f"`{k}` ×{s['learners'][k]['ratio_per_core']:.1f}"
                          for k in LEARNERS if k in s["learners"])
+    single = _single(w, root)
     dearest = ", ".join(f"`{row[0].strip('`')}` {row[4]}" for row in r.studies[:3])
     lines = [
         "## Performance", "",
         "| measured | result | at |", "|---|---|---|",
-        f"| per fit, against JIT-warm Weka 3.6.14 on the same folds (credit-g, 10×10 cv; "
-        f"CPU per core) | {per_core}; a whole `{w['setup']['study']}` cell "
-        f"×{s['cell']['ratio_per_core']:.1f}; {_agreement(w)} | {_at(w)} |",
+        f"| per fit, against JIT-warm Weka 3.6.14 fitting one model per call on the same "
+        f"folds (credit-g, 10×10 cv; CPU per core) | ours as a batch of "
+        f"{_batch(w)} models in one call: {per_core}; {single}; a whole "
+        f"`{w['setup']['study']}` cell ×{s['cell']['ratio_per_core']:.1f}; {_agreement(w)} "
+        f"| {_at(w)} |",
         f"| README's command 1 in a terminal, fresh store | {startup} | {startup_at} |",
         f"| a reproduction: {len(r.studies)} studies at the papers' run counts | "
         f"{r.trials} trials, {r.worker_hours} worker-hours, {r.wall_time} wall on 2 shared "
@@ -193,11 +198,14 @@ def readme_section(root: Path = ROOT) -> str:
         f"least {est[3]} h on 2 cores kept busy | `{est[0][:7]}`, load {est[1]} at the start |",
         "",
         _wrap(f"What each measures and what it leaves out: [{WEKA_JSON.with_suffix('.md')}]"
-              f"({WEKA_JSON.with_suffix('.md')}), [{STARTUP_JSON.with_suffix('.md')}]"
+              f"({WEKA_JSON.with_suffix('.md')}), "
+              + (f"[{WEKA_SINGLE_JSON.with_suffix('.md')}]({WEKA_SINGLE_JSON.with_suffix('.md')}), "
+                 if (Path(root) / WEKA_SINGLE_JSON).is_file() else "")
+              + f"[{STARTUP_JSON.with_suffix('.md')}]"
               f"({STARTUP_JSON.with_suffix('.md')}), [{REPRODUCE_MD}]({REPRODUCE_MD}), "
               f"[{ESTIMATE_MD}]({ESTIMATE_MD}), "
               "[docs/performance.md](docs/performance.md). This section is generated from "
-              "them (`python -m simstudy.report.performance --write`)."),
+              "them (`python -m simstudy pages`)."),
     ]
     return "\n".join(lines) + "\n"
 
@@ -216,11 +224,13 @@ def docs_section(root: Path = ROOT) -> str:
     lines = [
         "## The latest figures", "",
         _wrap("Generated from `figures/perf-weka.json` and `figures/REPRODUCE.md` "
-              "(`python -m simstudy.report.performance --write`); the pages themselves say "
+              "(`python -m simstudy pages`); the pages themselves say "
               "more."),
         "", _wrap(f"**Against Weka 3.6.14** ({_at(w)}; median of "
-                  f"{len(w.get('repetitions', []))} repetitions): µs per fit on the 100 folds "
-                  "of one credit-g 10×10 cv, and seconds for the whole cell."), "",
+                  f"{len(w.get('repetitions', []))} repetitions): µs per fit on the "
+                  f"{_batch(w)} folds of one credit-g 10×10 cv, ours fitted as a batch of "
+                  f"{_batch(w)} models in one call, Weka one model per call; {_single(w, root)}; "
+                  "and seconds for the whole cell."), "",
         "| learner | Weka CPU | ours CPU, 1 thread | × per core | Weka wall | "
         f"ours wall, {s.get('threads', '?')} threads | × wall |",
         "|---|---:|---:|---:|---:|---:|---:|",
@@ -264,41 +274,6 @@ def generated(root: Path = ROOT) -> dict[Path, str]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m simstudy.report.performance [--write | --check] [--root DIR]``."""
-    import argparse
-
-    from ..errors import guarded
-
-    p = argparse.ArgumentParser(
-        prog="python -m simstudy.report.performance",
-        description="README's performance section and docs/performance.md's figures, from "
-                    "figures/perf-weka.json, figures/perf-startup.json and figures/REPRODUCE.md "
-                    "(printed by default)")
-    what = p.add_mutually_exclusive_group()
-    what.add_argument("--write", action="store_true", help="replace the marked sections")
-    what.add_argument("--check", action="store_true",
-                      help="exit 1 when a marked section differs from its generation")
-    p.add_argument("--root", type=Path, default=ROOT, help="the repository (default: %(default)s)")
-    a = p.parse_args(argv)
-
-    def command() -> int:
-        if not (a.write or a.check):
-            print(readme_section(a.root), end="")
-            return 0
-        stale = [path for path, text in generated(a.root).items() if path.read_text() != text]
-        for path in stale:
-            if a.write:
-                path.write_text(generated(a.root)[path])
-                print(f"wrote {path}")
-            else:
-                print(f"{path}: the performance section differs from its generation; run "
-                      "python -m simstudy.report.performance --write", file=sys.stderr)
-        return 1 if stale and a.check else 0
-
-    return guarded(command)
-
-
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -328,6 +303,32 @@ def _at(w: dict) -> str:
             + (f", load {min(load):.1f}–{max(load):.1f}" if load else ""))
 
 
+def _batch(w: dict) -> int:
+    """How many models our side fits in one call in a perf-weka result."""
+    return int(w["setup"].get("fits_per_learner_per_fit_phase", 100))
+
+
+def _single(w: dict, root: Path = ROOT) -> str:
+    """Our ratios with one fit per call: from ``w`` when it has them, else from
+    ``figures/perf-weka-single.json`` (with that run's batch ratios beside them, its commit
+    and load), else that they were not measured."""
+    s = w["summary"]["learners"]
+    if all("ratio_per_core_single" in s[k] for k in LEARNERS if k in s):
+        return "one fit per call: " + ", ".join(
+            f"`{k}` ×{s[k]['ratio_per_core_single']:.1f}" for k in LEARNERS if k in s)
+    path = Path(root) / WEKA_SINGLE_JSON
+    if not path.is_file():
+        return f"one fit per call: not measured at `{w['commit'][:7]}`"
+    o = _read_result(path, "summary", {"learners", "cell"}, "perf-weka")
+    t = o["summary"]["learners"]
+    ks = [k for k in LEARNERS if k in t and "ratio_per_core_single" in t[k]]
+    return ("one fit per call (another run, " + _at(o)
+            + f", {len(o.get('repetitions', []))} repetition(s)): "
+            + ", ".join(f"`{k}` ×{t[k]['ratio_per_core_single']:.1f}" for k in ks)
+            + ", beside its batch of " + str(_batch(o)) + ": "
+            + ", ".join(f"`{k}` ×{t[k]['ratio_per_core']:.1f}" for k in ks))
+
+
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
@@ -345,7 +346,3 @@ def _agreement(w: dict) -> str:
                 else f"{who}: {same:,} of {of:,} predictions Weka's")
     return "predictions Weka's: " + ", ".join(f"`{k}` {a['same']:,} of {a['of']:,}"
                                               for k, a in agree.items())
-
-
-if __name__ == "__main__":
-    sys.exit(main())

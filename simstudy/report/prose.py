@@ -17,21 +17,22 @@ keeps everything outside the markers as it is; a section the page function retur
 Claims are :class:`Claim` objects: the rule applied, the numbers on both sides and whether
 the paper's own numbers pass the same rule, so a reader can check every verdict.
 
-``python -m simstudy.report.prose [--check] [FIGURES]`` rewrites (or checks) every page
-under ``FIGURES`` (default ``figures``), ``FIDELITY.md`` and ``NUMBERS.md`` included.
+``python -m simstudy pages [--check]`` rewrites (or checks) every page, ``FIDELITY.md`` and
+``NUMBERS.md`` included (:mod:`simstudy.report.pages`).
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+import simstudy.studies as _studies
 
 from .compare import HALF_DIGIT, band_rule, in_band
 
@@ -260,26 +261,9 @@ def write_page(out: Path, sections: Sequence[Section], name: str = "RESULTS.md")
 
 # --- the pages ------------------------------------------------------------------------------
 
-#: figures directory -> the page function ``f(out: Path) -> list[Section]`` (lazy, so the
-#: report package does not import the studies)
-PAGES: dict[str, str] = {
-    "type1": "simstudy.studies.alpaydin1999:page_type1",
-    "type2": "simstudy.studies.alpaydin1999:page_type2",
-    "type1-paper": "simstudy.studies.alpaydin1999:page_type1_paper",
-    "type2-paper": "simstudy.studies.alpaydin1999:page_type2_paper",
-    "numerator": "simstudy.studies.alpaydin1999:page_numerator",
-    "errors": "simstudy.studies.alpaydin1999:page_errors",
-    "errors-paper": "simstudy.studies.alpaydin1999:page_errors_paper",
-    "odr-size": "simstudy.studies.alpaydin1999:page_odr_size",
-    "gaussian": "simstudy.studies.wang2016:page_gaussian",
-    "gaussian-paper": "simstudy.studies.wang2016:page_gaussian_paper",
-    "wang-real": "simstudy.studies.wang2016:page_real",
-    "wang-real-paper": "simstudy.studies.wang2016:page_real_paper",
-    "wang-ab-weka-defaults": "simstudy.studies.wang2016:page_ab_weka_defaults",
-    "multitest": "simstudy.studies.yildiz2006:page",
-    "replicability": "simstudy.studies.bouckaert2004:page",
-    "ban": "simstudy.studies.bouckaert2004.ban:page",
-}
+#: figures directory -> the page function ``f(out: Path) -> list[Section]``, as the studies
+#: declare them (lazy "module:function" strings, so the report package imports no study)
+PAGES: dict[str, str] = dict(_studies.RESULTS_PAGES)
 
 #: whole pages under the figures root, each ``f(figures: Path) -> str``
 SUMMARY_PAGES: dict[str, str] = {
@@ -320,47 +304,3 @@ def render_docs(figures: Path | str = "figures",
         for fname, fn in SUMMARY_PAGES.items():
             out[figures / fname] = _resolve(fn)(figures)
     return out
-
-
-def check_docs(figures: Path | str = "figures") -> list[Path]:
-    """The pages whose committed text differs from what :func:`render_docs` writes."""
-    return [p for p, text in render_docs(figures).items()
-            if not p.is_file() or p.read_text() != text]
-
-
-def write_docs(figures: Path | str = "figures") -> list[Path]:
-    """Rewrite the pages that differ; returns them."""
-    changed = []
-    for p, text in render_docs(figures).items():
-        if not p.is_file() or p.read_text() != text:
-            p.write_text(text)
-            changed.append(p)
-    return changed
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m simstudy.report.prose [--check] [FIGURES]``."""
-    import argparse
-
-    ap = argparse.ArgumentParser(prog="python -m simstudy.report.prose",
-                                 description="Re-render the generated sections of every "
-                                             "results page from the committed tables.")
-    ap.add_argument("figures", nargs="?", default="figures")
-    ap.add_argument("--check", action="store_true",
-                    help="write nothing; exit 1 if a page differs from its tables")
-    a = ap.parse_args(argv)
-    if not Path(a.figures).is_dir():
-        print(f"simstudy: error: no figures directory {a.figures!r}", file=sys.stderr)
-        return 2
-    if a.check:
-        bad = check_docs(a.figures)
-        for p in bad:
-            print(f"differs from its tables: {p}")
-        return 1 if bad else 0
-    for p in write_docs(a.figures):
-        print(f"wrote {p}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterable
 
 import pandas as pd
 
@@ -45,6 +46,7 @@ __all__ = [
     "describe_sources",
     "dataset_info",
     "PAPER_NAMES",
+    "missing_notes",
 ]
 
 # every module of the package registers its kinds of source when imported: a new kind of
@@ -91,3 +93,36 @@ def get_source(spec: str) -> Source:
         params = parse_spec(spec)[1] if "[" in spec else {}
         return entry.factory(spec, params, **groups)
     return SOURCES.get(spec)
+
+
+def missing_notes(specs: Iterable[str]) -> list[str]:
+    """What the data sets named by ``specs`` miss, for a run to say: the missing attribute
+    values of each fixed data set (they stay missing, for each learner to handle as it
+    defines), and the rows a ``[unlabelled=drop]`` source dropped for having no label.
+    Generated sources draw complete data and are not listed.
+
+    Examples
+    --------
+    >>> missing_notes(["iris", "hepatitis", "autos"])
+    ['missing attribute values, kept missing (each learner handles them as it defines): hepatitis 167, autos 59']
+    """
+    import numpy as np
+
+    missing, dropped = [], []
+    for spec in dict.fromkeys(specs):
+        src = get_source(spec)
+        if not src.fixed:
+            continue
+        meta = src.sample(np.random.default_rng(0)).meta
+        if meta.get("n_missing_values"):
+            missing.append(f"{spec} {int(meta['n_missing_values']):,}")
+        if meta.get("n_missing_class"):
+            dropped.append(f"{spec} {int(meta['n_missing_class']):,}")
+    notes = []
+    if missing:
+        notes.append("missing attribute values, kept missing (each learner handles them as "
+                     "it defines): " + ", ".join(missing))
+    if dropped:
+        notes.append("rows without a class label dropped ([unlabelled=drop]): "
+                     + ", ".join(dropped))
+    return notes

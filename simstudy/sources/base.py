@@ -22,6 +22,8 @@ class Source:
 
     name: str = "source"
     fixed: bool = True
+    #: "classification" (class codes ``y``) or "regression" (a real ``y``, no classes)
+    task: str = "classification"
 
     def sample(self, rng: np.random.Generator) -> Dataset:
         raise NotImplementedError

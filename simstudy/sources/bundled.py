@@ -325,9 +325,11 @@ def _register_bundled() -> None:
     """One registry entry per bundled data set, described by its manifest row."""
     m = manifest().set_index("name")
     for n in bundled_names():
+        missing = int(m.at[n, "n_missing"])  # the manifest's count, as encode counts them
         SOURCES.register(n, _bundled, description=(
             f"{m.at[n, 'n_instances']} x {m.at[n, 'n_attributes']}, "
-            f"{m.at[n, 'n_classes']} classes (bundled UCI)"))
+            f"{m.at[n, 'n_classes']} classes (bundled UCI)"
+            + (f", {missing:,} missing values" if missing else "")))
 
 
 _register_bundled()

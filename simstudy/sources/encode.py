@@ -14,7 +14,12 @@ Rules (the same for bundled, user and OpenML data):
   missing values is kept: presence vs. absence may be informative); with
   ``declared_order`` a nominal attribute counts its declared values, not the observed ones
   (Weka's naive Bayes divides by the domain size, so a declared but unused value matters);
-* rows with a missing class are dropped (``meta["n_missing_class"]``);
+* missing attribute values (empty, ``?``, or a literal ``NaN`` in a file) stay missing:
+  ``nan`` for each learner to handle as its definition says (the papers' data sets rely on
+  that), unless ``missing_as`` makes them a declared value; their count is
+  ``meta["n_missing_values"]`` (per attribute, before encoding);
+* rows without a class label are refused, with their count, unless ``unlabelled="drop"``
+  (a source's ``[unlabelled=drop]``), which drops them (``meta["n_missing_class"]``);
 * ``y`` = codes ``0..C-1`` over the sorted class labels (same sort rule), or over
   ``classes`` when given (declared order, unused classes included), ``classes`` the label
   strings.  ``meta["n_attributes"]`` is the number of attributes *before* encoding.
@@ -29,6 +34,20 @@ import pandas as pd
 
 from ..core import Dataset
 from ..errors import SimstudyError
+
+#: what a source may do with rows that have no class label (``[unlabelled=...]``)
+UNLABELLED = ("refuse", "drop")
+#: the texts a data file may write for a missing value: empty, ``?`` and a literal NaN
+MISSING_TEXT = ("", "?", "NaN", "nan", "NAN")
+
+
+def unlabelled_param(spec: str, params: dict[str, str]) -> str:
+    """A source's ``[unlabelled=...]``: ``"refuse"`` (not given) or ``"drop"``."""
+    value = params.get("unlabelled", "refuse")
+    if value not in UNLABELLED:
+        raise SimstudyError(f"source {spec!r}: unlabelled must be one of "
+                            f"{', '.join(map(repr, UNLABELLED))}, got {value!r}")
+    return value
 
 
 def _as_text(v: object) -> str:
@@ -51,7 +70,7 @@ def sort_labels(labels: Iterable[str]) -> list[str]:
 def _text_column(s: pd.Series) -> pd.Series:
     """Column as stripped strings with ``None`` for missing (empty or ``?``)."""
     out = s.map(lambda v: None if pd.isna(v) else _as_text(v))
-    return out.map(lambda v: None if v in ("", "?") else v)
+    return out.map(lambda v: None if v in MISSING_TEXT else v)
 
 
 def _useless(n_values: int, any_missing: bool) -> bool:
@@ -73,6 +92,7 @@ def encode(
     missing_as: Mapping[str, str] | None = None,
     drop_constant: bool = True,
     meta: Mapping[str, object] | None = None,
+    unlabelled: str = "refuse",
 ) -> Dataset:
     """Encode ``df`` (attribute columns + the ``label`` column) as a :class:`Dataset`.
 
@@ -81,9 +101,10 @@ def encode(
     observed ones, sorted unless ``declared_order``; ``classes`` the declared class
     labels, in code order (unused ones included); ``missing_as`` names attributes whose
     missing cells are a value of their own (Weka's anneal.arff declares its "not applicable"
-    ``'?'`` as a value).  Raises :class:`SimstudyError` for no
-    label column, no rows, no attributes, fewer than two classes, or a value outside its
-    declared domain.
+    ``'?'`` as a value).  ``unlabelled``: ``"refuse"`` rows without a class label (the
+    default) or ``"drop"`` them.  Raises :class:`SimstudyError` for no label column,
+    unlabelled rows (unless dropped), no rows, no attributes, fewer than two classes, or a
+    value outside its declared domain.
 
     Examples
     --------
@@ -104,8 +125,18 @@ def encode(
         raise SimstudyError(
             f"data set {name!r}: nominal attributes {sorted(unknown_nominal)!r} not in the table"
         )
+    if unlabelled not in UNLABELLED:
+        raise SimstudyError(f"unlabelled must be one of {', '.join(map(repr, UNLABELLED))}, "
+                            f"got {unlabelled!r}")
     ylab = _text_column(df[label])
     keep = ylab.notna().to_numpy()
+    if not keep.all() and unlabelled == "refuse":
+        n = int((~keep).sum())
+        spec = f"{meta['path']}" if meta and "path" in meta else name
+        raise SimstudyError(
+            f"data set {name!r}: {n} of {len(keep)} rows have no class label (empty, '?' or "
+            f"NaN){where}, e.g. row {int(np.flatnonzero(~keep)[0]) + 1}; label them, or "
+            f"drop them with the source '{spec}[unlabelled=drop]'")
     df, ylab = df.loc[keep], ylab[keep]
     if len(df) == 0:
         raise SimstudyError(f"data set {name!r}: no instances with a class label{where}")
@@ -133,6 +164,7 @@ def encode(
     names: list[str] = []
     groups: list[tuple[int, ...]] = []
     dropped: list[str] = []
+    n_missing = 0
     for a in attrs:
         col = df[a]
         is_nominal = a in nominal or not pd.api.types.is_numeric_dtype(col)
@@ -140,6 +172,7 @@ def encode(
             txt = _text_column(col)
             if missing_as and a in missing_as:
                 txt = txt.fillna(missing_as[a])
+            n_missing += int(txt.isna().sum())
             observed = sort_labels(txt.dropna())
             if a not in domains:
                 cats = observed
@@ -167,6 +200,7 @@ def encode(
         else:
             x = pd.to_numeric(col, errors="coerce").to_numpy(dtype=np.float64)
             miss = np.isnan(x)
+            n_missing += int(miss.sum())
             if drop_constant and _useless(np.unique(x[~miss]).size, bool(miss.any())):
                 dropped.append(a)
                 continue
@@ -178,7 +212,8 @@ def encode(
     X.flags.writeable = False  # shared by every trial of a process: nobody may modify it
     y.flags.writeable = False
     info = dict(meta or {})
-    info.update(n_attributes=len(attrs), dropped=tuple(dropped), n_missing_class=int((~keep).sum()))
+    info.update(n_attributes=len(attrs), dropped=tuple(dropped), n_missing_class=int((~keep).sum()),
+                n_missing_values=n_missing)
     return Dataset(
         name=name,
         X=X,

@@ -3,8 +3,10 @@
 CSV: one header row; the label is the column named by ``label`` (source spec
 ``PATH.csv[label=NAME]``), else the column named ``class`` (any letter case) if there is
 one, else the last column.  A label column that looks continuous (numeric, more than half of
-its values distinct) is refused unless it was named with ``label=``.  Empty fields and ``?`` are missing; numeric columns are numeric
-attributes, any other column is nominal.  ARFF (via :func:`scipy.io.arff.loadarff`):
+its values distinct) is refused unless it was named with ``label=``.  Empty fields, ``?`` and
+a literal ``NaN`` are missing values (counted, and kept missing: see
+:mod:`simstudy.sources.encode`); numeric columns are numeric attributes, any other column is
+nominal.  Rows without a label are refused unless the source says ``[unlabelled=drop]``.  ARFF (via :func:`scipy.io.arff.loadarff`):
 nominal attributes are nominal over their declared domain, numeric ones numeric; the label
 is the attribute named ``class`` if any, else the last one.  ``string``/``date``/sparse ARFF
 is not supported (scipy's reader refuses it) and raises :class:`SimstudyError`.
@@ -24,7 +26,7 @@ import pandas as pd
 from ..core import Dataset
 from ..errors import SimstudyError
 from .base import SOURCES, Source
-from .encode import encode
+from .encode import MISSING_TEXT, encode, unlabelled_param
 
 SUFFIXES = (".csv", ".csv.gz", ".arff")
 
@@ -57,7 +59,8 @@ def _check_label(df: pd.DataFrame, lab: str, named: bool, path: Path) -> None:
 def read_csv_table(path: Path, label: str | None = None) -> pd.DataFrame:
     """Read a CSV file as a DataFrame whose last column is ``class``."""
     try:
-        df = pd.read_csv(path, keep_default_na=False, na_values=["", "?"], skipinitialspace=True)
+        df = pd.read_csv(path, keep_default_na=False, na_values=list(MISSING_TEXT),
+                         skipinitialspace=True)
     except pd.errors.EmptyDataError:
         raise SimstudyError(f"data file {str(path)!r} is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError, OSError) as e:
@@ -120,8 +123,10 @@ def file_sha256(path: str | Path) -> str:
 
 
 @functools.lru_cache(maxsize=32)
-def load_file(path: str, label: str | None = None, sha256: str | None = None) -> Dataset:
-    """Load a user CSV/ARFF file as a Dataset (cached per path, label and content hash)."""
+def load_file(path: str, label: str | None = None, sha256: str | None = None,
+              unlabelled: str = "refuse") -> Dataset:
+    """Load a user CSV/ARFF file as a Dataset (cached per path, label, content hash and
+    what to do with unlabelled rows)."""
     p = Path(path)
     if not p.is_file():
         raise SimstudyError(f"data file {path!r} does not exist")
@@ -133,8 +138,8 @@ def load_file(path: str, label: str | None = None, sha256: str | None = None) ->
     if p.name.lower().endswith(".arff"):
         df, domains = read_arff_table(p, label)
         domains.pop("class", None)  # classes are the observed labels
-        return encode(df, name, domains=domains, meta=meta)
-    return encode(read_csv_table(p, label), name, meta=meta)
+        return encode(df, name, domains=domains, meta=meta, unlabelled=unlabelled)
+    return encode(read_csv_table(p, label), name, meta=meta, unlabelled=unlabelled)
 
 
 class FileSource(Source):
@@ -147,20 +152,23 @@ class FileSource(Source):
 
     fixed = True
 
-    def __init__(self, path: str | Path, label: str | None = None) -> None:
+    def __init__(self, path: str | Path, label: str | None = None,
+                 unlabelled: str = "refuse") -> None:
         self.path = str(Path(path).expanduser().resolve())
-        self.label = label
-        self.name = str(path) if label is None else f"{path}[label={label}]"
+        self.label, self.unlabelled = label, unlabelled
+        params = ([] if label is None else [f"label={label}"]) + (
+            [] if unlabelled == "refuse" else [f"unlabelled={unlabelled}"])
+        lab = f"[{','.join(params)}]" if params else ""
+        self.name = f"{path}{lab}"
         self.content_hash = file_sha256(self.path)
         stem = Path(self.path).name
         for suf in SUFFIXES:
             if stem.lower().endswith(suf):
                 stem = stem[: -len(suf)]
-        lab = "" if label is None else f"[label={label}]"
         self.key = f"{stem}{lab}@{self.content_hash[:10]}"
 
     def sample(self, rng: np.random.Generator) -> Dataset:
-        return load_file(self.path, self.label, self.content_hash)
+        return load_file(self.path, self.label, self.content_hash, self.unlabelled)
 
 
 #: ``scheme:rest`` names another kind of source (``openml:NAME``), not a file; a one-letter
@@ -182,12 +190,13 @@ def _path(name: str) -> dict[str, str] | None:
 
 @SOURCES.register("PATH", match=_path, choices=("PATH.csv", "PATH.arff"))
 def _file(spec: str, params: dict[str, str]) -> FileSource:
-    """your .csv / .csv.gz / .arff file; PATH.csv[label=COLUMN] names the label (README: data files)"""
+    """your .csv / .csv.gz / .arff file; PATH.csv[label=COLUMN] names the label, [unlabelled=drop] drops rows without one (README: data files)"""
     path = spec.split("[", 1)[0].strip()
-    SOURCES.check_params(spec, params, {"label"})
+    SOURCES.check_params(spec, params, {"label", "unlabelled"})
+    unlabelled = unlabelled_param(spec, params)
     if not path.lower().endswith(SUFFIXES):
         raise SimstudyError(
             f"data file {path!r}: unsupported type; expected one of {', '.join(SUFFIXES)}")
     if not Path(path).expanduser().is_file():
         raise SimstudyError(f"data file {path!r} does not exist")
-    return FileSource(path, params.get("label"))
+    return FileSource(path, params.get("label"), unlabelled)

@@ -21,7 +21,7 @@ import pandas as pd
 from ..core import Dataset
 from ..errors import SimstudyError
 from .base import SOURCES, Source
-from .encode import encode
+from .encode import encode, unlabelled_param
 
 
 def _import_openml():
@@ -36,8 +36,9 @@ def _import_openml():
 
 
 @functools.lru_cache(maxsize=16)
-def load_openml(key: str) -> Dataset:
-    """Download (or read openml's own cache) and encode one OpenML data set."""
+def load_openml(key: str, unlabelled: str = "refuse") -> Dataset:
+    """Download (or read openml's own cache) and encode one OpenML data set (rows without
+    a label: ``unlabelled``, see :func:`simstudy.sources.encode.encode`)."""
     openml = _import_openml()
     ident: int | str = int(key) if key.isdigit() else key
     try:
@@ -55,7 +56,8 @@ def load_openml(key: str) -> Dataset:
     domains = {n: [str(v) for v in df[n].cat.categories] for n in nominal
                if isinstance(df[n].dtype, pd.CategoricalDtype)}
     meta = {"source": "openml", "openml_id": int(ds.dataset_id), "version": ds.version}
-    return encode(df, f"openml:{key}", nominal=nominal, domains=domains, meta=meta)
+    return encode(df, f"openml:{key}", nominal=nominal, domains=domains, meta=meta,
+                  unlabelled=unlabelled)
 
 
 class OpenMLSource(Source):
@@ -63,13 +65,15 @@ class OpenMLSource(Source):
 
     fixed = True
 
-    def __init__(self, key: str) -> None:
+    def __init__(self, key: str, unlabelled: str = "refuse") -> None:
         if not key:
             raise SimstudyError("source 'openml:' needs a data set name or id, e.g. 'openml:iris'")
-        self.key, self.name = key, f"openml:{key}"
+        self.dataset, self.unlabelled = key, unlabelled
+        self.key = key if unlabelled == "refuse" else f"{key}[unlabelled={unlabelled}]"
+        self.name = f"openml:{self.key}"
 
     def sample(self, rng: np.random.Generator) -> Dataset:
-        return load_openml(self.key)
+        return load_openml(self.dataset, self.unlabelled)
 
 
 def _openml_name(name: str) -> dict[str, str] | None:
@@ -78,5 +82,7 @@ def _openml_name(name: str) -> dict[str, str] | None:
 
 @SOURCES.register("openml:NAME", match=_openml_name)
 def _openml_source(spec: str, params: dict[str, str]) -> OpenMLSource:
-    """an OpenML data set (optional package 'openml', network; only when asked)"""
-    return OpenMLSource(spec[len("openml:"):].strip())
+    """an OpenML data set (optional package 'openml', network; only when asked); [unlabelled=drop] drops rows without a label"""
+    SOURCES.check_params(spec, params, {"unlabelled"})
+    unlabelled = unlabelled_param(spec, params)
+    return OpenMLSource(spec[len("openml:"):].split("[", 1)[0].strip(), unlabelled)

@@ -266,10 +266,59 @@ def _rank_sum_pmf(r: np.ndarray, top: int) -> np.ndarray:
     return pmf
 
 
+#: per m: the packed tie patterns seen (sorted) and their cdfs of 2 W+ (one row each)
+_TIE_CDF: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _tie_cdfs(rr: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """The permutation cdfs of 2 W+ for the sorted doubled ranks ``rr`` (T, m), m <=
+    :data:`PERMUTATION_MAX_N`: a (U, m (m + 1) + 1) table and each row's index into it.
+    Each row is packed into one integer (its ranks, at most 2m, as digits in base 2m + 1:
+    27^13 < 2^63), so finding the distinct ones is a sort of T integers; a pattern's cdf is
+    computed once and kept (bounded) for later calls."""
+    base = 2 * m + 1
+    key = np.zeros(rr.shape[0], dtype=np.int64)
+    for j in range(m):
+        key = key * base + rr[:, j]
+    uk, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    keys, table = _TIE_CDF.get(m, (np.zeros(0, np.int64), np.zeros((0, m * (m + 1) + 1))))
+    pos = np.minimum(np.searchsorted(keys, uk), max(keys.size - 1, 0))
+    new = (keys[pos] != uk) if keys.size else np.ones(uk.size, dtype=bool)
+    if new.any():
+        fresh = np.concatenate([
+            np.cumsum(_rank_sum_pmf(rr[part], m * (m + 1)), axis=1)  # bounded memory
+            for part in np.array_split(first[new], -(-int(new.sum()) // 20000))])
+        if keys.size + fresh.shape[0] > 200_000:
+            keys, table = keys[:0], table[:0]
+        keys = np.concatenate([keys, uk[new]])
+        table = np.concatenate([table, fresh])
+        order = np.argsort(keys, kind="stable")
+        keys, table = keys[order], table[order]
+        _TIE_CDF[m] = (keys, table)
+        pos = np.searchsorted(keys, uk)
+    return table[pos], inv.reshape(-1)
+
+
+#: up to this many differences per trial, midranks by comparing every pair (no sort)
+PAIRWISE_MAX_N = 16
+
+
 def _midranks2(x: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Doubled average ranks (integers) of ``x`` among the valid entries of each row, and
     Σ (t³ - t) over tie groups (for the normal approximation)."""
     T, n = x.shape
+    if n <= PAIRWISE_MAX_N:
+        # an entry after L smaller ones in a tie group of t holds ranks L+1 .. L+t: twice
+        # their mean is 2L + t + 1; a group's t³ - t is the sum of t² - 1 over its members
+        below = np.zeros((T, n), dtype=np.int16)
+        t = np.zeros((T, n), dtype=np.int16)
+        for j in range(n):  # (T, n) at a time: bounded memory, no (T, n, n) array
+            xj, vj = x[:, j:j + 1], valid[:, j:j + 1]
+            below += (xj < x) & vj
+            t += (xj == x) & vj
+        t64 = t.astype(np.int64)
+        tie = np.where(valid, t64 * t64 - 1, 0).sum(axis=1).astype(np.float64)
+        return np.where(valid, 2 * below.astype(np.int64) + t64 + 1, 0), tie
     key = np.where(valid, x, np.inf)
     order = np.argsort(key, axis=1, kind="stable")
     xs = np.take_along_axis(key, order, axis=1)
@@ -325,21 +374,13 @@ def wilcoxon_signed_rank_batch(d: object, *, alternative: str = "two-sided"
                 lo[sel] = hi[sel] = 1.0
                 continue
             rows = np.flatnonzero(sel)
-            top = int(mm * (mm + 1))
-            for s in range(0, rows.size, 20000):  # bounded memory: (rows, top + 1) floats
-                part = rows[s:s + 20000]
-                rr = np.sort(r2[part], axis=1)[:, n - mm:]
-                if rr.shape[0] > 256:
-                    # one distribution per distinct tie pattern (few: fold errors are
-                    # counts), each row's the same numbers as computed alone
-                    rr, inv = np.unique(rr, axis=0, return_inverse=True)
-                    cdf = np.cumsum(_rank_sum_pmf(rr, top), axis=1)[inv.reshape(-1)]
-                else:
-                    cdf = np.cumsum(_rank_sum_pmf(rr, top), axis=1)
-                w = w2[part].astype(np.int64)
-                at = np.arange(w.size)
-                lo[part] = cdf[at, w]
-                hi[part] = 1.0 - np.where(w > 0, cdf[at, np.maximum(w - 1, 0)], 0.0)
+            rr = np.sort(r2[rows], axis=1)[:, n - mm:]
+            # one distribution per distinct tie pattern (few: fold errors are counts), kept
+            # across calls; each row's the same numbers as computed alone
+            cdf, inv = _tie_cdfs(rr, int(mm))
+            w = w2[rows].astype(np.int64)
+            lo[rows] = cdf[inv, w]
+            hi[rows] = 1.0 - np.where(w > 0, cdf[inv, np.maximum(w - 1, 0)], 0.0)
     exact = exact_untied | exact_perm
     if exact.any():
         lo_e, hi_e = np.clip(lo[exact], 0.0, 1.0), np.clip(hi[exact], 0.0, 1.0)

@@ -99,18 +99,23 @@ _BUILT: dict[str, tuple[str, tuple[object, StatTest | ChoiceMethod]]] = {}
 
 
 def _factory(cls: type, name: str, fn: Callable, fits: Callable[[object], bool],
-             params: Mapping[str, Iterable[str]], description: str, needs_losses: bool):
-    """The registry factory of one entry: checks the spec's parameters, binds them."""
+             params: Mapping[str, Iterable[str]], description: str, needs_losses: bool,
+             registry: Registry | None = None):
+    """The registry factory of one entry: checks the spec's parameters, binds them.
+
+    ``registry`` (default :data:`TESTS`) is the one whose messages name the entry's kind;
+    :mod:`simstudy.stats.interval_registry` builds its entries here too."""
     valid = {k: tuple(v) for k, v in params.items()}
+    reg = TESTS if registry is None else registry
 
     def build(spec: str, got: dict[str, str]) -> StatTest | ChoiceMethod:
-        TESTS.check_params(spec, got, set(valid))
+        reg.check_params(spec, got, set(valid))
         for k, v in got.items():
             if v not in valid[k]:
-                raise unknown(f"{k} of test {name!r}:", v, valid[k])
+                raise unknown(f"{k} of {reg.kind} {name!r}:", v, valid[k])
         canonical = format_spec(name, got)
         if canonical != spec.strip():
-            raise SimstudyError(f"test {spec!r}: write it in canonical form {canonical!r}")
+            raise SimstudyError(f"{reg.kind} {spec!r}: write it in canonical form {canonical!r}")
         call = functools.partial(fn, **got) if got else fn
         desc = description + "".join(f" [{k}={v}]" for k, v in sorted(got.items()))
         return cls(canonical, fits, call, desc, needs_losses)
@@ -217,8 +222,13 @@ def is_5x2(design: object) -> bool:
     return _shape(design) == (5, 2) and not _kind(design).startswith("resample")
 
 
+def is_nested(design: object) -> bool:
+    """Nested cv (``ncv[k=..,reps=..]``): its folds are outer and inner fits, not a partition."""
+    return _kind(design) == "ncv"
+
+
 def is_kfold(design: object) -> bool:
-    return _kind(design).endswith("cv") and _shape(design)[1] >= 2
+    return _kind(design).endswith("cv") and _shape(design)[1] >= 2 and not is_nested(design)
 
 
 def is_resample(design: object) -> bool:
@@ -330,7 +340,7 @@ def _proportions(fl: FoldLosses, a: int, b: int) -> TestResult:
 def _folds(design: object) -> bool:
     """At least two fold differences (R * F >= 2)."""
     r, f = _shape(design)
-    return r * f >= 2
+    return r * f >= 2 and not is_nested(design)
 
 
 def _halves(design: object) -> bool:
@@ -340,7 +350,7 @@ def _halves(design: object) -> bool:
 
 def _partitions(design: object) -> bool:
     """Each replication a k-fold partition (k >= 2): every instance tested once."""
-    return _shape(design)[1] >= 2 and not is_resample(design)
+    return _shape(design)[1] >= 2 and not is_resample(design) and not is_nested(design)
 
 
 def _pair_counts(fl: FoldLosses, a: int, b: int) -> np.ndarray:

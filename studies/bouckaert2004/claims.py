@@ -118,19 +118,25 @@ def claims(long: pd.DataFrame, dirs: pd.DataFrame,
     pc = [_get(long, "Table 1", "5x2 cv", p, "consistent", "paper") for p in PAIR_NAMES]
     pa = [_get(long, "Table 1", "5x2 cv", p, "almost_consistent", "paper") for p in PAIR_NAMES]
     if all(c for _, c, _ in rows):
-        out.append(Claim(
-            "Table 1 (5×2 cv t): fewer than half of the data sets consistent for every pair",
-            f"consistent on fewer than {nsets / 2:g} of the {nsets} sets, for every pair and seed",
-            "; ".join(f"{p}: {' / '.join(f'{x:.0f}' for x in c)}" for p, c, _ in rows)
-            + " (seeds)", all(x < nsets / 2 for _, c, _ in rows for x in c),
-            _nums(pc) + " of 27", all(x < 27 / 2 for x in pc), table="Table 1"))
-        out.append(Claim(
-            "Table 1: almost consistent on fewer than 66 % of the sets",
-            f"almost consistent on fewer than {0.66 * nsets:.1f} of the {nsets} sets, for every "
-            "pair and seed",
-            "; ".join(f"{p}: {' / '.join(f'{x:.0f}' for x in a)}" for p, _, a in rows)
-            + " (seeds)", all(x < 0.66 * nsets for _, _, a in rows for x in a),
-            _nums(pa) + " of 27", all(x < 0.66 * 27 for x in pa), table="Table 1"))
+        # judged on the first seed, as every other claim here; the other seeds are shown
+        for i, (text, rule_txt, limit, paper) in enumerate((
+                ("Table 1 (5×2 cv t): fewer than half of the data sets consistent for every "
+                 "pair", f"consistent on fewer than {nsets / 2:g} of the {nsets} sets",
+                 nsets / 2, pc),
+                ("Table 1: almost consistent on fewer than 66 % of the sets",
+                 f"almost consistent on fewer than {0.66 * nsets:.1f} of the {nsets} sets",
+                 0.66 * nsets, pa))):
+            per = [r[1 + i] for r in rows]  # per pair: the seeds' counts
+            seeds = len(per[0])
+            every = sum(all(c[k] < limit for c in per) for k in range(seeds))
+            out.append(Claim(
+                text, f"{rule_txt}, for every pair (first seed)",
+                "; ".join(f"{p}: {c[0]:.0f}" for (p, *_), c in zip(rows, per, strict=True))
+                + " (first seed; all seeds: " + "; ".join(
+                    " / ".join(f"{x:.0f}" for x in c) for c in per) + ")",
+                all(c[0] < limit for c in per),
+                _nums(paper) + " of 27", all(x < 27 * limit / nsets for x in paper),
+                note=f"On every seed: holds on {every} of {seeds}.", table="Table 1"))
 
     # 2. Table 2: consistency rises with the number of runs
     rises, drops, total, detail, rise = _steps(long, "ours")

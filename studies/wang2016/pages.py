@@ -78,7 +78,35 @@ def page_gaussian(out: Path) -> list[Section]:
              + claims_markdown(gaussian_claims(t3))),
             ("files", "Tables: `table3.md` (long: 96 rows with CI, band check, mean test-fold "
                       "errors err_a / err_b of the two learners), `table3_paper_layout.md`; "
-                      "figure: `figure_table3.png`.")]
+                      "figure: `figure_table3.png`."),
+            ("pilot-case2", _pilot_case2(out, t3))]
+
+
+def _pilot_case2(out: Path, t3: pd.DataFrame) -> str | None:
+    """The SVM-vs-RF pilot's case 2 (``pilots/wang_svm_rf.csv`` beside ``out``) beside this
+    page's cells; None (the committed text stays) where the pilot is not at hand."""
+    path = Path(out).parent / "pilots" / "wang_svm_rf.csv"
+    if not path.is_file():
+        return None
+    p = pd.read_csv(path)
+    c2 = p[p["data"] == "case 2"]
+    tests = list(dict.fromkeys(c2["test"]))
+    by = {s: g.set_index("test") for s, g in c2.groupby("scenario")}
+    ours = t3[(t3["comparison"] == "SVM vs RF") & (t3["case"] == 2)].set_index("test")
+
+    def vals(df, col="ours"):
+        return ", ".join(f"{df.loc[t, col]:.3f}" for t in tests)
+
+    moved = max((by["current"][c] - by["R defaults"][c]).abs().max()
+                for c in ("err_svm", "err_rf"))
+    err = {c: (c2[c].min(), c2[c].max()) for c in ("err_svm", "err_rf")}
+    return (f"{', '.join(tests)} ({int(c2['runs'].max())} runs each, "
+            f"`figures/pilots/wang_svm_rf.csv`): current {vals(by['current'])} (this page at "
+            f"{runs_range(ours['runs'])} runs: {vals(ours)}); R's defaults "
+            f"{vals(by['R defaults'])}; paper {vals(by['current'], 'paper')}.  Mean test-fold "
+            f"errors: SVM {err['err_svm'][0]:.3f}–{err['err_svm'][1]:.3f}, RF "
+            f"{err['err_rf'][0]:.3f}–{err['err_rf'][1]:.3f} under both; no learner's error "
+            f"moves by more than {moved:.3f}.")
 
 
 def _type2_reading(t4: pd.DataFrame) -> str:

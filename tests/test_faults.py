@@ -1,0 +1,297 @@
+"""Every fault of the machine named for what it is, in one line with exit status 2, and
+nothing half-written: a full disk, a read-only file or mount, a lock, a truncated, damaged
+or foreign store, a newer schema, a killed run, a lost Dask scheduler; and read-only
+commands leave no -wal/-shm files beside the store."""
+
+from __future__ import annotations
+
+import errno
+import multiprocessing as mp
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from contextlib import closing
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from simstudy.errors import fault, guarded
+from simstudy.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "simstudy", *args], cwd=cwd, env=ENV,
+                          capture_output=True, text=True, timeout=600)
+
+
+def _one_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    return lines[0]
+
+
+def _guarded(fn, capsys) -> tuple[int, str]:
+    rc = guarded(fn)
+    return rc, _one_line(capsys.readouterr().err)
+
+
+def _store_with_pages(path: Path, n: int = 200) -> Path:
+    """A store with some pages beyond the schema's (run-log rows with long arguments)."""
+    with Store(path) as st:
+        for i in range(n):
+            st.start_run("demo", {"pad": "x" * 2000, "i": i})
+    return path
+
+
+# --- full disk ------------------------------------------------------------------------------
+
+def test_full_store_is_named_disk_full(tmp_path, capsys):
+    st = Store(tmp_path / "s.sqlite")
+    pages = st.con.execute("PRAGMA page_count").fetchone()[0]
+    st.con.execute(f"PRAGMA max_page_count={pages}")  # SQLite's own SQLITE_FULL
+    rc, line = _guarded(lambda: st.start_run("demo", {"pad": "x" * 100_000}), capsys)
+    assert rc == 2 and "no space left on the device (disk full)" in line
+    assert "damaged" not in line and "not a simstudy store" not in line
+    st.close()
+
+
+def _enospc(monkeypatch):
+    """Every table write fills the disk half way through its file."""
+    def full(self, *a, **k):
+        path = Path(a[0] if a else k.get("path_or_buf", self))
+        Path(path).write_bytes(b"half")
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", full)
+    real = Path.write_text
+
+    def full_text(self, text, *a, **k):
+        real(self, text[: len(text) // 2], *a, **k)
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(Path, "write_text", full_text)
+
+
+def test_tables_on_a_full_disk_are_whole_or_absent(tmp_path, monkeypatch, capsys):
+    from simstudy.report.tables import write_table
+
+    df = pd.DataFrame({"cell": ["a"], "rate": [0.25]})
+    old = write_table(df, tmp_path / "kept", "demo")
+    before = {p.name: p.read_bytes() for p in old}
+    _enospc(monkeypatch)
+    rc, line = _guarded(lambda: write_table(df.assign(rate=0.5), tmp_path / "kept", "demo"),
+                        capsys)
+    assert rc == 2 and "no space left on the device (disk full)" in line
+    assert {p.name: p.read_bytes() for p in (tmp_path / "kept").iterdir()} == before
+    rc, line = _guarded(lambda: write_table(df, tmp_path / "new", "demo"), capsys)
+    assert rc == 2 and list((tmp_path / "new").iterdir()) == []  # no 0-byte demo.csv/.md
+
+
+# --- read-only, locked, foreign, newer ---------------------------------------------------
+
+def test_read_only_store_and_folder_named(tmp_path, capsys):
+    p = _store_with_pages(tmp_path / "s.sqlite", 1)
+    # tests run as root, whom chmod does not stop: SQLite's read-only open is the same fault
+    con = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+
+    def write():
+        with con:
+            con.execute("DELETE FROM runs")
+
+    rc, line = _guarded(write, capsys)
+    assert rc == 2 and "it cannot be written: a read-only file, folder or mount" in line
+    con.close()
+    for code, words in ((errno.EROFS, "the file system is mounted read-only"),
+                        (errno.EACCES, "permission denied")):
+        def out(code=code):
+            raise OSError(code, os.strerror(code), str(tmp_path / "out" / "demo.md"))
+        rc, line = _guarded(out, capsys)
+        assert rc == 2 and words in line and "demo.md" in line
+
+
+def test_locked_store_named(tmp_path, capsys):
+    p = _store_with_pages(tmp_path / "s.sqlite", 1)
+    holder = sqlite3.connect(p, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    other = sqlite3.connect(p, timeout=0)
+
+    def write():
+        with other:
+            other.execute("DELETE FROM runs")
+
+    rc, line = _guarded(write, capsys)
+    assert rc == 2 and "locked by another process" in line
+    holder.execute("ROLLBACK")
+    holder.close()
+    other.close()
+
+
+def test_foreign_and_newer_named(tmp_path):
+    from simstudy.errors import SimstudyError
+
+    foreign = tmp_path / "f.sqlite"
+    foreign.write_bytes(b"PK\x03\x04 not a database " * 100)
+    for ro in (True, False):
+        with pytest.raises(SimstudyError, match="not a SQLite database \\(a foreign file\\)"):
+            Store(foreign, readonly=ro)
+    p = _store_with_pages(tmp_path / "s.sqlite", 1)
+    with sqlite3.connect(p) as con:
+        con.execute("UPDATE meta SET value='9' WHERE key='schema_version'")
+    with pytest.raises(SimstudyError, match="schema version 9, newer than this simstudy"):
+        Store(p, readonly=True)
+
+
+# --- truncated and damaged stores: report, snapshot, migrate ------------------------------
+
+def _truncated(tmp_path: Path) -> Path:
+    p = _store_with_pages(tmp_path / "t.sqlite")
+    size = p.stat().st_size
+    with open(p, "r+b") as f:
+        f.truncate(size // 2)
+    return p
+
+
+def _overwritten(tmp_path: Path) -> Path:
+    p = _store_with_pages(tmp_path / "d.sqlite")
+    with open(p, "r+b") as f:  # same size, a page in the middle overwritten
+        f.seek(p.stat().st_size // 2 // 4096 * 4096)
+        f.write(b"\xa5" * 4096)
+    return p
+
+
+def test_truncated_store(tmp_path):
+    p = _truncated(tmp_path)
+    q = _cli("snapshot", "copy.sqlite", "--store", str(p), cwd=tmp_path)
+    line = _one_line(q.stderr)
+    assert q.returncode == 2 and "is truncated" in line and "bytes, its header says" in line
+    assert not (tmp_path / "copy.sqlite").exists()
+    q = _cli("migrate", "--store", str(p), cwd=tmp_path)
+    assert q.returncode == 2 and "is truncated" in _one_line(q.stderr)
+    assert "already" not in q.stdout
+
+
+def test_damaged_store_not_snapshot_nor_migrated(tmp_path):
+    p = _overwritten(tmp_path)
+    q = _cli("migrate", "--store", str(p), cwd=tmp_path)
+    line = _one_line(q.stderr)
+    assert q.returncode == 2 and "is damaged" in line and "not migrated" in line
+    assert "already at schema version" not in q.stdout
+    q = _cli("snapshot", "copy.sqlite.gz", "--store", str(p), cwd=tmp_path)
+    assert q.returncode == 2 and "is damaged" in _one_line(q.stderr)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["d.sqlite"]
+
+
+# --- a killed run ----------------------------------------------------------------------------
+
+def _killed_run(path: str) -> None:
+    st = Store(path)
+    st.start_run("demo", {"runs": 5})
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_killed_run_reads_interrupted(tmp_path):
+    p = tmp_path / "s.sqlite"
+    Store(p).close()
+    child = mp.get_context("fork").Process(target=_killed_run, args=(str(p),))
+    child.start()
+    child.join(60)
+    assert child.exitcode == -signal.SIGKILL
+    with Store(p, readonly=True) as st:
+        r = st.runs_log().iloc[-1]
+        raw = st.con.execute("SELECT status FROM runs").fetchone()[0]
+    assert raw == "running"  # a reader cannot change the store, but it reads it right:
+    assert r["status"] == "interrupted" and r["trials_done"] == 0
+    assert f"process {child.pid}" in r["message"] and "ended without recording" in r["message"]
+    with Store(p) as st:  # the next run records it
+        st.start_run("demo", {})
+        assert [x[0] for x in st.con.execute("SELECT status FROM runs ORDER BY id")] == [
+            "interrupted", "running"]
+
+
+def test_a_live_run_stays_running(tmp_path):
+    with Store(tmp_path / "s.sqlite") as st:
+        st.start_run("demo", {})
+        assert st.runs_log()["status"].tolist() == ["running"]
+
+
+# --- read-only commands leave no -wal / -shm -----------------------------------------------
+
+def test_read_only_opens_leave_no_wal_files(tmp_path):
+    p = _store_with_pages(tmp_path / "s.sqlite", 3)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["s.sqlite"]
+    with Store(p, readonly=True) as st:
+        assert st.count() == 0 and len(st.runs_log()) == 3
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["s.sqlite"]
+    q = _cli("report", "demo", "--store", str(p), cwd=tmp_path)  # refuses: no trials
+    assert q.returncode == 2
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["s.sqlite"]
+    with Store(p) as writer:  # a writer's files stay while it is open
+        writer.start_run("demo", {})
+        with Store(p, readonly=True) as st:
+            assert len(st.runs_log()) == 4
+        assert Path(f"{p}-wal").exists()
+        writer.start_run("demo", {})
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["s.sqlite"]
+
+
+# --- a lost Dask scheduler ----------------------------------------------------------------
+
+def wait_until_stored(path: Path, n: int, seconds: float) -> None:
+    """Return once the store at ``path`` holds ``n`` trials (or ``seconds`` have passed)."""
+    t0 = time.time()
+    while time.time() - t0 < seconds:
+        time.sleep(0.1)
+        with closing(sqlite3.connect(path, timeout=30)) as con:
+            if con.execute("SELECT COUNT(*) FROM trials").fetchone()[0] >= n:
+                return
+
+
+def test_lost_dask_scheduler_is_one_line(tmp_path):
+    pytest.importorskip("distributed")
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    addr = f"tcp://127.0.0.1:{port}"
+    sched = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                              "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", addr,
+                               "--nthreads", "1", "--no-dashboard"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, env=ENV)
+    store = tmp_path / "s.sqlite"
+    Store(store).close()
+
+    def kill_after_some_trials() -> None:
+        wait_until_stored(store, 2, 300)
+        sched.kill()
+
+    try:
+        killer = threading.Thread(target=kill_after_some_trials, daemon=True)
+        killer.start()
+        q = _cli("run", "demo", "--runs", "400", "--filter", "iris/nmc~1nn", "--chunk", "1",
+                 "--store", str(store), "--backend", "dask", "--scheduler", addr,
+                 "--no-progress", "--no-render", cwd=tmp_path)
+    finally:
+        sched.kill()
+        worker.kill()
+    line = _one_line(q.stderr)
+    assert q.returncode == 2 and f"lost the Dask scheduler {addr}" in line
+    assert "rerun the same command to resume" in line
+    with Store(store, readonly=True) as st:
+        assert st.runs_log()["status"].iloc[-1] == "failed" and st.count() >= 2
+
+
+def test_fault_is_none_for_other_errors():
+    assert fault(ValueError("x")) is None
+    assert fault(OSError(errno.ENOENT, "No such file")) is None
+    assert fault(sqlite3.OperationalError("no such table: x")) is None
