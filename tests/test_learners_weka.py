@@ -91,6 +91,31 @@ def test_fixture_still_describes_our_data(fx: dict) -> None:
             assert len(s["pred"][key]) == len(te)
 
 
+#: the fixture sets Debian's weka package ships in its examples
+WEKAS_OWN = {"breast-cancer", "credit-g", "diabetes", "glass", "ionosphere", "iris", "labor",
+             "soybean", "vote"}
+
+
+def test_fixtures_are_made_on_wekas_own_files() -> None:
+    """Weka's own example files read as Weka reads them: declared domains and class order
+    (the generator checked Weka reads our ARFF exactly as its own file, and that its cross-
+    validation of its own file predicts what it predicts on ours)."""
+    assert WEKAS_OWN <= set(IDS)
+    for fx in [*FIXTURES, *mf.load_cv_fixtures()]:
+        own = fx["dataset"] in WEKAS_OWN
+        assert ("wekas_file" in fx) == own, fx["dataset"]
+        if own:
+            assert fx["domains"] == "declared"
+            assert fx["wekas_file"]["path"].endswith(f"/{fx['dataset']}.arff")
+            assert len(fx["wekas_file"]["sha256"]) == 64
+    cg = next(fx for fx in FIXTURES if fx["dataset"] == "credit-g")
+    assert cg["classes"] == ["good", "bad"]  # Weka's declared order, not sorted
+    data = mf.fixture_dataset(cg)
+    assert "purpose=vacation" in data.feature_names  # declared, never used
+    glass = next(fx for fx in FIXTURES if fx["dataset"] == "glass")
+    assert "vehic wind non-float" in glass["classes"]  # a declared class no row has
+
+
 def test_splits_are_reproducible_from_their_seed() -> None:
     for fx in FIXTURES:
         for s in fx["splits"]:

@@ -117,6 +117,67 @@ def test_drop_attributes_vowel() -> None:
         get_source("vowel[drop=nope]")
 
 
+def test_declared_domains_are_wekas_credit_g() -> None:
+    # Weka's credit-g.arff (Debian weka 3.6.14) declares purpose 'vacation' and
+    # personal_status 'female single', which no row uses, and the classes {good, bad}
+    obs = get_source("credit-g").sample(None)
+    dec = get_source("credit-g[domains=declared]").sample(None)
+    assert obs.classes == ("bad", "good") and dec.classes == ("good", "bad")
+    np.testing.assert_array_equal(dec.y, 1 - obs.y)
+    assert dec.X.shape == (1000, obs.X.shape[1] + 2)
+    purpose = [f for f in dec.feature_names if f.startswith("purpose=")]
+    assert purpose == [f"purpose={v}" for v in (
+        "new car", "used car", "furniture/equipment", "radio/tv", "domestic appliance",
+        "repairs", "education", "vacation", "retraining", "business", "other")]
+    assert np.all(dec.X[:, dec.feature_names.index("purpose=vacation")] == 0)
+    assert "personal_status=female single" in dec.feature_names
+    # the same rows: every observed indicator column is in the declared encoding
+    for j, f in enumerate(obs.feature_names):
+        np.testing.assert_array_equal(obs.X[:, j], dec.X[:, dec.feature_names.index(f)])
+
+
+def test_declared_domains_keep_unused_classes_and_weka_values() -> None:
+    glass = get_source("glass[domains=declared]").sample(None)
+    assert glass.classes[3] == "vehic wind non-float" and not (glass.y == 3).any()
+    assert len(np.unique(glass.y)) == 6
+    # Weka's anneal.arff reads UCI's 'not applicable' as the declared value '?'
+    anneal = get_source("anneal[domains=declared]").sample(None)
+    assert not np.isnan(anneal.X).any() and "family=?" in anneal.feature_names
+    assert np.isnan(get_source("anneal").sample(None).X).any()
+    # heart-statlog's integer-coded attributes are numeric in Weka's ARFF
+    hs = get_source("heart-statlog[domains=declared]").sample(None)
+    assert hs.X.shape == (270, 13) and hs.nominal_groups == ()
+
+
+def test_declared_domains_identity_and_errors() -> None:
+    from simstudy.sources.bundled import declared_domains, domains_hash
+
+    src = get_source("credit-g[domains=declared]")
+    assert src.name == "credit-g[domains=declared]"
+    # the observed encoding keeps the file's sha256 (stores made before stay valid)
+    assert get_source("credit-g").content_hash == INFO.set_index("name").at["credit-g", "sha256"]
+    assert src.content_hash == domains_hash("credit-g", "declared") != get_source("credit-g").content_hash
+    assert {"credit-g", "breast-cancer", "glass", "soybean", "vote", "labor"} <= set(declared_domains())
+    with pytest.raises(SimstudyError, match="'sorted'.*declared, observed"):
+        get_source("credit-g[domains=sorted]")
+    with pytest.raises(SimstudyError, match="'wine' has no declared domains"):
+        get_source("wine[domains=declared]")
+
+
+def test_encode_declared_order_and_unknown_values() -> None:
+    df = pd.DataFrame({"a": ["lo", "hi", None], "b": [1.0, 2.0, 3.0], "class": ["y", "n", "y"]})
+    d = encode(df, "t", domains={"a": ["lo", "mid", "hi"]}, classes=["y", "n", "maybe"],
+               declared_order=True, missing_as={"a": "mid"})
+    assert d.feature_names == ("a=lo", "a=mid", "a=hi", "b") and d.classes == ("y", "n", "maybe")
+    np.testing.assert_array_equal(d.X[:, :3], [[1, 0, 0], [0, 0, 1], [0, 1, 0]])
+    # a declared domain of two values keeps an attribute with one observed value
+    one = pd.DataFrame({"a": ["lo", "lo"], "b": [1.0, 2.0], "class": ["y", "n"]})
+    assert encode(one, "t", domains={"a": ["lo", "hi"]}, declared_order=True).X.shape == (2, 3)
+    assert encode(one, "t", domains={"a": ["lo", "hi"]}).X.shape == (2, 1)
+    with pytest.raises(SimstudyError, match=r"class labels \['n'\] outside"):
+        encode(df, "t", classes=["y"])
+
+
 def test_sha256_mismatch_detected(tmp_path: Path) -> None:
     shutil.copy(DATA_DIR / "MANIFEST.csv", tmp_path / "MANIFEST.csv")
     shutil.copy(DATA_DIR / "iris.csv.gz", tmp_path / "iris.csv.gz")

@@ -37,6 +37,11 @@ def test_grid_is_27_sets_x_9_designs_with_the_papers_tests():
     ref = pd.read_csv(REF / "bouckaert2004_table1.csv")
     assert {c.label("dataset") for c in study.cells} == set(ref["dataset"])
     assert all(c.learners == G.LEARNERS for c in study.cells)
+    # every set as Weka reads its ARFF (declared domains and class order) where recorded
+    sources = {c.label("dataset"): c.source for c in study.cells}
+    assert sources["German credit"] == "credit-g[domains=declared]"
+    assert sources["Hungarian heart disease"] == "heart-h"  # nothing recorded: codes
+    assert sum(s.endswith("[domains=declared]") for s in sources.values()) == 26
     tests = {c.design: c.tests for c in study.cells}
     assert tests == {
         "5x2cv": ("t5x2cv",),
@@ -207,7 +212,7 @@ def test_table1_shape_and_draws_from_stored_pvalues(small):
     # draws = runs minus rejections at 5 %, counted here straight from the store's rows
     res = result.results
     for name in ("iris", "zoo"):
-        cell = [c.id for c in study.cells if c.source == name and c.design == "5x2cv"][0]
+        cell = [c.id for c in study.cells if c.source == G.source(name) and c.design == "5x2cv"][0]
         for (a, b), pair in G.PAIRS.items():
             r = res[(res["cell"] == cell) & (res["test"] == "t5x2cv") & (res["a"] == a)
                     & (res["b"] == b) & (res["seed"] == G.SEED)]
@@ -285,7 +290,8 @@ def test_cli_run_seeds_renders_the_spread(tmp_path):
     from simstudy.cli import main
 
     # a filtered run writes its cells' table unless asked for the study's rendering
-    rc = main(["run", "replicability", "--filter", "iris/*/1x10cv", "--seeds", "2", "--runs",
+    rc = main(["run", "replicability", "--filter", "iris[domains=declared]/wnb~j48~ib1/1x10cv",
+               "--seeds", "2", "--runs",
                "2", "--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out"),
                "--no-progress", "--render", "study"])
     assert rc in (0, None)

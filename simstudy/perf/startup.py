@@ -42,7 +42,7 @@ from .process import timed
 from .provenance import checkout
 
 COMMAND1 = ["type1", "--runs", "10", "--jobs", "2"]
-CELL = "vote/wnb~j48~ib1/10x10cv"
+CELL = "vote[domains=declared]/wnb~j48~ib1/10x10cv"
 _TRIALS = re.compile(rb"(\d+)/(\d+) trials")
 
 

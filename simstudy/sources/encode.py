@@ -5,19 +5,24 @@ Rules (the same for bundled, user and OpenML data):
 * numeric attributes → float64 columns, missing → ``nan``;
 * nominal attributes (string columns, plus any named in ``nominal``) → one indicator column
   per category, categories sorted (numerically when every category reads as a number, else
-  as text); a missing value is ``nan`` in all the attribute's indicator columns;
+  as text), or in their declared order when ``declared_order``; a missing value is ``nan``
+  in all the attribute's indicator columns;
   ``nominal_groups`` holds the indicator column indices of each nominal attribute;
 * attributes that are missing in every row, or constant and never missing, are dropped
   when ``drop_constant`` (the default): no learner can use them and they break
   standardisation; their names are kept in ``meta["dropped"]`` (a single value plus
-  missing values is kept: presence vs. absence may be informative);
+  missing values is kept: presence vs. absence may be informative); with
+  ``declared_order`` a nominal attribute counts its declared values, not the observed ones
+  (Weka's naive Bayes divides by the domain size, so a declared but unused value matters);
 * missing attribute values (empty, ``?``, or a literal ``NaN`` in a file) stay missing:
   ``nan`` for each learner to handle as its definition says (the papers' data sets rely on
-  that); their count is ``meta["n_missing_values"]`` (per attribute, before encoding);
+  that), unless ``missing_as`` makes them a declared value; their count is
+  ``meta["n_missing_values"]`` (per attribute, before encoding);
 * rows without a class label are refused, with their count, unless ``unlabelled="drop"``
   (a source's ``[unlabelled=drop]``), which drops them (``meta["n_missing_class"]``);
-* ``y`` = codes ``0..C-1`` over the sorted class labels (same sort rule), ``classes`` the
-  label strings.  ``meta["n_attributes"]`` is the number of attributes *before* encoding.
+* ``y`` = codes ``0..C-1`` over the sorted class labels (same sort rule), or over
+  ``classes`` when given (declared order, unused classes included), ``classes`` the label
+  strings.  ``meta["n_attributes"]`` is the number of attributes *before* encoding.
 """
 
 from __future__ import annotations
@@ -82,6 +87,9 @@ def encode(
     label: str = "class",
     nominal: Iterable[str] = (),
     domains: Mapping[str, Sequence[str]] | None = None,
+    classes: Sequence[str] | None = None,
+    declared_order: bool = False,
+    missing_as: Mapping[str, str] | None = None,
     drop_constant: bool = True,
     meta: Mapping[str, object] | None = None,
     unlabelled: str = "refuse",
@@ -90,9 +98,22 @@ def encode(
 
     ``nominal`` forces columns to be treated as nominal (integer-coded categories);
     ``domains`` gives declared category lists (ARFF) to one-hot over instead of the
-    observed ones.  ``unlabelled``: ``"refuse"`` rows without a class label (the default)
-    or ``"drop"`` them.  Raises :class:`SimstudyError` for no label column, unlabelled rows
-    (unless dropped), no rows, no attributes or fewer than two classes.
+    observed ones, sorted unless ``declared_order``; ``classes`` the declared class
+    labels, in code order (unused ones included); ``missing_as`` names attributes whose
+    missing cells are a value of their own (Weka's anneal.arff declares its "not applicable"
+    ``'?'`` as a value).  ``unlabelled``: ``"refuse"`` rows without a class label (the
+    default) or ``"drop"`` them.  Raises :class:`SimstudyError` for no label column,
+    unlabelled rows (unless dropped), no rows, no attributes, fewer than two classes, or a
+    value outside its declared domain.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"a": ["lo", "hi", "lo"], "class": ["yes", "no", "yes"]})
+    >>> d = encode(df, "t", domains={"a": ["lo", "mid", "hi"]}, classes=["yes", "no"],
+    ...            declared_order=True)
+    >>> d.feature_names, d.classes, d.y.tolist()
+    (('a=lo', 'a=mid', 'a=hi'), ('yes', 'no'), [0, 1, 0])
     """
     where = f" in {meta['path']!r}" if meta and "path" in meta else ""
     if label not in df.columns:
@@ -119,7 +140,16 @@ def encode(
     df, ylab = df.loc[keep], ylab[keep]
     if len(df) == 0:
         raise SimstudyError(f"data set {name!r}: no instances with a class label{where}")
-    classes = sort_labels(ylab)
+    if classes is None:
+        classes = sort_labels(ylab)
+    else:
+        classes = [_as_text(c) for c in classes]
+        extra = set(ylab) - set(classes)
+        if extra:
+            raise SimstudyError(
+                f"data set {name!r}: class labels {sorted(extra)!r} outside the declared "
+                f"classes {classes!r}{where}"
+            )
     if len(classes) < 2:
         raise SimstudyError(
             f"data set {name!r}: needs at least 2 classes, found {classes!r}{where}"
@@ -140,16 +170,24 @@ def encode(
         is_nominal = a in nominal or not pd.api.types.is_numeric_dtype(col)
         if is_nominal:
             txt = _text_column(col)
+            if missing_as and a in missing_as:
+                txt = txt.fillna(missing_as[a])
             n_missing += int(txt.isna().sum())
             observed = sort_labels(txt.dropna())
-            cats = sort_labels(_as_text(v) for v in domains[a]) if a in domains else observed
+            if a not in domains:
+                cats = observed
+            elif declared_order:
+                cats = list(dict.fromkeys(_as_text(v) for v in domains[a]))
+            else:
+                cats = sort_labels(_as_text(v) for v in domains[a])
             extra = set(observed) - set(cats)
             if extra:
                 raise SimstudyError(
                     f"data set {name!r}: attribute {a!r} has values {sorted(extra)!r} "
                     f"outside its declared domain{where}"
                 )
-            if drop_constant and _useless(len(observed), bool(txt.isna().any())):
+            size = len(cats) if declared_order and a in domains else len(observed)
+            if drop_constant and _useless(size, bool(txt.isna().any())):
                 dropped.append(a)
                 continue
             ind = txt.to_numpy(dtype=object)[:, None] == np.array(cats, dtype=object)[None, :]

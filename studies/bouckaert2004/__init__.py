@@ -46,7 +46,10 @@ Choices the paper leaves open (documented, visible in the grid):
   seed, and the min–max over the seeds.
 
 Data (verified in tests/test_study_bouckaert.py against Table 1's #inst. and #cl.): all 27
-sets are bundled (:data:`simstudy.sources.bundled.BOUCKAERT2004`).  Variants: vowel keeps all
+sets are bundled (:data:`simstudy.sources.bundled.BOUCKAERT2004`), and read as Weka reads its
+ARFF files: ``NAME[domains=declared]`` (declared nominal domains, unused values included,
+and class order; ``simstudy/sources/data/DOMAINS.json``) wherever those are recorded --
+every set but heart-h (:func:`.grid.source`).  Variants: vowel keeps all
 13 attributes of Weka's vowel.arff (Train_or_Test, Speaker_Number, Sex and the 10 features);
 credit-rating = ``crx`` (Weka credit-a, 690 × 15); German credit = ``credit-g``; Hungarian
 heart disease = ``heart-h`` (294 × 13); Wisconsin breast cancer = ``breast-w`` with all 699

@@ -225,3 +225,35 @@ def outside(long: pd.DataFrame) -> pd.DataFrame:
     o = o.assign(paper_minus_mean=o["paper"] - o["ours_mean"])
     return o[["table", "column", "pair", "measure", "paper", "ours", "ours_min", "ours_max",
               "per_seed", "paper_minus_mean"]].reset_index(drop=True)
+
+
+#: the summary row's key, and the columns compared before and after a change of the data
+MOVED_KEY = ("table", "column", "pair", "measure")
+
+
+def moved(before_summary: pd.DataFrame, after_summary: pd.DataFrame,
+          before_table1: pd.DataFrame, after_table1: pd.DataFrame) -> pd.DataFrame:
+    """Every summary row and every Table 1 draw count before and after a change, on the
+    first seed (``ours``) and per seed (``per_seed``), with ``changed`` (first seed) and
+    ``changed_any`` (any seed).  ``kind`` is ``summary`` or ``table1`` (key: data set and
+    pair in ``column`` and ``pair``)."""
+    cols = [*MOVED_KEY, "paper", "ours_before", "ours_after", "seeds_before", "seeds_after"]
+    b = before_summary.set_index(list(MOVED_KEY))
+    out = []
+    for _, r in after_summary.iterrows():
+        k = tuple(r[c] for c in MOVED_KEY)
+        old = b.loc[k] if k in b.index else None
+        out.append(("summary", *k, r["paper"], None if old is None else old["ours"], r["ours"],
+                    None if old is None else str(old["per_seed"]), str(r["per_seed"])))
+    bt = before_table1.set_index("dataset")
+    for _, r in after_table1.iterrows():
+        for pair in PAIR_NAMES:
+            old = bt.loc[r["dataset"]] if r["dataset"] in bt.index else None
+            out.append(("table1", "Table 1", r["dataset"], pair, "draws", r[f"{pair} paper"],
+                        None if old is None else old[f"{pair} ours"], r[f"{pair} ours"],
+                        None if old is None else str(old.get(f"{pair} seeds", "")),
+                        str(r.get(f"{pair} seeds", ""))))
+    df = pd.DataFrame(out, columns=["kind", *cols])
+    df["changed"] = [a != b for a, b in zip(df["ours_before"], df["ours_after"], strict=True)]
+    df["changed_any"] = df["seeds_before"] != df["seeds_after"]
+    return df

@@ -3,11 +3,18 @@
 For each data set below and each of ``SEEDS``: a random 66/34 train/test split of the rows
 (both index lists sorted ascending), both parts written as ARFF by
 :func:`simstudy.perf.arff.to_arff` (so Weka reads exactly the attributes, domains
-and values our Weka learners see), Weka's NaiveBayes, J48 ``-C 0.25 -M 2`` and IB1 run with
+and values our Weka learners see; a bundled set is encoded over the declared domains of
+the ARFF Weka users run where ``DOMAINS.json`` records them, ``[domains=declared]``), Weka's NaiveBayes, J48 ``-C 0.25 -M 2`` and IB1 run with
 ``-t train.arff -T test.arff -p 0``, and the predicted class indices (Weka's value index =
 our class code) stored with the row indices, the ARFF texts' sha256 and the Weka version in
 ``fixtures/<set>.json``.  Weka classifies the test rows in file order, i.e. in ascending row
 index (this matters for IB1, which widens its min/max ranges with every test instance).
+
+Weka's own files: for a set Debian's weka package ships (``/usr/share/doc/weka/examples``),
+Weka must read our ARFF as it reads its own file (same attributes, declared values in
+order, class order and instances; ours may lack a constant numeric attribute), and Weka's
+cross-validation of its own file must give exactly the folds and predictions of its
+cross-validation of ours; the file's sha256 is stored (``wekas_file``).
 
 The suite (``tests/test_learners_weka.py``, ``tests/test_learners_j48.py``) reads the JSON
 files only; :func:`load_fixtures` and :func:`fixture_dataset` are its entry points.
@@ -50,7 +57,7 @@ HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures"
 SETS = (
     "vote", "credit-g", "crx", "iris", "labor", "breast-cancer", "hepatitis", "soybean",
-    "glass", "heart-h", "horse-colic", "binary9",
+    "glass", "heart-h", "horse-colic", "diabetes", "ionosphere", "binary9",
 )
 SEEDS = (0, 1, 2)
 TRAIN_FRACTION = 0.66
@@ -92,13 +99,21 @@ def _binary9_dataset(X: np.ndarray, y: np.ndarray):
     return encode(df, "binary9", nominal=list(df.columns[:-1]))
 
 
-def dataset(name: str):
+def domains_mode(name: str) -> str:
+    """How a fixture set is encoded: over the declared domains of the ARFF Weka users run
+    (``DOMAINS.json``) where they are recorded, as Weka reads that file."""
+    from simstudy.sources.bundled import declared_domains
+
+    return "declared" if name in declared_domains() else "observed"
+
+
+def dataset(name: str, domains: str | None = None):
     """Our :class:`~simstudy.core.Dataset` for a fixture set name."""
     if name == "binary9":
         return _binary9_dataset(*binary9_rows())
     from simstudy.sources.bundled import load_bundled
 
-    return load_bundled(name)
+    return load_bundled(name, domains=domains or domains_mode(name))
 
 
 def fixture_dataset(fx: dict[str, Any]):
@@ -107,7 +122,52 @@ def fixture_dataset(fx: dict[str, Any]):
         X = np.array([[int(c) for c in r] for r in fx["rows"]["X"]], dtype=np.int64)
         y = np.array([int(c) for c in fx["rows"]["y"]], dtype=np.int64)
         return _binary9_dataset(X, y)
-    return dataset(fx["dataset"])
+    return dataset(fx["dataset"], fx.get("domains", "observed"))
+
+
+# --- Weka's own files (Debian's weka examples) -------------------------------------------
+EXAMPLES = Path("/usr/share/doc/weka/examples")
+
+
+def wekas_file(name: str) -> Path | None:
+    """Weka's own ARFF of a fixture set, where Debian's weka package ships one."""
+    p = EXAMPLES / f"{name}.arff"
+    return p if p.is_file() else None
+
+
+def check_same_as_wekas_file(jar: str, name: str, data) -> str:
+    """Weka reads our ARFF of ``data`` as it reads its own file: the same attributes (ours
+    may lack a constant numeric one), kinds, declared values in order, class order and
+    instances.  Returns the file's sha256; raises when they differ."""
+    from make_domains import weka_read
+
+    from simstudy.perf.arff import to_arff
+
+    own = wekas_file(name)
+    with tempfile.TemporaryDirectory() as tmp:
+        ours_p = Path(tmp) / "ours.arff"
+        ours_p.write_text(to_arff(data), encoding="utf-8")
+        w, o = weka_read(jar, [own, ours_p])
+    by_name = {n: j for j, n in enumerate(o.names[:-1])}
+    for j, n in enumerate(w.names):
+        k = len(o.names) - 1 if j == len(w.names) - 1 else by_name.get(n)
+        col_w = [r[j] for r in w.rows]
+        if k is None:  # dropped on loading: must be a constant number
+            if w.kinds[j] != "numeric" or len(set(col_w)) != 1:
+                raise RuntimeError(f"{name}: Weka's attribute {n!r} is missing from ours")
+            continue
+        if (w.kinds[j], w.values[j]) != (o.kinds[k], o.values[k]):
+            raise RuntimeError(f"{name}: attribute {n!r} declared differently: "
+                               f"{w.kinds[j], w.values[j]} vs ours {o.kinds[k], o.values[k]}")
+        if col_w != [r[k] for r in o.rows]:
+            raise RuntimeError(f"{name}: attribute {n!r} has other values than Weka's file")
+    return _file_sha256(own)
+
+
+def _file_sha256(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def load_fixtures(directory: Path = FIXTURES) -> list[dict[str, Any]]:
@@ -169,8 +229,10 @@ def make(name: str, jar: str, version: str) -> dict[str, Any]:
     data = dataset(name)
     if any(_INDEX.search(" " + c) for c in data.classes):
         raise RuntimeError(f"{name}: a class label looks like Weka's 'k:' prefix: {data.classes!r}")
+    own = wekas_file(name)
     fx: dict[str, Any] = {
         "dataset": name,
+        "domains": "observed" if name == "binary9" else domains_mode(name),
         "weka_version": version,
         "train_fraction": TRAIN_FRACTION,
         "n": data.n,
@@ -179,6 +241,8 @@ def make(name: str, jar: str, version: str) -> dict[str, Any]:
         "splits": [],
     }
     fx.update(_stored_rows(name))
+    if own is not None:
+        fx["wekas_file"] = {"path": str(own), "sha256": check_same_as_wekas_file(jar, name, data)}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in SEEDS:
             tr, te = split(name, data.n, seed)
@@ -469,8 +533,10 @@ def make_cv(name: str, jar: str, version: str) -> dict[str, Any]:
 
     data = dataset(name)
     text = to_arff(data)
+    own = wekas_file(name)
     fx: dict[str, Any] = {
-        "dataset": name, "weka_version": version, "n": data.n, "k": CV_FOLDS,
+        "dataset": name, "domains": "observed" if name == "binary9" else domains_mode(name),
+        "weka_version": version, "n": data.n, "k": CV_FOLDS,
         "sha256_arff": sha256(text), "spec": SPEC,
         "learners": learner_info(),
         "runs": [],
@@ -480,6 +546,11 @@ def make_cv(name: str, jar: str, version: str) -> dict[str, Any]:
         arff = Path(tmp) / "data.arff"
         arff.write_text(text, encoding="utf-8")
         lines = run_weka_cv(jar, arff, CV_FOLDS, ",".join(map(str, CV_SEEDS)), "trace")
+        if own is not None:  # Weka's cross-validation of its own file: the same folds and
+            # predictions (the file's rows are ours, in the same order)
+            if run_weka_cv(jar, own, CV_FOLDS, ",".join(map(str, CV_SEEDS)), "trace") != lines:
+                raise RuntimeError(f"{name}: Weka's cv of its own file differs from ours")
+            fx["wekas_file"] = {"path": str(own), "sha256": _file_sha256(own)}
     for seed in CV_SEEDS:
         folds: list[tuple[list[int], list[int]]] = []
         preds: list[dict[str, list[int]]] = []
@@ -506,36 +577,44 @@ def _dump(fx: dict[str, Any]) -> str:
     return re.sub(r"\[\s+([-\d,\s]+?)\s+\]", lambda m: "[" + re.sub(r"\s+", "", m.group(1)).replace(",", ", ") + "]", text) + "\n"
 
 
+def make_general(jar: str, version: str) -> None:
+    """The fixtures no data set enters: Weka's normal CDF, its sort and the edge cases."""
+    (HERE / "normal_probability.json").write_text(json.dumps(make_phi(jar, version)) + "\n")
+    print("normal_probability.json: Weka's normal CDF at", len(phi_points()), "points")
+    (HERE / "weka_sort.json").write_text(json.dumps(make_sort(jar, version)) + "\n")
+    print("weka_sort.json: Weka's quicksort on", len(sort_inputs()), "arrays")
+    EDGE.mkdir(parents=True, exist_ok=True)
+    edge = make_edge(jar, version)
+    head = json.dumps({k: v for k, v in edge.items() if k != "cases"}, sort_keys=True)[:-1]
+    (EDGE / "edge.json").write_text(  # one case a line
+        head + ', "cases": [\n' + ",\n".join(json.dumps(c, sort_keys=True) for c in edge["cases"])
+        + "\n]}\n")
+    print(f"fixtures_edge/edge.json: {len(EDGE_SEEDS)} random edge-case tables")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("sets", nargs="*", default=list(SETS))
     ap.add_argument("--weka", default="/usr/share/java/weka.jar")
+    ap.add_argument("--sets-only", action="store_true",
+                    help="only the data sets' fixtures, not the normal CDF, sort and edge cases")
     args = ap.parse_args(argv)
     if not Path(args.weka).exists():
         print(f"Weka not found at {args.weka!r}; install Debian's 'weka' package", file=sys.stderr)
         return 2
     version = weka_version(args.weka)
     FIXTURES.mkdir(parents=True, exist_ok=True)
-    (HERE / "normal_probability.json").write_text(json.dumps(make_phi(args.weka, version)) + "\n")
-    print("normal_probability.json: Weka's normal CDF at", len(phi_points()), "points")
-    (HERE / "weka_sort.json").write_text(json.dumps(make_sort(args.weka, version)) + "\n")
-    print("weka_sort.json: Weka's quicksort on", len(sort_inputs()), "arrays")
-    EDGE.mkdir(parents=True, exist_ok=True)
-    edge = make_edge(args.weka, version)
-    head = json.dumps({k: v for k, v in edge.items() if k != "cases"}, sort_keys=True)[:-1]
-    (EDGE / "edge.json").write_text(  # one case a line
-        head + ', "cases": [\n' + ",\n".join(json.dumps(c, sort_keys=True) for c in edge["cases"])
-        + "\n]}\n")
-    print(f"fixtures_edge/edge.json: {len(EDGE_SEEDS)} random edge-case tables")
+    if not args.sets_only:
+        make_general(args.weka, version)
     for name in args.sets:
         fx = make(name, args.weka, version)
         (FIXTURES / f"{name}.json").write_text(_dump(fx))
-        print(f"{name}: {len(fx['splits'])} splits, n={fx['n']}, Weka {version}")
+        print(f"{name}: {len(fx['splits'])} splits, n={fx['n']}, Weka {version}", flush=True)
     FIXTURES_CV.mkdir(parents=True, exist_ok=True)
     for name in args.sets:
         fx = make_cv(name, args.weka, version)
         (FIXTURES_CV / f"{name}.json").write_text(_dump(fx))
-        print(f"fixtures_cv/{name}.json: Weka's {CV_FOLDS}-fold cv, seeds {CV_SEEDS}")
+        print(f"fixtures_cv/{name}.json: Weka's {CV_FOLDS}-fold cv, seeds {CV_SEEDS}", flush=True)
     return 0
 
 
