@@ -98,8 +98,8 @@ def test_a_filtered_run_renders_the_study_when_asked(tmp_path) -> None:
     r = ss.run("demo", runs=1, store=store, out=tmp_path / "c", render="cells",
                progress=False)
     assert [p.name for p in r.paths] == ["cells.md", "cells.csv", "cells.tex"]
-    with pytest.raises(ss.SimstudyError, match="render 'everything' is not one of: study, "
-                                                "cells, none"):
+    with pytest.raises(ss.SimstudyError, match="render must be one of 'study', 'cells', "
+                                                "'none', got 'everything'"):
         ss.run("demo", runs=1, store=store, render="everything", progress=False)
     with pytest.raises(ss.SimstudyError, match="render 'none' writes nothing"):
         ss.run("demo", runs=1, store=store, render="none", out=out, progress=False)
