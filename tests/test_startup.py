@@ -101,7 +101,7 @@ def test_a_filtered_run_renders_the_study_when_asked(tmp_path) -> None:
     with pytest.raises(ss.SimstudyError, match="render must be one of 'study', 'cells', "
                                                 "'none', got 'everything'"):
         ss.run("demo", runs=1, store=store, render="everything", progress=False)
-    with pytest.raises(ss.SimstudyError, match="render 'none' writes nothing"):
+    with pytest.raises(ss.SimstudyError, match=r"render 'none' \(--no-render\) writes nothing; drop out "):
         ss.run("demo", runs=1, store=store, render="none", out=out, progress=False)
 
 
