@@ -1438,14 +1438,10 @@ def _checkout_figures() -> Path | None:
 def _installed_trials() -> Path | None:
     """The shipped trials installed with the package (``simstudy._shipped``: the wheel's
     copy of ``figures/<study>/trials``), if this simstudy was installed from a wheel."""
-    try:
-        from importlib.resources import files
+    from importlib.resources import files
 
-        root = files("simstudy") / "_shipped"
-    except (ImportError, ModuleNotFoundError):  # pragma: no cover - a broken install
-        return None
     # a wheel installs it as plain files; a zipped install is not supported for trials
-    p = Path(str(root))
+    p = Path(str(files("simstudy") / "_shipped"))
     return p if p.is_dir() else None
 
 
@@ -1545,16 +1541,16 @@ def _check_not_damaged(study: str) -> None:
     unreadable: a damaged install, not a study that ships nothing."""
     for root, _ in trials_roots():
         d = root / study / "trials"
-        if d.is_dir() and any(d.glob("*.npz")):
-            m = d / MANIFEST
-            problem = "is missing" if not m.is_file() else "is not readable"
-            if m.is_file():
-                try:
-                    json.loads(m.read_text())
-                    continue
-                except (OSError, ValueError):
-                    pass
-            raise _err(f"shipped trials {str(d)!r}: {MANIFEST} {problem}; {_RESTORE}")
+        if not (d.is_dir() and any(d.glob("*.npz"))):
+            continue
+        m = d / MANIFEST
+        if not m.is_file():
+            raise _err(f"shipped trials {str(d)!r}: {MANIFEST} is missing; {_RESTORE}")
+        try:
+            json.loads(m.read_text())
+        except (OSError, ValueError):
+            raise _err(f"shipped trials {str(d)!r}: {MANIFEST} is not readable; "
+                       f"{_RESTORE}") from None
 
 
 def open_path(x: object) -> ShippedTrials | None:

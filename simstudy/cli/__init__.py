@@ -296,11 +296,9 @@ def _cmd_bench(args) -> None:
 
     # no --store: the shipped trials alone
     if args.store is None:
-        from ..usertest import local_store_hint
+        from .card import note_local_store
 
-        hint = local_store_hint()
-        if hint:
-            print(f"note: {hint}", file=sys.stderr, flush=True)
+        note_local_store()
     table = bench(args.test, args.study, args.store, name=args.name, runs=args.runs,
                   seed=args.seed, alpha=args.alpha)
     study = get_study(args.study, alpha=args.alpha)

@@ -13,6 +13,15 @@ from ..errors import SimstudyError
 from ..params import ALPHA, RUNS, SEED, arg_type
 
 
+def note_local_store() -> None:
+    """With no --store, one line when a store in the current folder is not read."""
+    from ..usertest import local_store_hint
+
+    hint = local_store_hint()
+    if hint:
+        print(f"note: {hint}", file=sys.stderr, flush=True)
+
+
 def add_card_parser(sub) -> None:
     c = sub.add_parser(
         "card", help="a new test's report card: size, power, replicability vs the baselines",
@@ -55,11 +64,7 @@ def cmd_card(args: argparse.Namespace) -> None:
     print(f"card {args.test}: locating the trials of {', '.join(studies)} in {source} ...",
           file=sys.stderr, flush=True)
     if not args.store:
-        from ..usertest import local_store_hint
-
-        hint = local_store_hint()
-        if hint:
-            print(f"note: {hint}", file=sys.stderr, flush=True)
+        note_local_store()
     from ..api import card
     from ..report import to_markdown
     from ..report.card import summary_screen, write_card
