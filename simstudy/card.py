@@ -70,6 +70,7 @@ from .designs import get_design
 from .errors import Interrupted, SimstudyError
 from .stats.baselines import Trials, evaluate
 from .stats.registry import get_test
+from .store import TrialReader
 from .study import Study
 from .trials import ShippedTrials
 from .truth import truth, truth_text
@@ -245,7 +246,7 @@ class _Acc:
         self.baselines: tuple[str, ...] = ()
 
 
-def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas, swap: bool,
+def _card(test: UserTest, studies: list, readers: list[TrialReader], *, alpha: float, alphas, swap: bool,
           runs, seed, resolve: float, progress, t0: float, baselines: tuple = (),
           log: Callable[[str], None] | None = None) -> Card:
     name = test.name
@@ -398,13 +399,13 @@ def _with_baselines(stored: dict, names: tuple, design: str, tr, K: int) -> dict
     return out
 
 
-def _reads_ahead(study: Study, reader) -> bool:
+def _reads_ahead(study: Study, reader: TrialReader) -> bool:
     """Whether the study's trials may be read in another thread: shipped trials only (each
     study its own files and reader)."""
     return isinstance(reader, ShippedTrials)
 
 
-def _read_study(study: Study, reader) -> tuple:
+def _read_study(study: Study, reader: TrialReader) -> tuple:
     """What :func:`_study` reads of a study: its holdings, fold errors and stored baselines,
     and the CPU seconds of the thread that read them."""
     t = time.thread_time()
@@ -414,7 +415,8 @@ def _read_study(study: Study, reader) -> tuple:
             time.thread_time() - t)
 
 
-def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, alpha: float,
+def _study(test: UserTest, st, study: Study, reader: TrialReader | None,
+           readers: list[TrialReader], acc: _Acc, alpha: float,
            alphas: np.ndarray, swap: bool, resolve: float, bar, secs: dict,
            ahead: Future | None = None) -> None:
     name = test.name

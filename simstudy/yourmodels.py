@@ -684,7 +684,7 @@ def _stored(store, cell: str, seed: int) -> FoldLosses | None:
 
 def _keep(store, cell: str, seed: int, ms, design: str, data_name: str, fl: FoldLosses,
           seconds: float) -> None:
-    from .runner import learner_impl
+    from .provenance import learner_impl
     from .store import Store, TrialRecord
 
     rec = TrialRecord(cell=cell, seed=seed, run=0, study="compare", source=data_name,

@@ -154,3 +154,71 @@ def test_study_modules_are_small_and_have_no_command_line():
     assert big == []
     assert cli == []
 
+
+
+def _library_trees() -> list[tuple[str, ast.AST]]:
+    """(path, parsed source) of every ``simstudy/**.py`` but ``store.py``, the one module
+    that talks to SQLite."""
+    base = ROOT / "simstudy"
+    return [(str(p.relative_to(ROOT)), ast.parse(p.read_text(encoding="utf-8")))
+            for p in sorted(base.rglob("*.py")) if p != base / "store.py"]
+
+
+def test_only_the_store_touches_its_connection():
+    """``.con`` (a store's SQLite connection) is read in ``store.py`` alone: every query
+    other modules need is a named ``Store`` method.  Comments and docstrings are not code,
+    so the syntax tree, not the text, is searched."""
+    found = [f"{path}:{node.lineno}" for path, tree in _library_trees()
+             for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and node.attr == "con"]
+    assert found == []
+
+
+#: the start of a SQL statement in a string literal
+_SQL = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "CREATE ", "PRAGMA ", "ATTACH ", "BEGIN")
+
+
+def test_only_the_store_speaks_sql():
+    """Outside ``store.py`` no module calls ``sqlite3`` (``connect``, ``backup`` ...),
+    imports a name from it, reads with ``pandas.read_sql*``, or writes a SQL statement in
+    a string; ``import sqlite3`` to recognise its errors (``errors.fault``) is allowed."""
+    found = []
+    for path, tree in _library_trees():
+        for node in ast.walk(tree):
+            bad = None
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                f = node.func
+                if isinstance(f.value, ast.Name) and f.value.id == "sqlite3":
+                    bad = f"sqlite3.{f.attr}()"
+                elif f.attr.startswith("read_sql"):
+                    bad = f"{f.attr}()"
+            elif isinstance(node, ast.ImportFrom) and node.module == "sqlite3":
+                bad = "from sqlite3 import"
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and node.value.lstrip().upper().startswith(_SQL)
+                  and node.value.lstrip()[:6].isupper()):
+                bad = f"SQL {node.value.strip()[:30]!r}"
+            if bad:
+                found.append(f"{path}:{node.lineno}: {bad}")
+    assert found == []
+
+
+def test_both_readers_offer_the_one_reader_api():
+    """A result store and the shipped trials read stored trials through one protocol,
+    ``simstudy.store.TrialReader``: each of its methods exists on both, with the protocol's
+    parameters (names, kinds and defaults), so a caller reads either alike."""
+    import inspect
+
+    from simstudy.store import Store, TrialReader
+    from simstudy.trials import ShippedTrials
+
+    names = [n for n, f in vars(TrialReader).items()
+             if callable(f) and not n.startswith("_")]
+    assert {"describe", "holdings", "fold_errors", "pvalues", "choices", "losses"} <= set(names)
+
+    def params(f):
+        return [(p.name, p.kind, p.default) for p in inspect.signature(f).parameters.values()]
+
+    differ = [f"{cls.__name__}.{n}" for cls in (Store, ShippedTrials) for n in names
+              if params(getattr(cls, n)) != params(getattr(TrialReader, n))]
+    assert differ == []

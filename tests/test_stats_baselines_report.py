@@ -137,7 +137,7 @@ def test_a_study_that_asks_for_them_stores_them(tmp_path):
     # the stored losses to the same numbers
     import json
 
-    from simstudy.runner import evaluate as run_evaluate
+    from simstudy.evaluation import evaluate as run_evaluate
 
     cell = Cell("iris", ("nmc", "1nn"), "5x2", ("bayes-correlated-t", "paired-permutation",
                                                 "mcnemar-midp"))

@@ -19,10 +19,8 @@ commit and the load average.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
-import sqlite3
 import sys
 import tempfile
 import time
@@ -37,17 +35,10 @@ TIMING = {"seconds", "created"}
 
 def tables(path: str | os.PathLike) -> dict[str, list]:
     """[rows, sha256] of the trials and results tables in key order, timing columns left out."""
-    con = sqlite3.connect(path)
-    out = {}
-    for t, key in (("trials", "cell, seed, run"), ("results", "cell, seed, run, test, a, b")):
-        cols = [r[1] for r in con.execute(f"PRAGMA table_info({t})") if r[1] not in TIMING]
-        h, n = hashlib.sha256(), 0
-        for row in con.execute(f"SELECT {', '.join(cols)} FROM {t} ORDER BY {key}"):
-            h.update(repr(row).encode())
-            n += 1
-        out[t] = [n, h.hexdigest()]
-    con.close()
-    return out
+    from ..store import Store
+
+    with Store(path, readonly=True) as st:
+        return st.content_digest(TIMING)
 
 
 def _timed(batches: list[list[list[str]]]) -> tuple[float, list[float]]:

@@ -27,7 +27,6 @@ import platform
 import pty
 import re
 import select
-import sqlite3
 import statistics
 import struct
 import subprocess
@@ -94,9 +93,10 @@ def one_cell(workdir: Path, env: dict[str, str]) -> dict[str, float]:
     store = workdir / "cell.sqlite"
     wall, cpu = timed(["run", "replicability", "--filter", CELL, "--runs", "10", "--no-progress",
                        "--store", str(store), "--out", str(workdir / "cell")], env, workdir)
-    con = sqlite3.connect(store)
-    n, compute = con.execute("SELECT count(*), sum(seconds) FROM trials").fetchone()
-    con.close()
+    from ..store import Store
+
+    with Store(store, readonly=True) as st:
+        n, compute = st.count(), st.total_seconds()
     return {"trials": n, "compute": compute, "wall": wall, "cpu": cpu,
             "overhead_cpu": cpu - compute, "overhead_wall": wall - compute}
 

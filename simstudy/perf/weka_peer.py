@@ -211,13 +211,14 @@ def _cell(quick: bool):
     """The study's credit-g 10x10 cv cell, its chunk (all runs, or 2 with ``quick``), the
     data and the cell's (runs, 100, n) training masks."""
     from ..catalog import get_study
-    from ..runner import Chunk, _trial_data
+    from ..runner import Chunk
+    from ..trialdata import trial_data
 
     study = get_study(STUDY)
     cell = next(c for c in study.cells if c.source == SOURCE and c.design == DESIGN)
     runs = tuple(range(2 if quick else study.runs))
     chunk = Chunk(study.name, cell, runs, study.seed, study.alpha)
-    trials = [_trial_data(chunk, r) for r in runs]
+    trials = [trial_data(cell, study.seed, r) for r in runs]
     data = trials[0][0]
     train = np.stack([tr.reshape(-1, data.n) for _, tr, _ in trials])
     return chunk, data, train
