@@ -514,11 +514,13 @@ def snapshot(store: str | os.PathLike, dest: str | os.PathLike) -> Path:
 
 
 @_store_faults
-def merge(out: str | os.PathLike, inputs: Sequence[str | os.PathLike]):
+def merge(out: str | os.PathLike, inputs: Sequence[str | os.PathLike], *,
+          argv: Sequence[str] | None = None):
     """Combine the stores ``inputs`` (e.g. the shards of a job array) into the new store
-    ``out``; see :func:`simstudy.merge.merge_stores` for what is checked and returned."""
+    ``out``; see :func:`simstudy.merge.merge_stores` for what is checked and returned
+    (``argv``: the command line, kept in the new store's log)."""
     from .merge import merge_stores
 
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
-    return merge_stores(out, list(inputs))
+    return merge_stores(out, list(inputs), argv=argv)

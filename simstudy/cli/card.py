@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 from ..errors import SimstudyError
-from ..params import ALPHA, RUNS, SEED, arg_type
+from ..params import ALPHA, RUNS, SEED
+from .args import arg_type
 
 
 def note_local_store() -> None:

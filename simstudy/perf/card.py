@@ -1,4 +1,4 @@
-"""``python -m simstudy.perf.card``: how long a report card over all shipped trials takes.
+"""``python -m simstudy perf card``: how long a report card over all shipped trials takes.
 
 Each case runs ``python -m simstudy card --test TEST --studies <every shipped study> --out
 TMP`` in a fresh process, as a user types it (no ``--store``: the shipped trials; figures and
@@ -36,7 +36,6 @@ Results go to ``figures/perf-card.json`` and ``figures/perf-card.md`` with the c
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -297,7 +296,22 @@ def measure(cases: list[str], repeat: int = 3, figures: bool = True,
     """Every case ``repeat`` times, in turn (case 1, 2, ..., then again), so a change of
     load hits every case alike; medians per case.  ``against``: (a checkout of other code,
     its commit): each run of a case is followed by the same run of that code, and the
-    medians of both are kept (``summary_against``) for their ratio."""
+    medians of both are kept (``summary_against``) for their ratio.
+
+    Examples
+    --------
+    >>> measure(["nope"])
+    Traceback (most recent call last):
+    ...
+    simstudy.errors.SimstudyError: unknown case 'nope'; valid choices: corrected_t, corrected_t-per-trial, pooled_t, pooled_t-per-trial
+    """
+    from ..errors import unknown
+    from ..params import POSITIVE_INT, check
+
+    bad = [c for c in cases if c not in CASES]
+    if bad:
+        raise unknown("case", bad[0], CASES)
+    check("repeat", repeat, POSITIVE_INT)
     studies = shipped_studies()
     shipped = shipped_trials(studies)
     at_start = _commit()  # others may commit while it runs: the end's is kept too
@@ -440,7 +454,8 @@ def render(res: dict[str, Any]) -> str:
     lines = [
         "# A report card over the shipped trials: time",
         "",
-        f"Measured by `simstudy.perf.card` (`measure`, `write`) at commit {at}, {res['date']}; "
+        "Measured by `python -m simstudy perf card` (`simstudy.perf.card.measure`, `write`) "
+        f"at commit {at}, {res['date']}; "
         f"{res['cores']} cores ({res['cpu']}); load average {min(loads):.1f}–{max(loads):.1f} "
         "during the runs (other jobs share the machine: the CPU time is what the card cost, "
         "the wall time what was left to it).",
@@ -490,27 +505,3 @@ def render(res: dict[str, Any]) -> str:
               "Raw numbers: `perf-card.json`.", ""]
     return "\n".join(lines)
 
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m simstudy.perf.card",
-                                description="Time a report card over all shipped trials.")
-    p.add_argument("--cases", default=",".join(CASES),
-                   help=f"comma-separated cases (default all: {', '.join(CASES)})")
-    p.add_argument("--repeat", type=int, default=3, help="runs per case (median; default 3)")
-    p.add_argument("--no-figures", action="store_true", help="time the card without figures")
-    p.add_argument("--out", type=Path, default=ROOT / "figures",
-                   help="where perf-card.json and perf-card.md go (default figures/)")
-    args = p.parse_args(argv)
-    cases = [c.strip() for c in args.cases.split(",") if c.strip()]
-    bad = [c for c in cases if c not in CASES]
-    if bad or args.repeat < 1:
-        print(f"error: unknown case {bad[0]!r}; valid: {', '.join(CASES)}" if bad else
-              f"error: --repeat must be >= 1, got {args.repeat!r}", file=sys.stderr)
-        return 2
-    res = measure(cases, args.repeat, figures=not args.no_figures)
-    print("wrote " + " and ".join(map(str, write(res, args.out))))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
