@@ -43,7 +43,6 @@ def add_perf_parser(sub) -> None:
                     help="(no action) write the entries as JSON here")
     acts = pf.add_subparsers(dest="perf_command", metavar="ACTION",
                              parser_class=ArgumentParser)
-    positive = arg_type("repeats", POSITIVE_INT)
 
     c = acts.add_parser("card", help="a report card over every shipped trial: wall, CPU, "
                                      "first output")
@@ -56,34 +55,38 @@ def add_perf_parser(sub) -> None:
     c.add_argument("--out", type=Path, default=None,
                    help="where perf-card.json and perf-card.md go (default figures/)")
 
+    def stem_and_repeats(p: argparse.ArgumentParser, name: str, repeats: int,
+                         what: str) -> None:
+        """``--out STEM`` (STEM.json and STEM.md) and ``--repeats N`` (the medians' count)."""
+        p.add_argument("--out", default=f"figures/perf-{name}",
+                       help=f"output stem: OUT.json and OUT.md (figures/perf-{name})")
+        p.add_argument("--repeats", type=arg_type("repeats", POSITIVE_INT), default=repeats,
+                       help=f"{what} ({repeats})")
+
     s = acts.add_parser("startup", help="README's command 1 through a terminal, numba's cache "
                                         "warm and cold; a one-cell run's fixed overhead")
-    s.add_argument("--out", default="figures/perf-startup", help="OUT.json and OUT.md")
-    s.add_argument("--repeats", type=positive, default=3, help="repetitions (medians reported)")
+    stem_and_repeats(s, "startup", 3, "repetitions (medians reported)")
 
     cl = acts.add_parser("cluster", help="shards + merge against one run; cooperating runs "
                                          "against independent ones")
-    cl.add_argument("--out", default="figures/perf-cluster", help="OUT.json and OUT.md")
+    stem_and_repeats(cl, "cluster", 2, "cooperation repeats")
     cl.add_argument("--study", default="type1", help="the sharded study (default type1)")
     cl.add_argument("--runs", type=arg_type("runs", POSITIVE_INT), default=100,
                     help="runs of the sharded study")
     cl.add_argument("--coop-runs", type=arg_type("coop-runs", POSITIVE_INT), default=3000,
                     help="runs of demo per run")
-    cl.add_argument("--repeats", type=positive, default=2, help="cooperation repeats")
 
     w = acts.add_parser("weka", help="JIT-warm Weka 3.6.14 beside wnb, j48 and ib1 on the "
                                      "same credit-g splits, per fit and per cell")
-    w.add_argument("--repeats", type=positive, default=3,
-                   help="repetitions (Weka, ours on 1 thread, ours on all); medians reported")
-    w.add_argument("--out", default="figures/perf-weka", help="output stem (.json and .md)")
+    stem_and_repeats(w, "weka", 3, "repetitions (Weka, ours on 1 thread, ours on all); "
+                                   "medians reported")
     w.add_argument("--quick", action="store_true",
                    help="2 runs of the cell, short warm-up (a smoke test)")
     w.add_argument("--weka", default=None, help="weka.jar (default: $WEKA_JAR, then Debian's)")
 
     cp = acts.add_parser("compare", help="compare's one set of fits against mlxtend's two "
                                          "calls, wall and CPU apart")
-    cp.add_argument("--out", default="figures/perf-compare", help="OUT.json and OUT.md")
-    cp.add_argument("--repeats", type=positive, default=5, help="repeats (default 5)")
+    stem_and_repeats(cp, "compare", 5, "repeats")
 
     b = acts.add_parser("baselines", help="time every new test of the baselines table on "
                                           "synthetic trials of the stored shape")
