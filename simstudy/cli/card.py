@@ -1,6 +1,6 @@
-"""``python -m simstudy card``: the command line of :mod:`simstudy.card`.
+"""``python -m simstudy card``: the command line of :mod:`simstudy.testcard`.
 
-Kept apart from :mod:`simstudy.card` so that building the parser imports nothing heavy.
+Kept apart from :mod:`simstudy.testcard` so that building the parser imports nothing heavy.
 """
 
 from __future__ import annotations

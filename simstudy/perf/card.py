@@ -27,7 +27,7 @@ The cases (median of ``--repeat`` runs each):
 
 The paired-interval ratio -- how much narrower Tango's paired interval for the difference in
 reject rate is than Newcombe's unpaired one, pooled over the H0 cells, against the 5x2cv
-t -- is read from each case's ``card_paired.csv`` (see :func:`simstudy.card.h0_width_ratio`),
+t -- is read from each case's ``card_paired.csv`` (see :func:`simstudy.testcard.h0_width_ratio`),
 and measured for two more tests beside it: the 5x2cv t against t(6) (:func:`t5x2cv_t6`, a
 near twin of the baseline) and :func:`corrected_t`.
 
@@ -215,11 +215,11 @@ def _proc_cpu(pid: int) -> float | None:
 
 
 def width_ratios(paired_csv: Path) -> dict[str, float]:
-    """Paired-interval ratios of one card (:func:`simstudy.card.h0_width_ratio`) against
+    """Paired-interval ratios of one card (:func:`simstudy.testcard.h0_width_ratio`) against
     each baseline, pooled over the H0 cells of every study."""
     import pandas as pd
 
-    from ..card import h0_width_ratio
+    from ..testcard import h0_width_ratio
 
     df = pd.read_csv(paired_csv)
     return {b: h0_width_ratio(df, b) for b in dict.fromkeys(df["baseline"])}
@@ -228,7 +228,7 @@ def width_ratios(paired_csv: Path) -> dict[str, float]:
 def paired_ratio_extra(studies: list[str]) -> dict[str, dict[str, Any]]:
     """The H0 width ratio against the 5x2cv t for :func:`t5x2cv_t6` and the examples, in
     this process (type1 and type2: the Alpaydın study's H0 and unknown-truth cells)."""
-    from ..card import card, h0_width_ratio
+    from ..testcard import card, h0_width_ratio
 
     out = {}
     for label, f in (("pooled_t", _example("pooled_t")), ("t5x2cv_t6", t5x2cv_t6),
@@ -258,10 +258,10 @@ def decode_all(studies: list[str]) -> dict[str, float]:
 
 def phases(case: str = "pooled_t") -> dict[str, Any]:
     """Where a card's time goes, in this process: the card's own per-phase seconds
-    (:attr:`simstudy.card.Card.seconds`), then writing its tables and page, then its
+    (:attr:`simstudy.testcard.Card.seconds`), then writing its tables and page, then its
     figures, each with wall and CPU seconds; beside :func:`decode_all` of the same studies."""
-    from ..card import card
     from ..report import card as report_card
+    from ..testcard import card
 
     studies = shipped_studies()
     test = CASES[case][0]
@@ -406,7 +406,7 @@ def write(res: dict[str, Any], out: Path = ROOT / "figures") -> list[Path]:
     return [out / "perf-card.json", out / "perf-card.md"]
 
 
-#: what each phase of :attr:`simstudy.card.Card.seconds` is
+#: what each phase of :attr:`simstudy.testcard.Card.seconds` is
 _PHASES = {
     "read": "waiting for the stored trials (fold errors, stored p-values; the next study's are "
             "read in a second thread while one is evaluated)",
@@ -495,7 +495,7 @@ def render(res: dict[str, Any]) -> str:
               "difference in reject rate over the width of Tango's (1998) paired interval, "
               "the new test against the 5x2cv t on the same trials, pooled over the H0 cells "
               "(type1; type2's cells are of unknown truth). Measured by "
-              "`simstudy.card.h0_width_ratio` on each test's card over type1 and type2.", "",
+              "`simstudy.testcard.h0_width_ratio` on each test's card over type1 and type2.", "",
               "| test | width_ratio | H0 trials | discordant trials |", "|---|---:|---:|---:|"]
     for k, v in res["paired_ratio"].items():
         lines.append(f"| `{k}` | {v['ratio']:.2f} | {v['h0_runs']:,} | {v['discordant']:,} |")
