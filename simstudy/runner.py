@@ -466,7 +466,7 @@ def run_study(
     stored = stored_runs(study, store)  # read once, planned once
     chunks, total, done_before = plan(study, store, stored)
     from .execute import Execution
-    from .merge import definition
+    from .merging import definition
 
     facts = {"definition": definition(study)}
     if shard is not None:  # a deterministic 1/N of the work units

@@ -1019,7 +1019,7 @@ def stored_row(path: str | os.PathLike, table: str, keycols: Sequence[str], key:
 
 
 class MergeTarget:
-    """A new store file being filled from other stores (:func:`simstudy.merge.merge_stores`).
+    """A new store file being filled from other stores (:func:`simstudy.merging.merge_stores`).
 
     Created with the tables and meta rows of this schema in ``journal_mode=DELETE`` (one
     self-contained file); :meth:`absorb` copies one input in one transaction.  Closing does

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 import simstudy as ss
-from simstudy.card import NEW_BASELINES, card
 from simstudy.errors import SimstudyError
 from simstudy.stats import ttest_5x2cv
 from simstudy.stats.baselines import Trials, evaluate
 from simstudy.store import Store
+from simstudy.testcard import NEW_BASELINES, card
 
 
 def _t(d, *, n_train, n_test):

@@ -222,3 +222,58 @@ def test_both_readers_offer_the_one_reader_api():
     differ = [f"{cls.__name__}.{n}" for cls in (Store, ShippedTrials) for n in names
               if params(getattr(cls, n)) != params(getattr(TrialReader, n))]
     assert differ == []
+
+
+#: what parses a command line: argparse, its parser methods, sys.argv, a __main__ guard
+_ARGV_CALLS = {"add_argument", "add_parser", "add_subparsers", "add_argument_group",
+               "add_mutually_exclusive_group", "parse_args", "parse_known_args"}
+
+
+def _argv_uses(tree: ast.AST) -> list[str]:
+    """Where a module's syntax tree reads a command line (by line)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "argparse"
+                                                for a in node.names):
+            found.append(f"{node.lineno}: import argparse")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "argparse":
+            found.append(f"{node.lineno}: from argparse")
+        elif isinstance(node, ast.ImportFrom) and node.module == "sys" and any(
+                a.name == "argv" for a in node.names):
+            found.append(f"{node.lineno}: from sys import argv")
+        elif (isinstance(node, ast.Attribute) and node.attr == "argv"
+              and isinstance(node.value, ast.Name) and node.value.id == "sys"):
+            found.append(f"{node.lineno}: sys.argv")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in _ARGV_CALLS):
+            found.append(f"{node.lineno}: .{node.func.attr}()")
+        elif isinstance(node, ast.Compare) and {
+                getattr(x, "id", getattr(x, "value", None))
+                for x in (node.left, *node.comparators)} == {"__name__", "__main__"}:
+            found.append(f"{node.lineno}: __main__ guard")
+    return sorted(found, key=lambda u: int(u.split(":")[0]))
+
+
+def test_the_argv_probe_sees_every_kind_of_use():
+    code = ("import argparse\nimport sys\nfrom argparse import ArgumentParser\n"
+            "from sys import argv\nx = sys.argv[1:]\np.add_argument('--x')\n"
+            "if __name__ == '__main__':\n    pass\n")
+    assert [u.split(": ")[1] for u in _argv_uses(ast.parse(code))] == [
+        "import argparse", "from argparse", "from sys import argv", "sys.argv",
+        ".add_argument()", "__main__ guard"]
+    # a docstring or comment naming them is not a use
+    assert _argv_uses(ast.parse('"""python -m x; argparse; sys.argv"""\n# __main__\n')) == []
+
+
+def test_argv_is_parsed_in_the_cli_alone():
+    """No module of the library outside ``simstudy/cli/`` (and ``__main__.py``, which calls
+    it) imports argparse, builds a parser, reads ``sys.argv`` or runs as a script: the
+    benchmarks and report writers are functions the CLI and nox call."""
+    uses = []
+    for p in sorted((ROOT / "simstudy").rglob("*.py")):
+        rel = p.relative_to(ROOT / "simstudy")
+        if rel.parts[0] == "cli" or rel == Path("__main__.py"):
+            continue
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        uses += [f"simstudy/{rel.as_posix()}:{u}" for u in _argv_uses(tree)]
+    assert uses == []

@@ -38,7 +38,7 @@ study asked for appears in ``Card.studies``: covered, or skipped with the reason
 
 The user's function: see :mod:`simstudy.usertest` (``f(d, *, n_train, n_test)``, scalar
 or ``f.vectorized``; a small scalar numpy function costs about 10 µs per call, measured by
-``python -m simstudy.perf.card``).
+``python -m simstudy perf card``).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import hashlib
 import json
 import os
 import shutil
-import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -178,8 +178,10 @@ def _plain_copy(path: Path, tmpdir: Path) -> Path:
     return dest
 
 
-def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> MergeSummary:
-    """Combine the stores ``inputs`` into a new store ``out`` (complete or absent).
+def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike], *,
+                 argv: Sequence[str] | None = None) -> MergeSummary:
+    """Combine the stores ``inputs`` into a new store ``out`` (complete or absent);
+    ``argv``, the command line that asked for it, is kept in the new store's log.
 
     Raises :class:`SimstudyError` naming the difference when the inputs ran a study with
     different definitions, seeds or statistics versions, or hold one trial with different
@@ -245,7 +247,7 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
             lines = _completeness(m, infos)
             mixed = [f"note: {n}" for n in m.mixed()]
             m.record({"command": "merge", "inputs": names, "out": str(out),
-                      "argv": sys.argv, "notes": mixed}, n_trials,
+                      "argv": None if argv is None else list(argv), "notes": mixed}, n_trials,
                      f"merge of {len(names)} stores" + "".join(f"; {n}" for n in mixed))
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
@@ -306,21 +308,3 @@ def _completeness(target: MergeTarget, infos: list[_Input]) -> list[str]:
         lines.append(line)
     return lines
 
-
-def add_merge_parser(sub) -> None:
-    """The ``merge`` command's arguments (``python -m simstudy merge OUT IN...``)."""
-    m = sub.add_parser("merge", help="combine stores (e.g. the shards of a job array) into "
-                                     "a new store: same definitions, identical overlaps")
-    m.add_argument("out", type=Path, help="the new store (must not exist)")
-    m.add_argument("inputs", nargs="+", type=Path, help="stores to combine")
-
-
-def cmd_merge(args) -> None:
-    """``python -m simstudy merge OUT IN...``: merge, then one line per input and study."""
-    s = merge_stores(args.out, args.inputs)
-    for name, held, new in s.per_input:
-        print(f"{name}: {held} trials, {new} new")
-    for line in s.studies + s.notes:
-        print(line)
-    print(f"wrote {s.out}: {s.trials} trials, {s.results} results"
-          + (f" ({s.overlapping} trials were in two inputs, identical)" if s.overlapping else ""))
