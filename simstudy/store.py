@@ -30,6 +30,11 @@ Opening: :class:`Store` with ``readonly=True`` (``report``, ``bench``) opens the
 read-only and never creates or alters anything; ``readonly=False`` (``run``) creates a new
 store, migrates a store of schema 1 in place (one transaction, after a backup copy) and
 refuses a SQLite file that is not a simstudy store.
+
+Every SQL statement of simstudy is written here: other modules read and write through
+named methods of :class:`Store`, :class:`MergeTarget` (``merge``) and :class:`LeaseTable`
+(``lease``), and read stored trials through :class:`TrialReader`, which the shipped trials
+implement too.
 """
 
 from __future__ import annotations
