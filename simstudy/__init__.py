@@ -32,7 +32,7 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 _LAZY = {
     "run": "simstudy.api", "collect": "simstudy.api", "RunResult": "simstudy.api",
     "snapshot": "simstudy.api", "bench": "simstudy.api", "card": "simstudy.api",
-    "merge": "simstudy.api",
+    "merge": "simstudy.api", "plan": "simstudy.api", "Plan": "simstudy.planning",
     "Study": "simstudy.study", "Cell": "simstudy.study", "cells": "simstudy.study",
     "get_study": "simstudy.catalog", "get_learner": "simstudy.learners",
     "get_test": "simstudy.stats.registry", "get_design": "simstudy.designs",

@@ -11,14 +11,14 @@ name and renamed into place: it is complete or absent, never half-written.
 Each trial's numbers depend on its seeds alone, so the merged ``trials`` and ``results``
 tables equal, value for value, those of one run of the whole study on one machine (only
 the timing columns and the ``runs`` log differ).  Each invocation of ``run`` records the
-study's definition (:func:`definition`) in its ``args``, which is what the checks compare.
+study's definition (:func:`simstudy.planning.definition`) in its ``args``, which is what the
+checks compare.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gzip
-import hashlib
 import json
 import os
 import shutil
@@ -34,27 +34,6 @@ if TYPE_CHECKING:
 
 DEFINITION_FIELDS = {"runs": "runs per cell", "alpha": "alpha", "chunk": "runs per work unit",
                      "grid": "grid of cells and tests", "stats_version": "statistics version"}
-
-
-def definition(study) -> dict:
-    """What a run of ``study`` is: runs, seed, alpha, chunk, the grid (a hash of its cells and
-    their tests) and the statistics version -- recorded with each invocation, compared by
-    :func:`merge_stores`.
-
-    Examples
-    --------
-    >>> from simstudy.catalog import get_study
-    >>> d = definition(get_study("demo"))
-    >>> d["runs"], d["cells"]
-    (20, 6)
-    """
-    from .store import stats_version
-
-    lines = sorted(f"{c.id}|{','.join(c.tests)}" for c in study.cells)
-    grid = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:12]
-    return {"study": study.name, "runs": int(study.runs), "seed": int(study.seed),
-            "alpha": float(study.alpha), "chunk": int(study.chunk), "cells": len(lines),
-            "grid": grid, "stats_version": stats_version()}
 
 
 @dataclass

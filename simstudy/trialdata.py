@@ -41,6 +41,18 @@ def design_of(spec: str):
     return get_design(spec)
 
 
+@cache
+def learner_of(spec: str):
+    """The learner named ``spec`` (resolved once per process: workers resolve each name once).
+
+    >>> learner_of("nmc").name
+    'nmc'
+    """
+    from .learners import get_learner
+
+    return get_learner(spec)
+
+
 def trial_data(cell: Cell, seed: int, run: int) -> tuple[Dataset, np.ndarray, np.ndarray]:
     """(sample, train masks, test masks) of run ``run`` of ``cell`` at root seed ``seed``;
     the masks are bool (R, F, n) over the sample's instances.

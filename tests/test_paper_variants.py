@@ -17,8 +17,9 @@ from simstudy.studies.alpaydin1999 import calibration as PC
 from simstudy.aggregate import collect
 from simstudy.catalog import get_study
 from simstudy.learners import get_learner
+from simstudy.planning import validate
 from simstudy.report import prose
-from simstudy.runner import run_study, validate
+from simstudy.runner import run_study
 from simstudy.store import Store
 
 

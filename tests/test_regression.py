@@ -11,7 +11,7 @@ import pytest
 from simstudy.errors import SimstudyError
 from simstudy.learners import get_learner
 from simstudy.learners.base import check_task, instance_losses
-from simstudy.runner import validate
+from simstudy.planning import validate
 from simstudy.sources import get_source
 from simstudy.study import Cell, Study
 

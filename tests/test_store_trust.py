@@ -212,8 +212,8 @@ def _one_cell(learner, runs=4):
 @pytest.mark.parametrize("value", [np.nan, 0.5, 7.0, -1.0])
 def test_bad_predictions_are_an_error_naming_cell_and_fold(value, monkeypatch, tmp_path):
     bad = BadPredictions(value)
-    real = runner_mod._learner
-    monkeypatch.setattr(runner_mod, "_learner", lambda s: bad if s == "max" else real(s))
+    real = runner_mod.learner_of
+    monkeypatch.setattr(runner_mod, "learner_of", lambda s: bad if s == "max" else real(s))
     with Store(tmp_path / "s.sqlite") as st, pytest.raises(SimstudyError) as e:
         run_study(_one_cell(bad), st, backend="serial", progress=False)
     msg = str(e.value)
@@ -222,7 +222,7 @@ def test_bad_predictions_are_an_error_naming_cell_and_fold(value, monkeypatch, t
 
 def test_a_learner_that_raises_stops_with_one_line_and_keeps_work(monkeypatch, tmp_path):
     calls = {"n": 0}
-    real = runner_mod._learner
+    real = runner_mod.learner_of
 
     class FailsLater(Learner):
         name = "fails"
@@ -234,7 +234,7 @@ def test_a_learner_that_raises_stops_with_one_line_and_keeps_work(monkeypatch, t
             return np.zeros(train.shape, dtype=np.int64)
 
     f = FailsLater()
-    monkeypatch.setattr(runner_mod, "_learner", lambda s: f if s == "max" else real(s))
+    monkeypatch.setattr(runner_mod, "learner_of", lambda s: f if s == "max" else real(s))
     path = tmp_path / "s.sqlite"
     with Store(path) as st, pytest.raises(SimstudyError) as e:
         run_study(_one_cell(f), st, backend="serial", progress=False)

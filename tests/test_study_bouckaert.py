@@ -67,7 +67,7 @@ def test_grid_is_27_sets_x_9_designs_with_the_papers_tests():
     # the unstratified cells are the main study's own (same ids: stored trials are reused)
     unstrat = {c.id for c in strat.cells if not get_design(c.design).strat}
     assert len(unstrat) == 27 * 4 and unstrat <= {c.id for c in study.cells}
-    from simstudy.runner import validate
+    from simstudy.planning import validate
 
     validate(study)  # every name resolves, every test fits its design, every set its designs
     validate(strat)

@@ -21,7 +21,8 @@ from simstudy.studies.wang2016 import tables as WT
 
 from simstudy.aggregate import StudyResult, collect
 from simstudy.catalog import get_study
-from simstudy.runner import run_study, validate
+from simstudy.planning import validate
+from simstudy.runner import run_study
 from simstudy.sources.gaussian import WANG2016_CASES
 from simstudy.store import Store
 
