@@ -316,10 +316,11 @@ class Plan:
 
     def table(self) -> pd.DataFrame:
         """One row per cell: runs stored, runs to compute, work units, results to compute
-        from stored losses, and the cost per trial (seconds when measured)."""
+        from stored losses, and the seconds per trial (measured, or estimated from the
+        cell's shape and the measured cells; NaN when the store measured none)."""
         import pandas as pd
 
-        per, _ = self.costs
+        per = self.costs[0] if self.measured else {}
         units: dict[str, int] = {}
         todo: dict[str, int] = {}
         for c in self.chunks:
@@ -329,7 +330,7 @@ class Plan:
         return pd.DataFrame([{
             "cell": c.id, "stored": len(self.stored[c.id]), "to_compute": todo.get(c.id, 0),
             "units": units.get(c.id, 0), "results_from_losses": redo.get(c.id, 0),
-            "cost_per_trial": per.get(c.id, float("nan")),
+            "seconds_per_trial": per.get(c.id, float("nan")),
             "measured": c.id in self.measured} for c in self.study.cells])
 
     def describe(self) -> str:
@@ -338,8 +339,9 @@ class Plan:
         where = f"store {self.store}" if self.store else "no store yet"
         lines = [f"{s.name}: plan at seed {s.seed} on {where} (definition "
                  f"{self.definition_hash}, grid {self.definition['grid']})",
-                 f"{len(s.cells)} cells x {s.runs} runs: {self.total} trials"
-                 + (f" in shard {self.facts['shard']}" if "shard" in self.facts else "")
+                 f"{len(s.cells)} cells x {s.runs} runs: {len(s.cells) * s.runs} trials"
+                 + (f", {self.total} in shard {self.facts['shard']}" if "shard" in self.facts
+                    else "")
                  + f", {self.done_before} stored, {self.missing} to compute in "
                  f"{len(self.chunks)} work units of at most {s.chunk} runs",
                  f"{sum(len(r) for _, r, _ in self.results)} stored trials get test results "
@@ -351,10 +353,10 @@ class Plan:
             lines.append("cost: no measured seconds per trial in the store (a short run "
                          "measures them)")
         else:
+            n, of = sum(c in self.measured for c in self.costs[0]), len(self.costs[0])
             lines.append(f"cost: about {secs:,.1f} CPU-seconds at the seconds per trial the "
-                         f"store measured ({sum(c in self.measured for c in self.costs[0])} "
-                         f"of {len(self.costs[0])} cells measured, the others estimated from "
-                         "their shapes)")
+                         f"store measured ({n} of {of} cells measured"
+                         + (", the others estimated from their shapes)" if n < of else ")"))
         return "\n".join(lines)
 
 

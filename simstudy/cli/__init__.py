@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "units (a job array's task; combine the stores with 'merge')")
     r.add_argument("--costs", metavar="STORE", help="with --shard: a store whose measured "
                    "seconds per trial balance the shards (e.g. a short pilot run)")
+    r.add_argument("--dry-run", action="store_true",
+                   help="print the plan (trials stored and to compute per cell, work units, "
+                        "cost estimate, definition hash) and compute nothing")
 
     rp = sub.add_parser("report", help="aggregate a study from the store")
     common(rp, "?")
@@ -198,6 +201,9 @@ def _cmd_run(args) -> None:
 
     # run checks every argument (as it does called from Python) and selects the cells
     study = _study(args)
+    if args.dry_run:
+        _dry_run(study, args)
+        return
     shard = args.shard
     out = args.out
     if shard is not None:  # part of the study: no files
@@ -227,6 +233,18 @@ def _cmd_run(args) -> None:
         print(f"{study.name}: {n}")
     for pth in r.paths:
         print(f"wrote {pth}")
+
+
+def _dry_run(study, args) -> None:
+    """``run --dry-run``: the plan of each root seed, nothing computed or written."""
+    from ..api import plan
+    from ..report import to_markdown
+
+    for i in range(args.seeds):
+        p = plan(study, store=args.store, filter=args.filter, seed=study.seed + i,
+                 shard=args.shard, costs=args.costs)
+        print(p.describe())
+        print(to_markdown(p.table()), end="")
 
 
 def _cmd_report(args) -> None:
