@@ -213,7 +213,7 @@ def _cmd_run(args) -> None:
     r = run(study, filter=args.filter, store=args.store, seeds=args.seeds, jobs=args.jobs,
             backend=args.backend, scheduler=args.scheduler, progress=not args.no_progress,
             out=out, render=args.render,
-            record={**{k: v for k, v in vars(args).items() if k != "command"},
+            record={**{k: v for k, v in vars(args).items() if k not in ("command", "dry_run")},
                     "argv": sys.argv},
             shard=shard, costs=args.costs, force=args.force)
     notes = [x for x in (summary_line(d.execution) for d in r.runs) if x]
