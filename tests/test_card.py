@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from simstudy import runner as runner_mod
-from simstudy.card import NEW_BASELINES, _matched_alpha, _reject_rate, card
+from simstudy.card import _matched_alpha, _reject_rate, card
 from simstudy.catalog import get_study
 from simstudy.cli import main
 from simstudy.errors import SimstudyError
 from simstudy.report.card import write_card
 from simstudy.runner import run_study
 from simstudy.stats import consistency_from_counts, mcnemar
+from simstudy.stats.registry import baselines
 from simstudy.store import Store
 from simstudy.study import Cell
 from simstudy.truth import KNOWN, truth, truth_text
@@ -243,7 +244,7 @@ def test_cli_card_writes_the_card(demo_store, tmp_path, capsys, monkeypatch):
     summary = pd.read_csv(out / "card_summary.csv")
     assert summary["test"].tolist()[0] == "pooled_t"
     # the classic tests the cells store, and the fold-error tests proposed since 1998
-    assert set(summary["test"]) == {"pooled_t", "t5x2cv", "F5x2cv", *NEW_BASELINES}
+    assert set(summary["test"]) == {"pooled_t", "t5x2cv", "F5x2cv", *baselines(fold_errors_only=True)}
 
 
 def test_cli_card_bad_input(demo_store, capsys):

@@ -154,3 +154,53 @@ def test_study_modules_are_small_and_have_no_command_line():
     assert big == []
     assert cli == []
 
+
+
+#: the tables that once listed tests beside the registry (names of module attributes)
+RETIRED_TEST_TABLES = ("_FAST", "_EVALUATORS", "NEW_BASELINES", "NEW_TESTS", "NEW_CHOICES")
+
+
+def _listed_test_names(path: Path, names: set[str]) -> list[tuple[str, int]]:
+    """Module-level tuples, lists and sets of string literals naming registered tests (two
+    or more), and module-level names of :data:`RETIRED_TEST_TABLES`: (target, count)."""
+    out = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        ids = [t.id for t in targets if isinstance(t, ast.Name)]
+        if any(i in RETIRED_TEST_TABLES for i in ids):
+            out.append((ids[0], -1))
+            continue
+        if "__all__" in ids or not isinstance(node.value, (ast.Tuple, ast.List, ast.Set)):
+            continue
+        hits = [e.value for e in node.value.elts if isinstance(e, ast.Constant)
+                and isinstance(e.value, str) and e.value.split("[")[0] in names]
+        if len(hits) >= 2:
+            out.append((ids[0] if ids else "?", len(hits)))
+    return out
+
+
+def test_one_table_of_tests():
+    """The registry is the one table of tests: which tests are baselines, which have a batch
+    form, is declared on their entries (tags, ``batch``), not listed in a second table."""
+    import simstudy.card as card
+    import simstudy.stats.baselines as baselines
+    import simstudy.trials as trials
+    from simstudy.stats.registry import TESTS, ChoiceMethod, get_test
+    from simstudy.stats.registry import baselines as tagged
+
+    for mod in (card, baselines, trials):
+        assert not [n for n in RETIRED_TEST_TABLES if hasattr(mod, n)], mod.__name__
+    names = set(TESTS.names())
+    found = {str(p.relative_to(ROOT)): hits for p in sorted((ROOT / "simstudy").rglob("*.py"))
+             if p.name != "registry.py" or p.parent.name != "stats"
+             if (hits := _listed_test_names(p, names))}
+    assert found == {}
+    # one entry per classic test, its scalar and batch forms on it
+    classic = ("t5x2cv", "F5x2cv", "FB5x2cv", "tB3x2cv", "cv-t", "resampled-t",
+               "corrected-resampled-t", "corrected-rxk-t", "rxk-t")
+    assert all(sum(e.name == c for e in TESTS) == 1 for c in classic)
+    assert all(get_test(c).batch is not None for c in classic)
+    assert all(get_test(c).batch is not None for c in tagged())
+    assert all(isinstance(get_test(c), ChoiceMethod) for c in tagged("choice"))

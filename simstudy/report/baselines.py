@@ -17,7 +17,7 @@ kept, per-instance losses); no learner is fitted.  A row per (cell, learner pair
   method (the stored classic ones, and the model confidence set) picks each learner
   (``chosen``; ``*`` = no best found).
 
-The new tests are those of :data:`simstudy.stats.baselines.NEW_TESTS` whose design fits
+The new tests are the registry's baselines (:func:`simstudy.stats.registry.baselines`) whose design fits
 the cell (per-instance tests only where the trials kept losses); the classic ones are the
 stored p-values of the tests each cell asks for.  The Monte Carlo permutation and bootstrap
 tests draw from keys derived from each trial's seed
@@ -50,9 +50,9 @@ from ..designs import get_design
 from ..errors import SimstudyError, guarded
 from ..seeding import trial_seed
 from ..stats import consistency_from_counts
-from ..stats.baselines import NEW_CHOICES, NEW_TESTS, Trials, choose, evaluate
+from ..stats.baselines import Trials, choose, evaluate
 from ..stats.bayes import decision_shares
-from ..stats.registry import get_test
+from ..stats.registry import baselines, get_test
 from ..store import open_reader
 from ..study import Study
 from ..truth import truth, truth_text
@@ -132,14 +132,14 @@ def _replicability(runs: np.ndarray, p: np.ndarray, alpha: float, mode) -> dict:
 
 def baselines_table(store: object, study: Study | str, *, alpha: float | None = None,
                     runs: int | None = None, seed: int | None = None,
-                    tests: Sequence[str] = NEW_TESTS, choices: Sequence[str] = NEW_CHOICES,
+                    tests: Sequence[str] | None = None, choices: Sequence[str] | None = None,
                     classic: bool = True) -> pd.DataFrame:
     """The study's baselines table (module doc) from the trials ``store`` holds.
 
     ``store``: a path or an open store; ``study``: a registered name (scoped to the runs
     and seed the store holds, as ``report`` does) or a :class:`~simstudy.study.Study`
-    (its own runs and seed).  ``tests``/``choices``: the new methods to compute;
-    ``classic``: also the stored p-values and choices of the tests each cell asks for.
+    (its own runs and seed).  ``tests``/``choices``: the new methods to compute (default
+    the registry's :func:`~simstudy.stats.registry.baselines` of each kind); ``classic``: also the stored p-values and choices of the tests each cell asks for.
 
     Examples
     --------
@@ -157,6 +157,8 @@ def baselines_table(store: object, study: Study | str, *, alpha: float | None = 
     >>> set(t["measure"])
     {'reject rate'}
     """
+    tests = baselines() if tests is None else tests
+    choices = baselines("choice") if choices is None else choices
     reader = open_reader(store)
     study = _scoped(study, reader, runs, seed)
     alpha = study.alpha if alpha is None else float(alpha)
@@ -295,7 +297,7 @@ def benchmark(trials: int = 500_000, *, seed: int = 0, mc_trials: int | None = N
     tr = synthetic_trials(trials, seed=seed)
     print(f"synthetic trials: {trials} in {time.perf_counter() - w0:.1f} s (not timed below)",
           file=out, flush=True)
-    closed = [t for t in NEW_TESTS if not (t.startswith(("paired-permutation",
+    closed = [t for t in baselines() if not (t.startswith(("paired-permutation",
                                                          "paired-bootstrap"))
                                            and "exact" not in t)]
     w, c = time.perf_counter(), time.process_time()
@@ -311,7 +313,7 @@ def benchmark(trials: int = 500_000, *, seed: int = 0, mc_trials: int | None = N
     for t in ("paired-permutation", "paired-bootstrap"):
         timed(f"{t} (B = 9999)", mc_trials, lambda t=t: evaluate(t, sub, 0, 1))
     five = synthetic_trials(mcs_trials, seed=seed + 1, K=5)
-    for m in NEW_CHOICES:
+    for m in baselines("choice"):
         timed(f"{m} (K = 5, B = 1000)", mcs_trials, lambda m=m: choose(m, five))
     return pd.DataFrame(rows)
 

@@ -42,11 +42,15 @@ __all__ = [
     "DF_BALANCED_EQ7",
     "dof_balanced",
     "ftest_5x2cv",
+    "ftest_5x2cv_batch",
     "ftest_balanced_5x2cv",
+    "paired_t_batch",
     "mcnemar",
     "proportions_test",
     "ttest_5x2cv",
+    "ttest_5x2cv_batch",
     "ttest_blocked_3x2cv",
+    "ttest_blocked_3x2cv_batch",
     "ttest_corrected_repeated_kfold",
     "ttest_corrected_resampled",
     "ttest_kfold",
@@ -119,16 +123,24 @@ def _d_array(d: object, **check: object) -> np.ndarray:
     squares of tiny differences from underflowing (which would make the result depend on
     the scale).
     """
+    return _d_scaled(d, **check)[0]
+
+
+def _d_scaled(d: object, **check: object) -> tuple[np.ndarray, float]:
+    """:func:`_d_array` and the ``max|d|`` it divided by (1 for all zeros): the scale of
+    the estimate and standard error a result reports."""
     a = check_array(d, "d", **check)  # type: ignore[arg-type]
     m = float(np.abs(a).max())
-    return a / m if m > 0 else a
+    return (a / m, m) if m > 0 else (a, 1.0)
 
 
-def _paired_t(d: np.ndarray, alternative: str, var_factor: float | None) -> TestResult:
+def _paired_t(d: np.ndarray, alternative: str, var_factor: float | None,
+              scale: float = 1.0) -> TestResult:
     """One-sample t on ``d`` (flattened): t = mean / sqrt(c * s^2), s^2 with ddof=1, df n-1.
 
     ``var_factor`` c is ``1/n`` for the plain t test and ``1/n + n2/n1`` for the Nadeau &
-    Bengio correction.
+    Bengio correction; ``scale`` what ``d`` was divided by (for the estimate and standard
+    error of the result).
     """
     x = d.ravel()
     n = x.size
@@ -138,8 +150,10 @@ def _paired_t(d: np.ndarray, alternative: str, var_factor: float | None) -> Test
     if degenerate(ss, float(np.abs(x).max()), n):
         return undefined(df, alternative)
     c = 1.0 / n if var_factor is None else var_factor
-    t = m / math.sqrt(c * ss / (n - 1))
-    return TestResult(t, _t_pvalue(t, df, alternative), df, alternative)
+    se = math.sqrt(c * ss / (n - 1))
+    t = m / se
+    return TestResult(t, _t_pvalue(t, df, alternative), df, alternative,
+                      estimate=m * scale, standard_error=se * scale)
 
 
 # ------------------------------------------------------------------------ 5x2 cv family
@@ -178,14 +192,16 @@ def ttest_5x2cv(
     d : array (5, 2)
         Error-rate differences A - B, ``d[replication, fold]``.
     """
-    a = _d_array(d, shape=(5, 2))
+    a, scale = _d_scaled(d, shape=(5, 2))
     alternative = _check_alternative(alternative)
     i, j = _check_numerator(numerator)
     s2 = _s2_sum(a)
     if degenerate(2.0 * s2, float(np.abs(a).max()), 5):
         return undefined(5.0, alternative)
-    t = float(a[i, j]) / math.sqrt(s2 / 5.0)
-    return TestResult(t, _t_pvalue(t, 5.0, alternative), 5.0, alternative)
+    se = math.sqrt(s2 / 5.0)
+    t = float(a[i, j]) / se
+    return TestResult(t, _t_pvalue(t, 5.0, alternative), 5.0, alternative,
+                      estimate=float(a[i, j]) * scale, standard_error=se * scale)
 
 
 def ftest_5x2cv(d: object) -> TestResult:
@@ -289,15 +305,17 @@ def ttest_blocked_3x2cv(d: object, *, alternative: str = "two-sided") -> TestRes
     conf.R`` (``R/signif_Test/t_test_bmx2cv.R`` computes ``p = 2*pt(-|t|, df)``).  That code
     replaces a zero variance by 1e-9; we return nan / p = 1 instead (module convention).
     """
-    a = _d_array(d, shape=(3, 2))
+    a, scale = _d_scaled(d, shape=(3, 2))
     alternative = _check_alternative(alternative)
     x = a.ravel()
     m = float(x.mean())
     ss = float(((x - m) ** 2).sum())
     if degenerate(ss, float(np.abs(x).max()), 6):
         return undefined(5.0, alternative)
-    t = m / math.sqrt(ss / 6.0)
-    return TestResult(t, _t_pvalue(t, 5.0, alternative), 5.0, alternative)
+    se = math.sqrt(ss / 6.0)
+    t = m / se
+    return TestResult(t, _t_pvalue(t, 5.0, alternative), 5.0, alternative,
+                      estimate=m * scale, standard_error=se * scale)
 
 
 # ------------------------------------------------------------- k-fold / resampling t tests
@@ -307,8 +325,8 @@ def ttest_kfold(d: object, *, alternative: str = "two-sided") -> TestResult:
     ``t = sqrt(K) m / S`` with ``S^2 = sum (p_i - m)^2 / (K - 1)``, compared with t(K - 1).
     ``d`` is 1-d, one difference per fold (K >= 2).
     """
-    a = _d_array(d, ndim=1, min_size=2)
-    return _paired_t(a, _check_alternative(alternative), None)
+    a, scale = _d_scaled(d, ndim=1, min_size=2)
+    return _paired_t(a, _check_alternative(alternative), None, scale)
 
 
 def ttest_resampled(d: object, *, alternative: str = "two-sided") -> TestResult:
@@ -317,8 +335,8 @@ def ttest_resampled(d: object, *, alternative: str = "two-sided") -> TestResult:
     The standard paired t on n random train/test splits: ``t = mean / sqrt(s^2 / n)``,
     t(n - 1).  Known to have a very high type I error; kept as a baseline.
     """
-    a = _d_array(d, ndim=1, min_size=2)
-    return _paired_t(a, _check_alternative(alternative), None)
+    a, scale = _d_scaled(d, ndim=1, min_size=2)
+    return _paired_t(a, _check_alternative(alternative), None, scale)
 
 
 def ttest_corrected_resampled(
@@ -336,11 +354,11 @@ def ttest_corrected_resampled(
     freedom", which we read as a slip (with n = 10 the critical values differ by 2 %).
     ``n_train``/``n_test`` may be per-run arrays; their means are used.
     """
-    a = _d_array(d, ndim=1, min_size=2)
+    a, scale = _d_scaled(d, ndim=1, min_size=2)
     alternative = _check_alternative(alternative)
     n1 = _positive(n_train, "n_train")
     n2 = _positive(n_test, "n_test")
-    return _paired_t(a, alternative, 1.0 / a.size + n2 / n1)
+    return _paired_t(a, alternative, 1.0 / a.size + n2 / n1, scale)
 
 
 def ttest_corrected_repeated_kfold(
@@ -355,11 +373,11 @@ def ttest_corrected_repeated_kfold(
     ``d`` has shape (r, k): run j, fold i.  ``t = m / sqrt((1/(k r) + n2/n1) s^2)`` with
     m, s^2 the mean and variance (ddof=1) of all k r differences; df = k r - 1.
     """
-    a = _d_array(d, ndim=2, min_size=2)
+    a, scale = _d_scaled(d, ndim=2, min_size=2)
     alternative = _check_alternative(alternative)
     n1 = _positive(n_train, "n_train")
     n2 = _positive(n_test, "n_test")
-    return _paired_t(a, alternative, 1.0 / a.size + n2 / n1)
+    return _paired_t(a, alternative, 1.0 / a.size + n2 / n1, scale)
 
 
 def ttest_repeated_kfold(d: object, *, alternative: str = "two-sided") -> TestResult:
@@ -373,8 +391,8 @@ def ttest_repeated_kfold(d: object, *, alternative: str = "two-sided") -> TestRe
     is very high (the differences are not independent); kept as the paper's baseline.
     ``d`` has shape (r, k): run j, fold i.  With r = 1 it equals :func:`ttest_kfold`.
     """
-    a = _d_array(d, ndim=2, min_size=2)
-    return _paired_t(a, _check_alternative(alternative), None)
+    a, scale = _d_scaled(d, ndim=2, min_size=2)
+    return _paired_t(a, _check_alternative(alternative), None, scale)
 
 
 # ------------------------------------------------------------- single train/test split
@@ -438,5 +456,103 @@ def proportions_test(
     var = 2.0 * p * (1.0 - p) / n
     if var <= 0.0:
         return undefined(None, alternative)
-    z = (pa - pb) / math.sqrt(var)
-    return TestResult(z, _z_pvalue(z, alternative), None, alternative)
+    se = math.sqrt(var)
+    z = (pa - pb) / se
+    return TestResult(z, _z_pvalue(z, alternative), None, alternative,
+                      estimate=pa - pb, standard_error=se)
+
+
+# ----------------------------------------------------------------- batch forms
+# The registry's classic tests on T trials at once: ``d`` (T, R, F), one p-value per trial,
+# each bit for bit what the scalar function above gives on that trial alone (the same
+# operations in the same order per row; tests/test_stats_registry.py checks it).  No input
+# checks: the callers hand over stored fold differences.
+
+def _unit(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial ``d / max|d|`` (as :func:`_d_array`), flattened to (T, n); and max|d| of
+    the result (1 or 0)."""
+    x = d.reshape(d.shape[0], -1)
+    m = np.abs(x).max(axis=1)
+    x = np.where(m[:, None] > 0, x / np.where(m > 0, m, 1.0)[:, None], x)
+    return np.ascontiguousarray(x), np.abs(x).max(axis=1)
+
+
+def _degenerate(ss: np.ndarray, scale: np.ndarray, count: int) -> np.ndarray:
+    from ._common import REL_TOL
+
+    return ss <= count * (REL_TOL * scale) ** 2
+
+
+def _t_p(t: np.ndarray, df: float) -> np.ndarray:
+    return np.minimum(1.0, 2.0 * special.stdtr(df, -np.abs(t)))
+
+
+def _s2_rows(x: np.ndarray) -> np.ndarray:
+    a = x.reshape(-1, 5, 2)
+    diff = np.ascontiguousarray(a[:, :, 0] - a[:, :, 1])
+    return (diff * diff).sum(axis=1) / 2.0
+
+
+def _mean_size(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x)
+    return np.ascontiguousarray(x.reshape(x.shape[0], -1)).mean(axis=1)
+
+
+def paired_t_batch(d: np.ndarray, n_train: np.ndarray | None = None,
+                   n_test: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Two-sided paired t on each trial's differences ``d`` (T, ...): :func:`ttest_kfold`,
+    :func:`ttest_resampled`, :func:`ttest_repeated_kfold` per row; with ``n_train`` and
+    ``n_test`` (T, ...) sizes, the corrected t of :func:`ttest_corrected_resampled` and
+    :func:`ttest_corrected_repeated_kfold` (each trial's mean sizes).
+
+    Examples
+    --------
+    >>> t, p = paired_t_batch(np.array([[0.02, 0.01, 0.03, 0.00, 0.02]]))
+    >>> bool(p[0] == ttest_kfold([0.02, 0.01, 0.03, 0.00, 0.02]).pvalue)
+    True
+    """
+    x, scale = _unit(d)
+    n = x.shape[1]
+    m = x.mean(axis=1)
+    ss = ((x - m[:, None]) ** 2).sum(axis=1)
+    bad = _degenerate(ss, scale, n)
+    c = 1.0 / n if n_train is None else 1.0 / n + _mean_size(n_test) / _mean_size(n_train)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = m / np.sqrt(c * ss / (n - 1))
+    p = _t_p(t, float(n - 1))
+    return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
+
+
+def ttest_5x2cv_batch(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ttest_5x2cv` (numerator p_1^(1), two-sided) on each trial's (5, 2) ``d``."""
+    x, scale = _unit(d)
+    s2 = _s2_rows(x)
+    bad = _degenerate(2.0 * s2, scale, 5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = x[:, 0] / np.sqrt(s2 / 5.0)
+    return np.where(bad, np.nan, t), np.where(bad, 1.0, _t_p(t, 5.0))
+
+
+def ftest_5x2cv_batch(d: np.ndarray, df_num: float = 10.0) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ftest_5x2cv` (``df_num`` 10) or the default :func:`ftest_balanced_5x2cv`
+    (``df_num`` 7) on each trial's (5, 2) ``d``."""
+    x, scale = _unit(d)
+    s2 = _s2_rows(x)
+    bad = _degenerate(2.0 * s2, scale, 5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fv = 1.0 * (x * x).sum(axis=1) / (2.0 * s2)
+    return np.where(bad, np.nan, fv), np.where(bad, 1.0, special.fdtrc(df_num, 5.0, fv))
+
+
+def ttest_blocked_3x2cv_batch(d: np.ndarray, one_sided_critical: bool = False
+                              ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ttest_blocked_3x2cv` on each trial's (3, 2) ``d``; ``one_sided_critical``:
+    the p-value ``P(T_5 > |t|)`` (the registry's ``tB3x2cv[crit=one-sided]``)."""
+    x, scale = _unit(d)
+    m = x.mean(axis=1)
+    ss = ((x - m[:, None]) ** 2).sum(axis=1)
+    bad = _degenerate(ss, scale, 6)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = m / np.sqrt(ss / 6.0)
+    p = special.stdtr(5.0, -np.abs(t)) if one_sided_critical else _t_p(t, 5.0)
+    return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
