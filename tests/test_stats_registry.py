@@ -246,6 +246,9 @@ def test_baselines_are_the_tagged_entries_in_registration_order():
     assert not any(get_test(s).needs_losses for s in card)
     assert baselines("choice") == ("mcs", "mcs[stat=max]")
     assert "t5x2cv" not in table and not declaration("t5x2cv").tags
+    # the source column of the baselines tables: every entry cites where it comes from
+    assert all(declaration(n).source for n in list_tests())
+    assert declaration("mcs[stat=max]").source == declaration("mcs").source
 
     # a newly tagged entry joins the tables by its declaration alone
     @register_test("tagged-example", fits=lambda d: True, tags=("baseline",),

@@ -52,42 +52,12 @@ from ..seeding import trial_seed
 from ..stats import consistency_from_counts
 from ..stats.baselines import Trials, choose, evaluate
 from ..stats.bayes import decision_shares
-from ..stats.registry import baselines, get_test
+from ..stats.registry import baselines, declaration, get_test
 from ..store import open_reader
 from ..study import Study
 from ..truth import truth, truth_text
 
-__all__ = ["COLUMNS", "SOURCES", "baselines_table", "benchmark", "write_baselines"]
-
-#: where each test comes from (the ``source`` column)
-SOURCES: dict[str, str] = {
-    "bayes-correlated-t": "Corani & Benavoli 2015; Benavoli et al. 2017",
-    "conservative-z": "Nadeau & Bengio 2003",
-    "combined-t5x2cv": "Yildiz 2013",
-    "wilcoxon": "Wilcoxon 1945; Demsar 2006",
-    "sign-test": "Demsar 2006",
-    "cv-clt": "Bayle, Bayle, Janson & Mackey 2020",
-    "mcnemar-exact": "McNemar 1947; Fagerland, Lydersen & Laake 2013",
-    "mcnemar-midp": "Fagerland, Lydersen & Laake 2013",
-    "paired-permutation": "Noreen 1989; Ojala & Garriga 2010",
-    "paired-bootstrap": "Efron & Tibshirani 1993",
-    "mcs": "Hansen, Lunde & Nason 2011",
-    "t5x2cv": "Dietterich 1998",
-    "F5x2cv": "Alpaydin 1999",
-    "FB5x2cv": "Wang, Li & Li 2016",
-    "tB3x2cv": "Wang et al. 2014",
-    "cv-t": "Yildiz & Alpaydin 2006",
-    "resampled-t": "Dietterich 1998; Bouckaert & Frank 2004",
-    "corrected-resampled-t": "Nadeau & Bengio 2003; Bouckaert & Frank 2004",
-    "corrected-rxk-t": "Bouckaert & Frank 2004",
-    "rxk-t": "Bouckaert & Frank 2004",
-    "mcnemar": "Dietterich 1998",
-    "proportions": "Dietterich 1998",
-    "anova": "Yildiz & Alpaydin 2006",
-    "newman-keuls": "Yildiz & Alpaydin 2006",
-    "multitest": "Yildiz & Alpaydin 2006",
-    "testfirst": "Yildiz & Alpaydin 2006",
-}
+__all__ = ["COLUMNS", "baselines_table", "benchmark", "write_baselines"]
 
 COLUMNS = ["study", "cell", "pair", "design", "truth", "measure", "test", "new", "source",
            "rejects", "runs", "proportion", "ci_low", "ci_high", "difference", "equivalence",
@@ -95,7 +65,12 @@ COLUMNS = ["study", "cell", "pair", "design", "truth", "measure", "test", "new",
 
 
 def _source(spec: str) -> str:
-    return SOURCES.get(spec.split("[")[0], "")
+    """The citation the test's registry entry declares (the ``source`` column; empty for
+    a name no longer registered)."""
+    try:
+        return declaration(spec).source
+    except SimstudyError:
+        return ""
 
 
 def _scoped(study: Study | str, reader, runs: int | None, seed: int | None) -> Study:

@@ -20,6 +20,10 @@ Conventions shared by every function here
 * Bad input (wrong shape, nan/inf, unknown ``alternative``) raises
   :class:`~simstudy.errors.SimstudyError` naming the parameter and the bad value.
 
+* Batch-first: the t and F tests are computed on rows (a batch of trials, one row each);
+  the scalar function checks its input and runs a batch of one, the ``*_batch`` functions
+  (the registry's batch forms, :mod:`.registry`) run T trials through the same code.
+
 p-values use :mod:`scipy.special` (``stdtr``, ``fdtrc``, ``chdtrc``, ``ndtr``) directly:
 the same numbers as ``scipy.stats`` distributions at a fraction of the call overhead,
 because these functions are called millions of times.
@@ -34,7 +38,7 @@ import numpy as np
 from scipy import special
 
 from ..errors import SimstudyError, unknown
-from ._common import check_array, degenerate, undefined
+from ._common import REL_TOL, check_array, undefined
 from ._result import TestResult
 
 __all__ = [
@@ -99,13 +103,13 @@ def _positive(x: object, name: str) -> float:
     return float(a.mean())
 
 
-def _t_pvalue(t: float, df: float, alternative: str) -> float:
-    """p-value of Student's t with ``df`` degrees of freedom."""
+def _tail(t: np.ndarray, df: float, alternative: str) -> np.ndarray:
+    """p-values of Student's t with ``df`` degrees of freedom."""
     if alternative == "two-sided":
-        return min(1.0, 2.0 * float(special.stdtr(df, -abs(t))))
+        return np.minimum(1.0, 2.0 * special.stdtr(df, -np.abs(t)))
     if alternative == "greater":
-        return float(special.stdtr(df, -t))
-    return float(special.stdtr(df, t))
+        return special.stdtr(df, -t)
+    return special.stdtr(df, t)
 
 
 def _z_pvalue(z: float, alternative: str) -> float:
@@ -134,26 +138,113 @@ def _d_scaled(d: object, **check: object) -> tuple[np.ndarray, float]:
     return (a / m, m) if m > 0 else (a, 1.0)
 
 
-def _paired_t(d: np.ndarray, alternative: str, var_factor: float | None,
-              scale: float = 1.0) -> TestResult:
-    """One-sample t on ``d`` (flattened): t = mean / sqrt(c * s^2), s^2 with ddof=1, df n-1.
+# -------------------------------------------------------------- batch-first cores
+# Each test below is computed on rows: ``x`` (T, n) differences at unit scale (per row
+# divided by its max|d|, see :func:`_unit`), ``scale`` (T,) each row's max|x| (1, or 0 for
+# an all-zero row).  The batch forms call them on T trials, the scalar functions on a batch
+# of one (the same operations in the same order, so the same bits).
 
-    ``var_factor`` c is ``1/n`` for the plain t test and ``1/n + n2/n1`` for the Nadeau &
-    Bengio correction; ``scale`` what ``d`` was divided by (for the estimate and standard
-    error of the result).
-    """
-    x = d.ravel()
-    n = x.size
-    m = float(x.mean())
-    ss = float(((x - m) ** 2).sum())
-    df = float(n - 1)
-    if degenerate(ss, float(np.abs(x).max()), n):
+def _unit(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial ``d / max|d|`` (as :func:`_d_array`), flattened to (T, n); and max|d| of
+    the result (1 or 0)."""
+    x = d.reshape(d.shape[0], -1)
+    m = np.abs(x).max(axis=1)
+    x = np.where(m[:, None] > 0, x / np.where(m > 0, m, 1.0)[:, None], x)
+    return np.ascontiguousarray(x), np.abs(x).max(axis=1)
+
+
+def _one(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A validated, unit-scaled ``a`` as a batch of one row."""
+    x = np.ascontiguousarray(a.reshape(1, -1))
+    return x, np.abs(x).max(axis=1)
+
+
+def _degenerate(ss: np.ndarray, scale: np.ndarray, count: int) -> np.ndarray:
+    """:func:`._common.degenerate` per row."""
+    return ss <= count * (REL_TOL * scale) ** 2
+
+
+def _spread(x: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: mean, sum of squared deviations, and whether that spread is zero."""
+    m = x.mean(axis=1)
+    ss = ((x - m[:, None]) ** 2).sum(axis=1)
+    return m, ss, _degenerate(ss, scale, x.shape[1])
+
+
+def _paired_rows(x: np.ndarray, scale: np.ndarray, factor: np.ndarray | float | None,
+                 alternative: str = "two-sided") -> tuple[np.ndarray, ...]:
+    """One-sample t per row: t = mean / sqrt(c * s^2), s^2 with ddof=1, df n-1; ``factor``
+    c is ``1/n`` (None) for the plain t test and ``1/n + n2/n1`` for the Nadeau & Bengio
+    correction.  Returns t, p, mean, standard error, undefined."""
+    n = x.shape[1]
+    m, ss, bad = _spread(x, scale)
+    c = 1.0 / n if factor is None else factor
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.sqrt(c * ss / (n - 1))
+        t = m / se
+    return t, _tail(t, float(n - 1), alternative), m, se, bad
+
+
+def _s2_rows(x: np.ndarray) -> np.ndarray:
+    """Per row of a 5x2 cv, sum_i s_i^2 with s_i^2 = (d_i1 - d_i2)^2 / 2."""
+    a = x.reshape(-1, 5, 2)
+    diff = np.ascontiguousarray(a[:, :, 0] - a[:, :, 1])
+    return (diff * diff).sum(axis=1) / 2.0
+
+
+def _t5x2_rows(x: np.ndarray, scale: np.ndarray, cell: int = 0,
+               alternative: str = "two-sided") -> tuple[np.ndarray, ...]:
+    """Per row of a 5x2 cv: t = x[cell] / sqrt(sum_i s_i^2 / 5) ~ t(5).  Returns t, p,
+    numerator, standard error, undefined."""
+    s2 = _s2_rows(x)
+    bad = _degenerate(2.0 * s2, scale, 5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.sqrt(s2 / 5.0)
+        t = x[:, cell] / se
+    return t, _tail(t, 5.0, alternative), x[:, cell], se, bad
+
+
+def _f5x2_rows(x: np.ndarray, scale: np.ndarray, factor: float,
+               df_num: float) -> tuple[np.ndarray, ...]:
+    """Per row of a 5x2 cv: f = factor sum d^2 / (2 sum_i s_i^2) ~ F(df_num, 5), upper tail.
+    Returns f, p, undefined."""
+    s2 = _s2_rows(x)
+    bad = _degenerate(2.0 * s2, scale, 5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = factor * (x * x).sum(axis=1) / (2.0 * s2)
+    return f, special.fdtrc(df_num, 5.0, f), bad
+
+
+def _tb3x2_rows(x: np.ndarray, scale: np.ndarray, alternative: str = "two-sided",
+                one_sided_critical: bool = False) -> tuple[np.ndarray, ...]:
+    """Per row of a blocked 3x2 cv: t = mean / sqrt(sum (d - mean)^2 / 6) ~ t(5); with
+    ``one_sided_critical`` p = P(T_5 > |t|).  Returns t, p, mean, standard error,
+    undefined."""
+    m, ss, bad = _spread(x, scale)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.sqrt(ss / 6.0)
+        t = m / se
+    p = special.stdtr(5.0, -np.abs(t)) if one_sided_critical else _tail(t, 5.0, alternative)
+    return t, p, m, se, bad
+
+
+def _t_result(rows: tuple[np.ndarray, ...], df: float, alternative: str,
+              scale: float) -> TestResult:
+    """The scalar result of a batch of one (t, p, estimate, standard error, undefined);
+    ``scale`` what ``d`` was divided by."""
+    t, p, est, se, bad = rows
+    if bad[0]:
         return undefined(df, alternative)
-    c = 1.0 / n if var_factor is None else var_factor
-    se = math.sqrt(c * ss / (n - 1))
-    t = m / se
-    return TestResult(t, _t_pvalue(t, df, alternative), df, alternative,
-                      estimate=m * scale, standard_error=se * scale)
+    return TestResult(float(t[0]), float(p[0]), df, alternative,
+                      estimate=float(est[0]) * scale, standard_error=float(se[0]) * scale)
+
+
+def _paired_t(a: np.ndarray, alternative: str, var_factor: float | None,
+              scale: float = 1.0) -> TestResult:
+    """One-sample t on the unit-scaled ``a`` (flattened), df n - 1 (:func:`_paired_rows`)."""
+    x, sc = _one(a)
+    return _t_result(_paired_rows(x, sc, var_factor, alternative), float(x.shape[1] - 1),
+                     alternative, scale)
 
 
 # ------------------------------------------------------------------------ 5x2 cv family
@@ -166,12 +257,6 @@ def _check_numerator(numerator: object) -> tuple[int, int]:
     if not ok:
         raise SimstudyError(f"numerator must be (replication 0..4, fold 0..1), got {numerator!r}")
     return i, j
-
-
-def _s2_sum(d: np.ndarray) -> float:
-    """Sum over replications of s_i^2 = (d_i1 - mean_i)^2 + (d_i2 - mean_i)^2 = (d_i1-d_i2)^2/2."""
-    diff = d[:, 0] - d[:, 1]
-    return float((diff * diff).sum()) / 2.0
 
 
 def ttest_5x2cv(
@@ -195,13 +280,8 @@ def ttest_5x2cv(
     a, scale = _d_scaled(d, shape=(5, 2))
     alternative = _check_alternative(alternative)
     i, j = _check_numerator(numerator)
-    s2 = _s2_sum(a)
-    if degenerate(2.0 * s2, float(np.abs(a).max()), 5):
-        return undefined(5.0, alternative)
-    se = math.sqrt(s2 / 5.0)
-    t = float(a[i, j]) / se
-    return TestResult(t, _t_pvalue(t, 5.0, alternative), 5.0, alternative,
-                      estimate=float(a[i, j]) * scale, standard_error=se * scale)
+    x, sc = _one(a)
+    return _t_result(_t5x2_rows(x, sc, 2 * i + j, alternative), 5.0, alternative, scale)
 
 
 def ftest_5x2cv(d: object) -> TestResult:
@@ -216,12 +296,12 @@ def ftest_5x2cv(d: object) -> TestResult:
 
 
 def _ftest(a: np.ndarray, factor: float, df_num: float) -> TestResult:
-    s2 = _s2_sum(a)
+    x, sc = _one(a)
+    f, p, bad = _f5x2_rows(x, sc, factor, df_num)
     df = (df_num, 5.0)
-    if degenerate(2.0 * s2, float(np.abs(a).max()), 5):
+    if bad[0]:
         return undefined(df, "two-sided")
-    f = factor * float((a * a).sum()) / (2.0 * s2)
-    return TestResult(f, float(special.fdtrc(df_num, 5.0, f)), df, "two-sided")
+    return TestResult(float(f[0]), float(p[0]), df, "two-sided")
 
 
 def dof_balanced(rho1: float, rho2: float) -> float:
@@ -307,15 +387,8 @@ def ttest_blocked_3x2cv(d: object, *, alternative: str = "two-sided") -> TestRes
     """
     a, scale = _d_scaled(d, shape=(3, 2))
     alternative = _check_alternative(alternative)
-    x = a.ravel()
-    m = float(x.mean())
-    ss = float(((x - m) ** 2).sum())
-    if degenerate(ss, float(np.abs(x).max()), 6):
-        return undefined(5.0, alternative)
-    se = math.sqrt(ss / 6.0)
-    t = m / se
-    return TestResult(t, _t_pvalue(t, 5.0, alternative), 5.0, alternative,
-                      estimate=m * scale, standard_error=se * scale)
+    x, sc = _one(a)
+    return _t_result(_tb3x2_rows(x, sc, alternative), 5.0, alternative, scale)
 
 
 # ------------------------------------------------------------- k-fold / resampling t tests
@@ -463,39 +536,20 @@ def proportions_test(
 
 
 # ----------------------------------------------------------------- batch forms
-# The registry's classic tests on T trials at once: ``d`` (T, R, F), one p-value per trial,
-# each bit for bit what the scalar function above gives on that trial alone (the same
-# operations in the same order per row; tests/test_stats_registry.py checks it).  No input
+# The registry's classic tests on T trials at once: ``d`` (T, R, F), one statistic and
+# p-value per trial, each bit for bit what the scalar function above gives on that trial
+# alone (both run the cores above; tests/test_stats_registry.py checks it).  No input
 # checks: the callers hand over stored fold differences.
-
-def _unit(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per trial ``d / max|d|`` (as :func:`_d_array`), flattened to (T, n); and max|d| of
-    the result (1 or 0)."""
-    x = d.reshape(d.shape[0], -1)
-    m = np.abs(x).max(axis=1)
-    x = np.where(m[:, None] > 0, x / np.where(m > 0, m, 1.0)[:, None], x)
-    return np.ascontiguousarray(x), np.abs(x).max(axis=1)
-
-
-def _degenerate(ss: np.ndarray, scale: np.ndarray, count: int) -> np.ndarray:
-    from ._common import REL_TOL
-
-    return ss <= count * (REL_TOL * scale) ** 2
-
-
-def _t_p(t: np.ndarray, df: float) -> np.ndarray:
-    return np.minimum(1.0, 2.0 * special.stdtr(df, -np.abs(t)))
-
-
-def _s2_rows(x: np.ndarray) -> np.ndarray:
-    a = x.reshape(-1, 5, 2)
-    diff = np.ascontiguousarray(a[:, :, 0] - a[:, :, 1])
-    return (diff * diff).sum(axis=1) / 2.0
-
 
 def _mean_size(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
     return np.ascontiguousarray(x.reshape(x.shape[0], -1)).mean(axis=1)
+
+
+def _defined(rows: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(statistic, p) of a batch, nan and 1 where the statistic is undefined."""
+    stat, p, bad = rows[0], rows[1], rows[-1]
+    return np.where(bad, np.nan, stat), np.where(bad, 1.0, p)
 
 
 def paired_t_batch(d: np.ndarray, n_train: np.ndarray | None = None,
@@ -513,46 +567,23 @@ def paired_t_batch(d: np.ndarray, n_train: np.ndarray | None = None,
     """
     x, scale = _unit(d)
     n = x.shape[1]
-    m = x.mean(axis=1)
-    ss = ((x - m[:, None]) ** 2).sum(axis=1)
-    bad = _degenerate(ss, scale, n)
-    c = 1.0 / n if n_train is None else 1.0 / n + _mean_size(n_test) / _mean_size(n_train)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = m / np.sqrt(c * ss / (n - 1))
-    p = _t_p(t, float(n - 1))
-    return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
+    c = None if n_train is None else 1.0 / n + _mean_size(n_test) / _mean_size(n_train)
+    return _defined(_paired_rows(x, scale, c))
 
 
 def ttest_5x2cv_batch(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`ttest_5x2cv` (numerator p_1^(1), two-sided) on each trial's (5, 2) ``d``."""
-    x, scale = _unit(d)
-    s2 = _s2_rows(x)
-    bad = _degenerate(2.0 * s2, scale, 5)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = x[:, 0] / np.sqrt(s2 / 5.0)
-    return np.where(bad, np.nan, t), np.where(bad, 1.0, _t_p(t, 5.0))
+    return _defined(_t5x2_rows(*_unit(d)))
 
 
 def ftest_5x2cv_batch(d: np.ndarray, df_num: float = 10.0) -> tuple[np.ndarray, np.ndarray]:
     """:func:`ftest_5x2cv` (``df_num`` 10) or the default :func:`ftest_balanced_5x2cv`
     (``df_num`` 7) on each trial's (5, 2) ``d``."""
-    x, scale = _unit(d)
-    s2 = _s2_rows(x)
-    bad = _degenerate(2.0 * s2, scale, 5)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        fv = 1.0 * (x * x).sum(axis=1) / (2.0 * s2)
-    return np.where(bad, np.nan, fv), np.where(bad, 1.0, special.fdtrc(df_num, 5.0, fv))
+    return _defined(_f5x2_rows(*_unit(d), 1.0, df_num))
 
 
 def ttest_blocked_3x2cv_batch(d: np.ndarray, one_sided_critical: bool = False
                               ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`ttest_blocked_3x2cv` on each trial's (3, 2) ``d``; ``one_sided_critical``:
     the p-value ``P(T_5 > |t|)`` (the registry's ``tB3x2cv[crit=one-sided]``)."""
-    x, scale = _unit(d)
-    m = x.mean(axis=1)
-    ss = ((x - m[:, None]) ** 2).sum(axis=1)
-    bad = _degenerate(ss, scale, 6)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = m / np.sqrt(ss / 6.0)
-    p = special.stdtr(5.0, -np.abs(t)) if one_sided_critical else _t_p(t, 5.0)
-    return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
+    return _defined(_tb3x2_rows(*_unit(d), one_sided_critical=one_sided_critical))

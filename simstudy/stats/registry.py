@@ -113,12 +113,13 @@ class Declaration:
     """What a registry entry declares besides its function, as data: ``params`` (each
     spec parameter's valid values), ``specs`` (every spec it answers to, the base name
     first), ``tags`` and ``shown`` (the variants the baselines tables list beside the
-    name)."""
+    name), ``source`` (the citation the tables give for it)."""
 
     params: Mapping[str, tuple[str, ...]]
     specs: tuple[str, ...]
     tags: frozenset[str] = frozenset()
     shown: tuple[str, ...] = ()
+    source: str = ""
 
 
 #: every named test and choice method: ``TESTS.get("tB3x2cv[crit=one-sided]")``
@@ -131,7 +132,7 @@ _BUILT: dict[str, tuple[str, tuple[object, StatTest | ChoiceMethod]]] = {}
 def _factory(cls: type, name: str, fn: Callable, fits: Callable[[object], bool],
              params: Mapping[str, Iterable[str]], description: str, needs_losses: bool,
              registry: Registry | None = None, *, batch: Callable | None = None,
-             tags: Iterable[str] = (), shown: Iterable[str] = ()):
+             tags: Iterable[str] = (), shown: Iterable[str] = (), source: str = ""):
     """The registry factory of one entry: checks the spec's parameters, binds them (to
     ``fn`` and ``batch`` alike); its :class:`Declaration` is the factory's ``declared``.
 
@@ -158,7 +159,7 @@ def _factory(cls: type, name: str, fn: Callable, fits: Callable[[object], bool],
 
     build.declared = Declaration(  # type: ignore[attr-defined]
         valid, (name, *(format_spec(name, {k: v}) for k, vs in valid.items() for v in vs)),
-        tags, tuple(shown))
+        tags, tuple(shown), source)
     return build
 
 
@@ -175,14 +176,15 @@ def register_test(name: str, *, fits: Callable[[object], bool],
                   params: Mapping[str, Iterable[str]] | None = None,
                   needs_losses: bool = False, description: str | None = None,
                   batch: Callable[..., Outcome] | None = None,
-                  tags: Iterable[str] = (), shown: Iterable[str] = ()):
+                  tags: Iterable[str] = (), shown: Iterable[str] = (), source: str = ""):
     """Decorator: register ``fn(fold_losses, a, b, **params) -> TestResult`` as test ``name``.
 
     ``fits(design)`` says which designs it reads; ``params`` maps each spec parameter to its
     valid values; ``needs_losses`` asks for per-instance losses.  The description defaults
     to the docstring's first paragraph.  ``batch(trials, a, b, **params) -> Outcome``: the
     same test on a batch of trials (module doc); ``tags`` (``baseline``) and ``shown``
-    (variants the tables list) are read by :func:`baselines`.
+    (variants the tables list) are read by :func:`baselines`; ``source`` is its citation
+    in the tables.
 
     Examples
     --------
@@ -200,7 +202,7 @@ def register_test(name: str, *, fits: Callable[[object], bool],
         desc = _describe(fn, description, params)
         TESTS.register(name, _factory(StatTest, name, fn, fits, params,
                                       _describe(fn, description, {}), needs_losses,
-                                      batch=batch, tags=tags, shown=shown),
+                                      batch=batch, tags=tags, shown=shown, source=source),
                        description=desc)
         return fn
 
@@ -406,26 +408,30 @@ def _mcs_batch(tr, alpha: float, stat: str = "R", *, reps: int = 1000,
 
 # --- the baseline tests --------------------------------------------------------------------
 
-@register_test("t5x2cv", fits=is_5x2, batch=_on_diffs(P.ttest_5x2cv_batch))
+@register_test("t5x2cv", source="Dietterich 1998",
+               fits=is_5x2, batch=_on_diffs(P.ttest_5x2cv_batch))
 def _t5x2cv(fl: FoldLosses, a: int, b: int) -> TestResult:
     """Dietterich's 5x2cv paired t, numerator p_1^(1) (Alpaydin 1999 eq. 2.1), t(5)"""
     return P.ttest_5x2cv(fl.diff(a, b))
 
 
-@register_test("F5x2cv", fits=is_5x2, batch=_on_diffs(P.ftest_5x2cv_batch, df_num=10.0))
+@register_test("F5x2cv", source="Alpaydin 1999",
+               fits=is_5x2, batch=_on_diffs(P.ftest_5x2cv_batch, df_num=10.0))
 def _f5x2cv(fl: FoldLosses, a: int, b: int) -> TestResult:
     """Alpaydin's combined 5x2cv F (eq. 3.1), F(10, 5)"""
     return P.ftest_5x2cv(fl.diff(a, b))
 
 
-@register_test("FB5x2cv", fits=lambda d: _kind(d) == "b5x2",
+@register_test("FB5x2cv", source="Wang, Li & Li 2016",
+               fits=lambda d: _kind(d) == "b5x2",
                batch=_on_diffs(P.ftest_5x2cv_batch, df_num=7.0))
 def _fb5x2cv(fl: FoldLosses, a: int, b: int) -> TestResult:
     """calibrated balanced 5x2cv F (Wang, Li & Li 2016 eq. 6-7), F(7, 5)"""
     return P.ftest_balanced_5x2cv(fl.diff(a, b))
 
 
-@register_test("tB3x2cv", fits=lambda d: _kind(d) == "b3x2",
+@register_test("tB3x2cv", source="Wang et al. 2014",
+               fits=lambda d: _kind(d) == "b3x2",
                params={"crit": ("two-sided", "one-sided")}, batch=_tb3x2cv_batch)
 def _tb3x2cv(fl: FoldLosses, a: int, b: int, crit: str = "two-sided") -> TestResult:
     """blocked 3x2cv t (Wang et al. 2014), t(5)
@@ -443,35 +449,40 @@ def _tb3x2cv(fl: FoldLosses, a: int, b: int, crit: str = "two-sided") -> TestRes
                       standard_error=r.standard_error)
 
 
-@register_test("cv-t", fits=lambda d: is_kfold(d) and _shape(d)[0] == 1,
+@register_test("cv-t", source="Yildiz & Alpaydin 2006",
+               fits=lambda d: is_kfold(d) and _shape(d)[0] == 1,
                batch=_on_diffs(P.paired_t_batch, lambda d: d[:, 0]))
 def _cv_t(fl: FoldLosses, a: int, b: int) -> TestResult:
     """k-fold cv paired t (Yildiz & Alpaydin 2006 eq. 4-5), t(k-1)"""
     return P.ttest_kfold(fl.diff(a, b)[0])
 
 
-@register_test("resampled-t", fits=is_resample,
+@register_test("resampled-t", source="Dietterich 1998; Bouckaert & Frank 2004",
+               fits=is_resample,
                batch=_on_diffs(P.paired_t_batch, lambda d: d[:, :, 0]))
 def _resampled_t(fl: FoldLosses, a: int, b: int) -> TestResult:
     """resampled paired t, uncorrected (Bouckaert & Frank 2004 sec. 3.1), t(n-1)"""
     return P.ttest_resampled(fl.diff(a, b)[:, 0])
 
 
-@register_test("corrected-resampled-t", fits=is_resample,
+@register_test("corrected-resampled-t", source="Nadeau & Bengio 2003; Bouckaert & Frank 2004",
+               fits=is_resample,
                batch=_on_diffs(P.paired_t_batch, lambda d: d[:, :, 0], sizes=True))
 def _corrected_resampled_t(fl: FoldLosses, a: int, b: int) -> TestResult:
     """corrected resampled t (Nadeau & Bengio 2003; Bouckaert & Frank sec. 3.2), t(n-1)"""
     return P.ttest_corrected_resampled(fl.diff(a, b)[:, 0], **_sizes(fl))
 
 
-@register_test("corrected-rxk-t", fits=is_kfold,
+@register_test("corrected-rxk-t", source="Bouckaert & Frank 2004",
+               fits=is_kfold,
                batch=_on_diffs(P.paired_t_batch, sizes=True))
 def _corrected_rxk_t(fl: FoldLosses, a: int, b: int) -> TestResult:
     """corrected repeated k-fold cv t (Bouckaert & Frank sec. 3.3), t(rk-1)"""
     return P.ttest_corrected_repeated_kfold(fl.diff(a, b), **_sizes(fl))
 
 
-@register_test("rxk-t", fits=is_kfold, batch=_on_diffs(P.paired_t_batch))
+@register_test("rxk-t", source="Bouckaert & Frank 2004",
+               fits=is_kfold, batch=_on_diffs(P.paired_t_batch))
 def _rxk_t(fl: FoldLosses, a: int, b: int) -> TestResult:
     """uncorrected repeated k-fold cv t on all rk differences (Bouckaert & Frank sec. 3.3,
     4.3), t(rk-1)"""
@@ -489,14 +500,16 @@ def _first_fold(fl: FoldLosses, a: int, b: int) -> tuple[np.ndarray, np.ndarray]
     return la[on], lb[on]
 
 
-@register_test("mcnemar", fits=_any, needs_losses=True)
+@register_test("mcnemar", source="Dietterich 1998",
+               fits=_any, needs_losses=True)
 def _mcnemar(fl: FoldLosses, a: int, b: int) -> TestResult:
     """McNemar's chi2(1) with continuity correction on the first fold's test set
     (Dietterich 1998; Yildiz & Alpaydin 2006 eq. 13)"""
     return P.mcnemar(*_first_fold(fl, a, b))
 
 
-@register_test("proportions", fits=_any, needs_losses=True)
+@register_test("proportions", source="Dietterich 1998",
+               fits=_any, needs_losses=True)
 def _proportions(fl: FoldLosses, a: int, b: int) -> TestResult:
     """difference of two proportions on the first fold's test set (Dietterich 1998 sec. 3.1)"""
     return P.proportions_test(*_first_fold(fl, a, b))
@@ -538,7 +551,8 @@ def _key(fl: FoldLosses, which: int, a: int, b: int) -> np.ndarray:
     return np.array([I.resampling_key(seed, which, a, b)])
 
 
-@register_test("bayes-correlated-t", fits=_folds, params={"rope": BY.ROPES},
+@register_test("bayes-correlated-t", source="Corani & Benavoli 2015; Benavoli et al. 2017",
+               fits=_folds, params={"rope": BY.ROPES},
                batch=_bayes_batch, tags=("baseline",))
 def _bayes_correlated_t(fl: FoldLosses, a: int, b: int, rope: str = "0.01") -> TestResult:
     """Bayesian correlated t test, rho = n_test/n (Corani & Benavoli 2015; Benavoli et
@@ -546,21 +560,24 @@ def _bayes_correlated_t(fl: FoldLosses, a: int, b: int, rope: str = "0.01") -> T
     return BY.correlated_bayesian_ttest(fl.diff(a, b), rope=float(rope), **_sizes(fl))
 
 
-@register_test("conservative-z", fits=_halves, batch=_on_diffs(FD.conservative_z_batch),
+@register_test("conservative-z", source="Nadeau & Bengio 2003",
+               fits=_halves, batch=_on_diffs(FD.conservative_z_batch),
                tags=("baseline",))
 def _conservative_z(fl: FoldLosses, a: int, b: int) -> TestResult:
     """Nadeau & Bengio's conservative Z (2003) on paired complementary halves, N(0, 1)"""
     return FD.conservative_z(fl.diff(a, b))
 
 
-@register_test("combined-t5x2cv", fits=is_5x2,
+@register_test("combined-t5x2cv", source="Yildiz 2013",
+               fits=is_5x2,
                batch=_on_diffs(FD.combined_ttest_5x2cv_batch), tags=("baseline",))
 def _combined_t5x2cv(fl: FoldLosses, a: int, b: int) -> TestResult:
     """Yildiz's combined 5x2cv t, all ten differences (2013 IEEE TKDE 25(9)), t(5)"""
     return FD.combined_ttest_5x2cv(fl.diff(a, b))
 
 
-@register_test("wilcoxon", fits=_folds, batch=_on_diffs(FD.wilcoxon_signed_rank_batch),
+@register_test("wilcoxon", source="Wilcoxon 1945; Demsar 2006",
+               fits=_folds, batch=_on_diffs(FD.wilcoxon_signed_rank_batch),
                tags=("baseline",))
 def _wilcoxon(fl: FoldLosses, a: int, b: int) -> TestResult:
     """Wilcoxon signed-rank test on the fold differences, scipy's method (Wilcoxon 1945;
@@ -568,14 +585,16 @@ def _wilcoxon(fl: FoldLosses, a: int, b: int) -> TestResult:
     return FD.wilcoxon_signed_rank(fl.diff(a, b))
 
 
-@register_test("sign-test", fits=_folds, batch=_on_diffs(FD.sign_test_batch),
+@register_test("sign-test", source="Demsar 2006",
+               fits=_folds, batch=_on_diffs(FD.sign_test_batch),
                tags=("baseline",))
 def _sign_test(fl: FoldLosses, a: int, b: int) -> TestResult:
     """sign test on the fold differences, exact binomial (Demsar 2006)"""
     return FD.sign_test(fl.diff(a, b))
 
 
-@register_test("cv-clt", fits=_partitions, needs_losses=True,
+@register_test("cv-clt", source="Bayle, Bayle, Janson & Mackey 2020",
+               fits=_partitions, needs_losses=True,
                params={"alternative": ("two-sided", "greater", "less")},
                batch=_cv_clt_batch, tags=("baseline",), shown=("cv-clt[alternative=greater]",))
 def _cv_clt(fl: FoldLosses, a: int, b: int, alternative: str = "two-sided") -> TestResult:
@@ -587,7 +606,8 @@ def _cv_clt(fl: FoldLosses, a: int, b: int, alternative: str = "two-sided") -> T
     return TestResult(float(z[0]), float(p[0]), None, alternative)
 
 
-@register_test("mcnemar-exact", fits=_any, needs_losses=True,
+@register_test("mcnemar-exact", source="McNemar 1947; Fagerland, Lydersen & Laake 2013",
+               fits=_any, needs_losses=True,
                batch=_first_fold_batch(I.mcnemar_exact_batch), tags=("baseline",))
 def _mcnemar_exact(fl: FoldLosses, a: int, b: int) -> TestResult:
     """McNemar's exact binomial test on the first fold's test set (McNemar 1947; Fagerland, Lydersen
@@ -597,7 +617,8 @@ def _mcnemar_exact(fl: FoldLosses, a: int, b: int) -> TestResult:
     return TestResult(float(s), float(p), None, "two-sided")
 
 
-@register_test("mcnemar-midp", fits=_any, needs_losses=True,
+@register_test("mcnemar-midp", source="Fagerland, Lydersen & Laake 2013",
+               fits=_any, needs_losses=True,
                batch=_first_fold_batch(I.mcnemar_midp_batch), tags=("baseline",))
 def _mcnemar_midp(fl: FoldLosses, a: int, b: int) -> TestResult:
     """McNemar mid-p test on the first fold's test set (Fagerland, Lydersen & Laake 2013)"""
@@ -606,7 +627,8 @@ def _mcnemar_midp(fl: FoldLosses, a: int, b: int) -> TestResult:
     return TestResult(float(s), float(p), None, "two-sided")
 
 
-@register_test("paired-permutation", fits=_any, needs_losses=True,
+@register_test("paired-permutation", source="Noreen 1989; Ojala & Garriga 2010",
+               fits=_any, needs_losses=True,
                params={"resamples": _RESAMPLES}, batch=_resampled_batch(I.PERMUTATION),
                tags=("baseline",), shown=("paired-permutation[resamples=exact]",))
 def _paired_permutation(fl: FoldLosses, a: int, b: int, resamples: str = "9999") -> TestResult:
@@ -619,7 +641,8 @@ def _paired_permutation(fl: FoldLosses, a: int, b: int, resamples: str = "9999")
     return TestResult(float(s[0]), float(p[0]), None, "two-sided")
 
 
-@register_test("paired-bootstrap", fits=_any, needs_losses=True,
+@register_test("paired-bootstrap", source="Efron & Tibshirani 1993",
+               fits=_any, needs_losses=True,
                params={"resamples": _RESAMPLES}, batch=_resampled_batch(I.BOOTSTRAP),
                tags=("baseline",), shown=("paired-bootstrap[resamples=exact]",))
 def _paired_bootstrap(fl: FoldLosses, a: int, b: int, resamples: str = "9999") -> TestResult:
@@ -634,12 +657,14 @@ def _paired_bootstrap(fl: FoldLosses, a: int, b: int, resamples: str = "9999") -
 
 # --- best-of-K choice methods (Yildiz & Alpaydin 2006) ---------------------------------------
 
-def _register_choices(batched: Mapping[str, Callable[..., np.ndarray]]) -> None:
+def _register_choices(batched: Mapping[str, Callable[..., np.ndarray]],
+                      cited: Mapping[str, str]) -> None:
     """The methods of :data:`simstudy.stats.choice.CHOICE_FUNCTIONS`, one entry per base name:
     ``multitest[holm=1]`` is ``multitest`` with a parameter, its function and description
     the table's.  The 5x2 cv t ones need 5x2 folds; ANOVA and Newman-Keuls read any R x F
     folds as L = R F samples per learner.  ``batched``: base name -> its batch form
-    (``batch(trials, alpha, **params)``), which makes it a baseline with every variant shown."""
+    (``batch(trials, alpha, **params)``), which makes it a baseline with every variant shown;
+    ``cited``: base name -> its citation in the tables."""
     variants: dict[str, list[str]] = {}
     for spec in CHOICE_FUNCTIONS:
         variants.setdefault(parse_spec(spec)[0], []).append(spec)
@@ -669,10 +694,14 @@ def _register_choices(batched: Mapping[str, Callable[..., np.ndarray]]) -> None:
                 params.setdefault(k, ())
                 params[k] += (v,)
         build.declared = Declaration(params, tuple(specs), tags,  # type: ignore[attr-defined]
-                                     tuple(specs[1:]) if many is not None else ())
+                                     tuple(specs[1:]) if many is not None else (),
+                                     cited.get(base, ""))
         desc = "; ".join([CHOICE_FUNCTIONS[base][1]] + [
             f"{s}: {CHOICE_FUNCTIONS[s][1]}" for s in specs if s != base])
         TESTS.register(base, build, description=desc)
 
 
-_register_choices({"mcs": _mcs_batch})
+_register_choices({"mcs": _mcs_batch}, {
+    "anova": "Yildiz & Alpaydin 2006", "newman-keuls": "Yildiz & Alpaydin 2006",
+    "multitest": "Yildiz & Alpaydin 2006", "testfirst": "Yildiz & Alpaydin 2006",
+    "mcs": "Hansen, Lunde & Nason 2011"})
