@@ -157,12 +157,14 @@ def test_study_modules_are_small_and_have_no_command_line():
 
 
 #: the tables that once listed tests beside the registry (names of module attributes)
-RETIRED_TEST_TABLES = ("_FAST", "_EVALUATORS", "NEW_BASELINES", "NEW_TESTS", "NEW_CHOICES")
+RETIRED_TEST_TABLES = ("_FAST", "_EVALUATORS", "NEW_BASELINES", "NEW_TESTS", "NEW_CHOICES",
+                       "CHOICE_FUNCTIONS")
 
 
 def _listed_test_names(path: Path, names: set[str]) -> list[tuple[str, int]]:
-    """Module-level tuples, lists and sets of string literals naming registered tests (two
-    or more), and module-level names of :data:`RETIRED_TEST_TABLES`: (target, count)."""
+    """Module-level tuples, lists, sets (and dicts' keys) of string literals naming
+    registered tests (two or more), and module-level names of :data:`RETIRED_TEST_TABLES`:
+    (target, count)."""
     out = []
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
@@ -172,9 +174,15 @@ def _listed_test_names(path: Path, names: set[str]) -> list[tuple[str, int]]:
         if any(i in RETIRED_TEST_TABLES for i in ids):
             out.append((ids[0], -1))
             continue
-        if "__all__" in ids or not isinstance(node.value, (ast.Tuple, ast.List, ast.Set)):
+        if "__all__" in ids:
             continue
-        hits = [e.value for e in node.value.elts if isinstance(e, ast.Constant)
+        if isinstance(node.value, ast.Dict):
+            elts = node.value.keys
+        elif isinstance(node.value, (ast.Tuple, ast.List, ast.Set)):
+            elts = node.value.elts
+        else:
+            continue
+        hits = [e.value for e in elts if isinstance(e, ast.Constant)
                 and isinstance(e.value, str) and e.value.split("[")[0] in names]
         if len(hits) >= 2:
             out.append((ids[0] if ids else "?", len(hits)))
@@ -186,11 +194,12 @@ def test_one_table_of_tests():
     form, is declared on their entries (tags, ``batch``), not listed in a second table."""
     import simstudy.card as card
     import simstudy.stats.baselines as baselines
+    import simstudy.stats.choice as choice
     import simstudy.trials as trials
     from simstudy.stats.registry import TESTS, ChoiceMethod, get_test
     from simstudy.stats.registry import baselines as tagged
 
-    for mod in (card, baselines, trials):
+    for mod in (card, baselines, choice, trials):
         assert not [n for n in RETIRED_TEST_TABLES if hasattr(mod, n)], mod.__name__
     names = set(TESTS.names())
     found = {str(p.relative_to(ROOT)): hits for p in sorted((ROOT / "simstudy").rglob("*.py"))

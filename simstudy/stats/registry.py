@@ -45,12 +45,12 @@ from ..errors import SimstudyError, unknown
 from ..registry import Registry
 from ..spec import format_spec, parse_spec
 from . import bayes as BY
+from . import choice as C
 from . import folds as FD
 from . import instances as I
 from . import mcs as M
 from . import pairwise as P
 from ._result import Outcome, TestResult
-from .choice import CHOICE_FUNCTIONS
 
 __all__ = [
     "TESTS",
@@ -657,51 +657,65 @@ def _paired_bootstrap(fl: FoldLosses, a: int, b: int, resamples: str = "9999") -
 
 # --- best-of-K choice methods (Yildiz & Alpaydin 2006) ---------------------------------------
 
-def _register_choices(batched: Mapping[str, Callable[..., np.ndarray]],
-                      cited: Mapping[str, str]) -> None:
-    """The methods of :data:`simstudy.stats.choice.CHOICE_FUNCTIONS`, one entry per base name:
-    ``multitest[holm=1]`` is ``multitest`` with a parameter, its function and description
-    the table's.  The 5x2 cv t ones need 5x2 folds; ANOVA and Newman-Keuls read any R x F
-    folds as L = R F samples per learner.  ``batched``: base name -> its batch form
-    (``batch(trials, alpha, **params)``), which makes it a baseline with every variant shown;
-    ``cited``: base name -> its citation in the tables."""
-    variants: dict[str, list[str]] = {}
-    for spec in CHOICE_FUNCTIONS:
-        variants.setdefault(parse_spec(spec)[0], []).append(spec)
-
-    for base, specs in variants.items():
-        fits = _any if base in ("anova", "newman-keuls", "mcs") else is_5x2
+def _register_choices(methods: Iterable[tuple]) -> None:
+    """The best-of-K methods of :mod:`.choice` and :mod:`.mcs`, one entry per base name:
+    ``(base, fits, citation, batch, variants)``, ``variants`` the ``(spec, fn,
+    description)`` of each spec, the base first (``multitest[holm=1]`` is ``multitest``
+    with a parameter, its own function and description).  ``batch(trials, alpha,
+    **params)``, where given, makes it a baseline with every variant shown."""
+    for base, fits, cited, many, variants in methods:
+        table = {spec: (fn, desc) for spec, fn, desc in variants}
+        specs = list(table)
         allowed = {k for s in specs for k in parse_spec(s)[1]}
-        many = batched.get(base)
         tags = frozenset({"baseline"}) if many is not None else frozenset()
 
-        def build(spec: str, got: dict[str, str], _base: str = base, _specs: list[str] = specs,
+        def build(spec: str, got: dict[str, str], _base: str = base, _table: dict = table,
                   _allowed: set[str] = allowed, _fits: Callable = fits,
                   _many: Callable | None = many, _tags: frozenset = tags) -> ChoiceMethod:
             TESTS.check_params(spec, got, _allowed)
             canonical = format_spec(_base, got)
-            if canonical not in _specs:
-                raise unknown(f"variant of choice method {_base!r}:", spec, _specs)
+            if canonical not in _table:
+                raise unknown(f"variant of choice method {_base!r}:", spec, list(_table))
             if canonical != spec.strip():
                 raise SimstudyError(f"test {spec!r}: write it in canonical form {canonical!r}")
-            fn, desc = CHOICE_FUNCTIONS[canonical]
+            fn, desc = _table[canonical]
             bound = None if _many is None else functools.partial(_many, **got)
             return ChoiceMethod(canonical, _fits, fn, desc, False, bound, _tags)
 
         params: dict[str, tuple[str, ...]] = {}
         for sp in specs:
             for k, v in parse_spec(sp)[1].items():
-                params.setdefault(k, ())
-                params[k] += (v,)
+                params[k] = params.get(k, ()) + (v,)
         build.declared = Declaration(params, tuple(specs), tags,  # type: ignore[attr-defined]
-                                     tuple(specs[1:]) if many is not None else (),
-                                     cited.get(base, ""))
-        desc = "; ".join([CHOICE_FUNCTIONS[base][1]] + [
-            f"{s}: {CHOICE_FUNCTIONS[s][1]}" for s in specs if s != base])
+                                     tuple(specs[1:]) if many is not None else (), cited)
+        desc = "; ".join([table[base][1]] + [f"{s}: {table[s][1]}" for s in specs if s != base])
         TESTS.register(base, build, description=desc)
 
 
-_register_choices({"mcs": _mcs_batch}, {
-    "anova": "Yildiz & Alpaydin 2006", "newman-keuls": "Yildiz & Alpaydin 2006",
-    "multitest": "Yildiz & Alpaydin 2006", "testfirst": "Yildiz & Alpaydin 2006",
-    "mcs": "Hansen, Lunde & Nason 2011"})
+# the 5x2 cv t ones need 5x2 folds; ANOVA, Newman-Keuls and the MCS read any R x F folds as
+# L = R F samples per learner
+_register_choices([
+    ("anova", _any, "Yildiz & Alpaydin 2006", None, [
+        ("anova", C.anova_choice,
+         "ANOVA F(K-1, K(L-1)) (Yildiz & Alpaydin 2006 eqs. 9-11): accepts -> the "
+         "simplest learner; rejects -> no best")]),
+    ("newman-keuls", _any, "Yildiz & Alpaydin 2006", None, [
+        ("newman-keuls", C.newman_keuls_choice,
+         "Newman-Keuls range test (eq. 12), best by the four rules of sec. 4.2")]),
+    ("multitest", is_5x2, "Yildiz & Alpaydin 2006", None, [
+        ("multitest", C.multitest_choice,
+         "MultiTest (Fig. 1): one-sided 5x2cv t, Bonferroni alpha/(K(K-1)/2); "
+         "best and full ordering"),
+        ("multitest[holm=1]", C._multitest_holm, "MultiTest with Holm's correction (sec. 3.2)")]),
+    ("testfirst", is_5x2, "Yildiz & Alpaydin 2006", None, [
+        ("testfirst", C.testfirst_choice,
+         "TestFirst (sec. 4.2): smallest mean must beat every simpler learner, "
+         "one-sided 5x2cv t at alpha/(K-1)"),
+        ("testfirst[family=pairs]", C._testfirst_pairs,
+         "TestFirst at MultiTest's per-test level alpha/(K(K-1)/2)")]),
+    ("mcs", _any, "Hansen, Lunde & Nason 2011", _mcs_batch, [
+        ("mcs", M.mcs_choice,
+         "model confidence set (Hansen, Lunde & Nason 2011), T_R, replications "
+         "resampled, B = 1000: the most preferred learner in the set"),
+        ("mcs[stat=max]", C._mcs_max, "the MCS with the T_max statistic")]),
+])
