@@ -20,7 +20,6 @@ Examples
 import importlib
 import importlib.util
 import sys
-import types
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -32,36 +31,15 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 # public name -> the module that defines it (imported on first use)
 _LAZY = {
     "run": "simstudy.api", "collect": "simstudy.api", "RunResult": "simstudy.api",
-    "snapshot": "simstudy.api",
+    "snapshot": "simstudy.api", "bench": "simstudy.api", "card": "simstudy.api",
+    "merge": "simstudy.api",
     "Study": "simstudy.study", "Cell": "simstudy.study", "cells": "simstudy.study",
     "get_study": "simstudy.catalog", "get_learner": "simstudy.learners",
     "get_test": "simstudy.stats.registry", "get_design": "simstudy.designs",
     "get_source": "simstudy.sources", "SimstudyError": "simstudy.errors",
     "compare": "simstudy.yourmodels", "Comparison": "simstudy.yourmodels",
 }
-# ``ss.bench(...)``, ``ss.card(...)`` and ``ss.merge(...)`` share their names with the
-# modules simstudy.bench, simstudy.card and simstudy.merge, which Python binds on this package
-# when they are imported; so those modules are made callable, calling the functions of the
-# same name in simstudy.api
-_CALLABLE = ("bench", "card", "merge")
-
-__all__ = ["__version__", *_LAZY, *_CALLABLE]
-
-
-class _CallableModule(types.ModuleType):
-    def __call__(self, *args, **kwargs):
-        api = importlib.import_module("simstudy.api")
-        return getattr(api, self.__name__.rpartition(".")[2])(*args, **kwargs)
-
-
-class _Package(types.ModuleType):
-    def __setattr__(self, name: str, value) -> None:
-        if name in _CALLABLE and type(value) is types.ModuleType:
-            value.__class__ = _CallableModule
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+__all__ = ["__version__", *_LAZY]
 
 
 def __getattr__(name: str):
@@ -69,8 +47,6 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value
         return value
-    if name in _CALLABLE:
-        return importlib.import_module(f"{__name__}.{name}")  # bound here, made callable
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -302,7 +302,7 @@ def _choices_at(study: Study, trials: pd.DataFrame, results: pd.DataFrame,
                 alpha: float) -> pd.DataFrame:
     """Choice-method rows re-decided at ``alpha`` from the stored fold errors (no refit)."""
     from .core import FoldLosses
-    from .runner import evaluate
+    from .evaluation import evaluate
     from .stats.registry import is_choice
 
     sel = (results["a"] < 0) & (results["alpha"].astype(float) != alpha)

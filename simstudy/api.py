@@ -447,7 +447,7 @@ def bench(test: Callable | str, study: str | Study, store: Any = None, **options
     beside the stored baselines, from stored trials; no learner is fitted.
 
     ``test`` is a function or ``"MODULE:FUNCTION"``; ``options`` (``name``, ``alpha``,
-    ``runs``, ``seed``) and the rest are those of :func:`simstudy.bench.bench`.
+    ``runs``, ``seed``) and the rest are those of :func:`simstudy.benchmark.bench`.
 
     Examples
     --------
@@ -461,7 +461,7 @@ def bench(test: Callable | str, study: str | Study, store: Any = None, **options
     >>> ss.bench(mine, "demo", path)["mine"].tolist()
     [1.0]
     """
-    from . import bench as _bench
+    from . import benchmark as _bench
     from .stats.registry import is_choice
 
     _read_options([study], options.get("alpha"), options.get("runs"), options.get("seed"))
@@ -476,10 +476,11 @@ def card(test: Callable | str, studies: Sequence[str | Study] | None = None,
          store: Any = None, **options: Any):
     """A new test's report card (size, power, replicability beside the baselines) from
     the stored trials of ``studies`` (default: every shipped study) in ``store`` (default:
-    the shipped trials; a store is read only when named); no learner is fitted.  See :func:`simstudy.card.card`
-    for ``options`` and the result, and :func:`simstudy.report.card.write_card` to write it.
+    the shipped trials; a store is read only when named); no learner is fitted.  See
+    :func:`simstudy.testcard.card` for ``options`` and the result, and
+    :func:`simstudy.report.card.write_card` to write it.
     """
-    from . import card as _card
+    from . import testcard as _card
 
     if isinstance(studies, (str, Study)):
         studies = [studies]
@@ -514,11 +515,13 @@ def snapshot(store: str | os.PathLike, dest: str | os.PathLike) -> Path:
 
 
 @_store_faults
-def merge(out: str | os.PathLike, inputs: Sequence[str | os.PathLike]):
+def merge(out: str | os.PathLike, inputs: Sequence[str | os.PathLike], *,
+          argv: Sequence[str] | None = None):
     """Combine the stores ``inputs`` (e.g. the shards of a job array) into the new store
-    ``out``; see :func:`simstudy.merge.merge_stores` for what is checked and returned."""
-    from .merge import merge_stores
+    ``out``; see :func:`simstudy.merging.merge_stores` for what is checked and returned
+    (``argv``: the command line, kept in the new store's log)."""
+    from .merging import merge_stores
 
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
-    return merge_stores(out, list(inputs))
+    return merge_stores(out, list(inputs), argv=argv)

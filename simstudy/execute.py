@@ -379,10 +379,9 @@ class Execution:
         return unit_id(cell, seed, lo, min(lo + step, self.study.runs))
 
     def _stored(self, chunk) -> Callable:
-        q = ("SELECT run FROM trials WHERE cell=? AND seed=? AND run>=? AND run<=?"
-             + (" AND losses IS NOT NULL" if self.losses.get(chunk.cell.id) else ""))
-        args = (chunk.cell.id, chunk.seed, min(chunk.runs), max(chunk.runs))
-        return lambda con: {int(r[0]) for r in con.execute(q, args)}
+        args = (chunk.cell.id, chunk.seed, min(chunk.runs), max(chunk.runs),
+                bool(self.losses.get(chunk.cell.id)))
+        return lambda table: table.stored_runs(*args)
 
     def _claim(self, chunks: list) -> list[tuple[str, object]]:
         """Per chunk ``(FREE, the chunk trimmed to its runs still missing)``, ``(DONE,

@@ -88,7 +88,7 @@ def cell_seconds(study, store, chunks: Sequence) -> tuple[dict[str, float], bool
     from .shard import measured_costs
 
     cells = {c.cell.id: c.cell for c in chunks}
-    got = measured_costs(store.path, list(cells)) if cells else {}
+    got = measured_costs(store, list(cells)) if cells else {}
     est = {cid: trial_cost(cell) for cid, cell in cells.items() if cid not in got}
     if got and est:  # the estimates in the measured cells' seconds
         both = {cid: trial_cost(cells[cid]) for cid in got}

@@ -19,11 +19,14 @@ from functools import cache
 
 import numpy as np
 
-from .core import Dataset, FoldLosses
+from .core import FoldLosses
 from .errors import SimstudyError
-from .seeding import ModelSeeds, design_seed, source_seed, trial_seed
-from .store import ResultRow, Store, TrialRecord
+from .evaluation import TrialError, evaluate, resolve_tests
+from .provenance import learner_impl
+from .seeding import ModelSeeds, trial_seed
+from .store import Store, TrialRecord
 from .study import Cell, Study
+from .trialdata import design_of, source_of, trial_block, trial_data
 
 
 @dataclass(frozen=True)
@@ -51,47 +54,13 @@ class RunSummary:
     execution: dict = field(default_factory=dict)
 
 
-class TrialError(SimstudyError):
-    """A learner or test failed inside a trial: names the cell, run, fold and the cause."""
-
-
 # --- resolving names (cached per process: workers resolve each name once) ------------------
-
-@cache
-def _source(spec: str):
-    from .sources import get_source
-
-    return get_source(spec)
-
-
-@cache
-def _design(spec: str):
-    from .designs import get_design
-
-    return get_design(spec)
-
 
 @cache
 def _learner(spec: str):
     from .learners import get_learner
 
     return get_learner(spec)
-
-
-def _tests(names: tuple[str, ...]):
-    from .stats.registry import get_test
-
-    return [get_test(t) for t in names]
-
-
-def learner_impl(learner) -> str:
-    """Which implementation fits a learner: ``module:Class`` (recorded with every trial)."""
-    inner = getattr(learner, "learner", None)  # ReferenceOf wraps the fast learner
-    cls = type(learner)
-    tag = f"{cls.__module__}:{cls.__qualname__}"
-    if inner is not None:
-        tag += f"({type(inner).__qualname__})"
-    return tag
 
 
 def check_folds(cell_id: str, y: np.ndarray, train: np.ndarray, test: np.ndarray) -> None:
@@ -130,12 +99,12 @@ def validate(study: Study) -> None:
         raise SimstudyError(f"study {study.name!r} has no cells; give it at least one "
                             "(simstudy.cells(sources, learner pairs, designs, tests))")
     for cell in study.cells:
-        src, des = _source(cell.source), _design(cell.design)
+        src, des = source_of(cell.source), design_of(cell.design)
         for ln in cell.learners:
             check_task(_learner(ln), getattr(src, "task", "classification"), src.name)
         if len(cell.learners) < 2:
             raise SimstudyError(f"cell {cell.id!r} needs at least two learners")
-        _tests(cell.tests)
+        resolve_tests(cell.tests)
         check_tests_fit(cell.tests, des)
         # one throwaway sample checks the data set against the design (too small, …)
         data = src.sample(np.random.default_rng(0))
@@ -156,30 +125,6 @@ def validate(study: Study) -> None:
 
 
 # --- one chunk -----------------------------------------------------------------------------
-
-def _trial_data(chunk: Chunk, run: int) -> tuple[Dataset, np.ndarray, np.ndarray]:
-    cid = chunk.cell.id
-    src = _source(chunk.cell.source)
-    data = src.sample(np.random.default_rng(source_seed(
-        chunk.seed, cid, chunk.cell.source, run, getattr(src, "runs_per_draw", None))))
-    des = _design(chunk.cell.design)
-    train = des.masks(data.y, np.random.default_rng(design_seed(chunk.seed, cid, run)))
-    test = des.test_masks(train)
-    return data, train, test
-
-
-def _trial_block(d: Dataset, tr: np.ndarray, te: np.ndarray, m: int):
-    """(X, y, train, test) of one trial; an independent test set is appended to X."""
-    tr, te = tr.reshape(m, -1), te.reshape(m, -1)
-    if d.X_test is None:
-        return d.X, d.y, tr, te
-    nt = d.X_test.shape[0]
-    X = np.concatenate([d.X, d.X_test])
-    y = np.concatenate([d.y, d.y_test])
-    train = np.concatenate([tr, np.zeros((m, nt), dtype=bool)], axis=1)
-    test = np.concatenate([np.zeros_like(tr), np.ones((m, nt), dtype=bool)], axis=1)
-    return X, y, train, test
-
 
 def _stack(blocks, shared: bool):
     """All trials' blocks as one (X, y, train, test), masks pointing at their own rows."""
@@ -207,11 +152,11 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
 
     t0 = time.perf_counter()
     cell, cid = chunk.cell, chunk.cell.id
-    src = _source(cell.source)
-    des = _design(cell.design)
+    src = source_of(cell.source)
+    des = design_of(cell.design)
     R, F = des.shape
     T = len(chunk.runs)
-    trials = [_trial_data(chunk, r) for r in chunk.runs]
+    trials = [trial_data(chunk.cell, chunk.seed, r) for r in chunk.runs]
 
     # One group of models per learner call.  A fixed source shares one X across the chunk:
     # one call for all runs x folds.  Generated samples (or independent test sets) differ per
@@ -224,10 +169,11 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
         per_trial = [(X0, y0, tr.reshape(R * F, -1), te.reshape(R * F, -1))
                      for _, tr, te in trials]
     else:
-        per_trial = [_trial_block(d, tr, te, R * F) for d, tr, te in trials]
+        per_trial = [trial_block(d, tr, te, R * F) for d, tr, te in trials]
 
     K = len(cell.learners)
-    keep = chunk.keep_losses or any(getattr(t, "needs_losses", False) for t in _tests(cell.tests))
+    keep = chunk.keep_losses or any(getattr(t, "needs_losses", False)
+                                    for t in resolve_tests(cell.tests))
     widths = [g[2].shape[1] for g in per_trial]
     # regression learners score real-valued losses (squared, absolute), kept as floats
     real = [getattr(_learner(ln), "task", "classification") == "regression"
@@ -377,46 +323,13 @@ def _fit_predict(learner, ln: str, X, y, train, test, flat, seeds, chunk: Chunk,
     return pred.astype(np.int64, copy=False)
 
 
-def evaluate(cell: Cell, fl: FoldLosses, alpha: float, run: int | None = None,
-             names: tuple[str, ...] | None = None) -> list[ResultRow]:
-    """Every test (each learner pair) and choice method of a cell on one trial's losses."""
-    from .stats.registry import ChoiceMethod
-    from .store import stats_version  # looked up per call: tests patch it
-
-    version = stats_version()
-    K = fl.errors.shape[0]
-    pairs = [(a, b) for a in range(K) for b in range(a + 1, K)]
-    res: list[ResultRow] = []
-    for st in _tests(cell.tests if names is None else names):
-        try:
-            if isinstance(st, ChoiceMethod):
-                best, order = st(fl.errors, alpha)
-                res.append(ResultRow(st.name, -1, -1, np.nan if best is None else int(best),
-                                     np.nan, None, alpha,
-                                     None if order is None else [int(i) for i in order],
-                                     version))
-                continue
-            for a, b in pairs:
-                r = st(fl, a, b)
-                df = list(r.df) if isinstance(r.df, tuple) else r.df
-                res.append(ResultRow(st.name, a, b, float(r.statistic), float(r.pvalue), df,
-                                     alpha, getattr(r, "extra", None), version))
-        except SimstudyError:
-            raise
-        except Exception as e:  # noqa: BLE001 - name the trial, one line
-            at = "" if run is None else f", run {run}"
-            raise TrialError(f"test {st.name!r} failed in cell {cell.id!r}{at}: "
-                             f"{type(e).__name__}: {e}") from None
-    return res
-
-
 # --- planning and executing ----------------------------------------------------------------
 
 def _needs_losses(cell: Cell) -> bool:
     """A cell with a per-instance test needs stored losses: a trial stored without them is
     recomputed (same seeds, same numbers) rather than answered wrongly.  (A study's
     ``meta["keep_losses"]`` only keeps them for new trials; it never forces a refit.)"""
-    return any(getattr(t, "needs_losses", False) for t in _tests(cell.tests))
+    return any(getattr(t, "needs_losses", False) for t in resolve_tests(cell.tests))
 
 
 def stored_runs(study: Study, store: Store) -> dict[str, set[int]]:
@@ -513,7 +426,7 @@ def recompute_results(study: Study, store: Store, todo, progress: bool = False) 
 def check_source_content(study: Study, store: Store) -> None:
     """Refuse to mix trials of one cell computed on different data (a changed data file)."""
     for cell in study.cells:
-        h = getattr(_source(cell.source), "content_hash", None)
+        h = getattr(source_of(cell.source), "content_hash", None)
         if h is None:
             continue
         stored = store.source_hashes(cell.id, study.seed) - {h}
@@ -553,7 +466,7 @@ def run_study(
     stored = stored_runs(study, store)  # read once, planned once
     chunks, total, done_before = plan(study, store, stored)
     from .execute import Execution
-    from .merge import definition
+    from .merging import definition
 
     facts = {"definition": definition(study)}
     if shard is not None:  # a deterministic 1/N of the work units

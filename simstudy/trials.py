@@ -70,11 +70,15 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .errors import SimstudyError
+
+if TYPE_CHECKING:
+    from .store import CellTrials
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "MAX_FILE_BYTES", "ExportSummary",
            "ShippedTrials", "VerifyReport", "export", "open_path", "open_shipped",
@@ -343,9 +347,7 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
     """
     from .core import unpack_losses
 
-    rows = store.con.execute(
-        "SELECT run, losses FROM trials WHERE cell=? AND seed=? ORDER BY run",
-        (cell["cell"], seed)).fetchall()
+    rows = store.packed_losses(cell["cell"], seed)
     if not any(r[1] is not None for r in rows):
         return None
     have = np.array([r[1] is not None for r in rows])
@@ -382,9 +384,7 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
 
 def _tests_in_store(store, cell: str, seed: int) -> tuple[list[str], float | None, list[str]]:
     """Pairwise tests and choice methods the store holds results for, and their alpha."""
-    rows = store.con.execute(
-        "SELECT test, MIN(a), MAX(alpha) FROM results WHERE cell=? AND seed=? GROUP BY test "
-        "ORDER BY MIN(rowid)", (cell, seed)).fetchall()
+    rows = store.result_tests(cell, seed)
     pair = [r[0] for r in rows if r[1] is not None and r[1] >= 0]
     choice = [r[0] for r in rows if r[1] is not None and r[1] < 0]
     alphas = [r[2] for r in rows if r[2] is not None]
@@ -434,22 +434,19 @@ def export(store: object, study: str, out: str | os.PathLike, *,
         raise _err(f"study must be a study name, got {study!r}")
     if int(max_file_bytes) < 100_000:
         raise _err(f"max_file_bytes must be at least 100000, got {max_file_bytes!r}")
-    own = not hasattr(store, "con")
+    own = not isinstance(store, Store)
     st = Store(store, readonly=True) if own else store
+    snapshot = contextlib.ExitStack()
     writers: list[_PartWriter] = []
     try:
         out = Path(out)
         if out.exists() and not out.is_dir():
             raise _err(f"--out {str(out)!r} is a file; give a directory")
         old = _old_manifest(out, study)
-        if not st.con.in_transaction:  # one snapshot, also while a run writes to the store
-            st.con.execute("BEGIN")
-        groups = st.con.execute(
-            "SELECT cell, seed, COUNT(*), MIN(source), MIN(learners), MIN(design) FROM trials "
-            "WHERE study=? GROUP BY cell, seed ORDER BY MIN(rowid)", (study,)).fetchall()
+        snapshot.enter_context(st.read_snapshot())  # one snapshot, also while a run writes
+        groups = st.study_groups(study)
         if not groups:
-            held = [r[0] for r in st.con.execute(
-                "SELECT DISTINCT study FROM trials ORDER BY study").fetchall()]
+            held = st.studies()
             raise _err(f"store {str(st.path)!r} holds no trials of study {study!r}; "
                        f"studies it holds: {', '.join(map(str, held)) or 'none'}")
         try:
@@ -512,10 +509,9 @@ def export(store: object, study: str, out: str | os.PathLike, *,
                 tmp.unlink(missing_ok=True)
         raise
     finally:
+        snapshot.close()
         if own:
             st.close()
-        elif st.con.in_transaction:
-            st.con.rollback()  # a read transaction: ends the snapshot
     files_bytes = {k: v["bytes"] for k, v in manifest["files"].items()}
     files_bytes[MANIFEST] = (out / MANIFEST).stat().st_size
     return ExportSummary(out, study, int(manifest["trials"]), len(cells_meta), files_bytes,
@@ -546,10 +542,7 @@ def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, d
 
     ct = st.fold_errors([cid], seed)[cid]
     T, K, R, F = ct.errors.shape
-    rows = st.con.execute(
-        "SELECT run, trial_seed, created, seconds, version, impl, source_hash, source, "
-        "learners, design FROM trials WHERE cell=? AND seed=? ORDER BY run",
-        (cid, seed)).fetchall()
+    rows = st.provenance_rows(cid, seed)
     runs = np.array([r[0] for r in rows], dtype=np.int64)
     if not np.array_equal(runs, ct.runs):
         raise _err(f"cell {cid!r}: the store changed while exporting")
@@ -606,7 +599,7 @@ def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, d
 
 def _manifest(st, study: str, cells: list[dict], files: dict, invs: list[dict],
               used: list[int]) -> dict:
-    from .store import blas_kernels, compile_target
+    from .provenance import blas_kernels, compile_target
 
     try:
         from .catalog import get_study
@@ -1023,7 +1016,8 @@ class ShippedTrials:
             df = df[df["cell"].isin(list(cells))].reset_index(drop=True)
         return df
 
-    def fold_errors(self, cells: Iterable[str], seed: int, runs: int | None = None) -> dict:
+    def fold_errors(self, cells: Iterable[str], seed: int,
+                    runs: int | None = None) -> dict[str, CellTrials]:
         """Cell id -> :class:`simstudy.store.CellTrials` for every shipped cell asked for at
         ``seed`` (runs < ``runs``); fold errors decoded from their counts (bit-identical to
         the store's)."""
@@ -1153,7 +1147,7 @@ class ShippedTrials:
         else:  # bit offset of each trial: its test positions (sum of n_test) times K
             npos = ct.n_test[has].reshape(TL, -1).sum(1).astype(np.int64) * K
             offsets = np.concatenate([[0], np.cumsum(npos)])
-        masks = _MaskMaker(self.study, self.cell(g["cell"], g["seed"]), int(g["seed"]))
+        masks = _MaskMaker(self.cell(g["cell"], g["seed"]), int(g["seed"]))
         out: dict[int, np.ndarray] = {}
         for i in indices:
             if not has[i]:
@@ -1284,17 +1278,15 @@ def _remember(stamp: str) -> None:
 class _MaskMaker:
     """The test masks (R, F, n) of a cell's trials, recomputed as the runner draws them."""
 
-    def __init__(self, study: str, cell, seed: int) -> None:
-        from .runner import Chunk
-
-        self.chunk = Chunk(study, cell, (), seed, 0.05, True)
+    def __init__(self, cell, seed: int) -> None:
+        self.cell, self.seed = cell, seed
 
     def test(self, run: int) -> np.ndarray:
-        from .runner import _design, _trial_block, _trial_data
+        from .trialdata import design_of, trial_block, trial_data
 
-        d, tr, te = _trial_data(self.chunk, run)
-        R, F = _design(self.chunk.cell.design).shape
-        _, _, _, test = _trial_block(d, tr, te, R * F)
+        d, tr, te = trial_data(self.cell, self.seed, run)
+        R, F = design_of(self.cell.design).shape
+        _, _, _, test = trial_block(d, tr, te, R * F)
         return test.reshape(R, F, -1)
 
 
@@ -1572,8 +1564,8 @@ def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int 
     >>> verify([], 0.5).ok
     True
     """
+    from .provenance import blas_kernels, compile_target
     from .runner import Chunk, compute_chunk
-    from .store import blas_kernels, compile_target
 
     if not (isinstance(fraction, (int, float)) and 0 < fraction <= 1):
         raise _err(f"sample must be a fraction in (0, 1], got {fraction!r}")
@@ -1709,123 +1701,6 @@ def _trial_invocations(r: ShippedTrials, g: dict, ct) -> np.ndarray:
         return np.full(ct.T, at(int(g["invocation"])), dtype=np.int64)
     raw = r._file(g["file"])[f"g{g['index']}_inv"].astype(np.int64) - 1
     return np.array([at(int(x)) for x in raw], dtype=np.int64)
-
-
-# =========================================================================================
-# command line: python -m simstudy trials export|verify|info
-# =========================================================================================
-
-def add_trials_parser(sub) -> None:
-    """The ``trials`` subcommand and its three actions (imports nothing heavy)."""
-    t = sub.add_parser("trials", help="shipped trials: export a store, verify, describe",
-                       description="The shipped trials: a study's stored trials in the "
-                                   "compact form kept in the repository (figures/STUDY/"
-                                   "trials), read by card and bench when no store is given.")
-    ts = t.add_subparsers(dest="trials_command", metavar="ACTION")
-    ex = ts.add_parser("export", help="write a store's trials of one study in the shipped form")
-    ex.add_argument("store", help="result store (.sqlite or .sqlite.gz)")
-    ex.add_argument("--study", required=True, help="the study to export (as the store names it)")
-    ex.add_argument("--out", help="directory to write (default figures/STUDY/trials)")
-    ex.add_argument("--max-file-mb", default="5", help="largest file in MB (5)")
-    ex.add_argument("--no-check", action="store_true",
-                    help="skip reading the export back and comparing it with the store")
-    ex.add_argument("--no-progress", action="store_true", help="no progress bar")
-    ve = ts.add_parser("verify", help="recompute a random sample of shipped trials from their "
-                                      "seeds and compare bit for bit")
-    ve.add_argument("--study", help="comma-separated studies (default: every shipped study)")
-    ve.add_argument("--dir", action="append", help="a shipped-trials directory (repeatable)")
-    ve.add_argument("--sample", default="0.001", help="fraction of each study's trials (0.001)")
-    ve.add_argument("--seed", default="0", help="seed of the sample (0)")
-    ve.add_argument("--out", help="also write one row per trial to this CSV file")
-    ve.add_argument("--no-progress", action="store_true", help="no progress bar")
-    inf = ts.add_parser("info", help="what is shipped: trials, cells, bytes, provenance")
-    inf.add_argument("--study", help="comma-separated studies (default: every shipped study)")
-    inf.add_argument("--dir", action="append", help="a shipped-trials directory (repeatable)")
-
-
-def _number(name: str, text: str, kind: type, ok, want: str):
-    try:
-        v = kind(text)
-    except (TypeError, ValueError):
-        v = None
-    if v is None or (isinstance(v, float) and not math.isfinite(v)) or not ok(v):
-        raise _err(f"{name} must be {want}, got {text!r}")
-    return v
-
-
-def _readers(args) -> list[ShippedTrials]:
-    if args.dir:
-        readers = []
-        for d in args.dir:
-            r = open_path(d)
-            if r is None:
-                raise _err(f"--dir {d!r} holds no shipped trials (no {MANIFEST})")
-            readers.append(r)
-        return readers
-    found = shipped_dirs()
-    if args.study:
-        names = [s.strip() for s in args.study.split(",") if s.strip()]
-        missing = [s for s in names if s not in found]
-        if missing:
-            raise _err(f"no shipped trials of study {missing[0]!r}; shipped: "
-                       f"{', '.join(found) or 'none'}")
-        return [ShippedTrials(found[s]) for s in names]
-    if not found:
-        raise _err("no shipped trials found (figures/STUDY/trials of this checkout, or "
-                   f"${ENV_DIRS}); export one: python -m simstudy trials export STORE "
-                   "--study NAME")
-    return [ShippedTrials(d) for d in found.values()]
-
-
-def cmd_trials(args) -> int:
-    """Run ``python -m simstudy trials ACTION``; returns the exit status."""
-    action = getattr(args, "trials_command", None)
-    if action is None:
-        raise _err("trials needs an action; valid choices: export, info, verify")
-    if action == "export":
-        mb = _number("--max-file-mb", args.max_file_mb, float, lambda v: v >= 0.1,
-                     "a number of megabytes >= 0.1")
-        out = Path(args.out) if args.out else Path("figures") / args.study / "trials"
-        s = export(args.store, args.study, out, max_file_bytes=int(mb * 1_000_000),
-                   check=not args.no_check, progress=not args.no_progress)
-        print(s.line())
-        bad = s.checks.get("pvalues", {})
-        if bad and bad.get("identical") != bad.get("compared"):
-            print(f"simstudy: note: {bad['compared'] - bad['identical']:,} recomputed "
-                  "p-values differ from the store's (the statistics code changed since the "
-                  f"run?), e.g. {bad['differing'][:1]}", file=sys.stderr)
-        return 0
-    if action == "verify":
-        frac = _number("--sample", args.sample, float, lambda v: 0 < v <= 1,
-                       "a fraction in (0, 1]")
-        seed = _number("--seed", args.seed, int, lambda v: 0 <= v < 2**63,
-                       "an integer in [0, 2**63 - 1]")
-        readers = _readers(args)
-        rep = verify(readers, frac, seed, progress=not args.no_progress)
-        files = sum(len(r.manifest["files"]) for r in readers)
-        print(f"checked {files} files of {len(readers)} studies (sha256, counts, cell labels); "
-              f"recomputed {int((rep.rows['status'] != 'damaged').sum()):,} trials in "
-              f"{rep.seconds:.1f} s on compile target "
-              f"{rep.here['compile_target']!r}, BLAS {rep.here['blas']!r}")
-        from .report import to_markdown
-
-        print(to_markdown(rep.summary()))
-        for r in rep.rows[rep.rows["status"] != "identical"].itertuples(index=False):
-            at = f"seed {r.seed} run {r.run}" if r.run >= 0 else ""
-            print(f"  {r.status}: {r.study} {r.cell} {at}: {r.detail}".replace(" :", ":"))
-        if args.out:
-            rep.rows.to_csv(args.out, index=False)
-            print(f"wrote {args.out}")
-        st = rep.rows["status"]
-        why = ("damaged files or manifest entries" if (st == "damaged").any() else
-               "trials that differ beyond what a CPU-dependent kernel explains")
-        print("verify: " + ("passed" if rep.ok else f"FAILED: {why}"))
-        return 0 if rep.ok else 1
-    damaged = 0
-    for r in _readers(args):
-        print(info_text(r))
-        damaged += bool(r.problems())
-    return 2 if damaged else 0
 
 
 def info_text(r: ShippedTrials) -> str:

@@ -56,6 +56,7 @@ from .errors import Interrupted, SimstudyError
 from .spec import parse_spec
 
 if TYPE_CHECKING:
+    from .store import TrialReader
     from .study import Study
 
 KINDS = ("pairwise", "choice")
@@ -484,7 +485,8 @@ def progress_bar(enabled: bool | None, total: int, desc: str):
 
 # --- where the trials come from ---------------------------------------------------------
 
-def open_readers(store: object, studies: Sequence[str] = ()) -> tuple[list, list]:
+def open_readers(store: object, studies: Sequence[str] = ()
+                 ) -> tuple[list[TrialReader], list[TrialReader]]:
     """Readers of stored trials for ``store``: a path or an open store, a list of them, or
     None for the shipped trials (:mod:`simstudy.trials`).  A store is read only when it is
     named: ``simstudy-store.sqlite`` in the current directory is never picked up by itself,
@@ -526,7 +528,8 @@ def local_store_hint() -> str | None:
             f"--store {DEFAULT_STORE})")
 
 
-def default_readers(studies: Sequence[str] = ()) -> tuple[list, list]:
+def default_readers(studies: Sequence[str] = ()
+                    ) -> tuple[list[TrialReader], list[TrialReader]]:
     """The readers used when no store is given: the shipped trials alone (see
     :func:`open_readers`)."""
     readers = shipped_readers(studies)
@@ -540,7 +543,7 @@ def default_readers(studies: Sequence[str] = ()) -> tuple[list, list]:
     return readers, list(readers)
 
 
-def shipped_readers(studies: Sequence[str] = ()) -> list:
+def shipped_readers(studies: Sequence[str] = ()) -> list[TrialReader]:
     """The shipped trials holding ``studies`` (all when empty): readers from
     ``simstudy.trials.open_shipped``; none when this simstudy ships no trials."""
     try:
@@ -561,8 +564,8 @@ def _shipped_path(x: object):
     return None if opener is None else opener(x)
 
 
-def locate(st: Study | str, readers: list, runs: int | None, seed: int | None,
-           alpha: float | None):
+def locate(st: Study | str, readers: Sequence[TrialReader], runs: int | None,
+           seed: int | None, alpha: float | None) -> tuple[Study, TrialReader | None]:
     """``(study, reader)``: the study scoped to the first reader holding any of its cells,
     or ``(study, None)`` when none does.  A name is scoped to the stored seed and runs (the
     study's own seed where several are stored); a Study is read as given unless ``runs`` or
@@ -590,13 +593,12 @@ def locate(st: Study | str, readers: list, runs: int | None, seed: int | None,
     return study, None
 
 
-def no_trials(st: Study | str, study: Study, readers: list) -> str:
+def no_trials(st: Study | str, study: Study, readers: Sequence[TrialReader]) -> str:
     """Why a study cannot be read, with the command that computes it."""
-    from .store import run_hint
+    from .store import Store, run_hint
 
     asked = st if isinstance(st, str) else study.name
     where = ", ".join(r.describe() for r in readers)
-    path = next((getattr(r, "path", None) for r in readers
-                 if getattr(r, "path", None) is not None and hasattr(r, "con")), None)
+    path = next((r.path for r in readers if isinstance(r, Store)), None)
     return (f"no trials of study {asked!r} in {where}; compute them: "
             f"{run_hint(asked, path)}")

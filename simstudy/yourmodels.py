@@ -9,7 +9,7 @@ the tests of :mod:`simstudy.stats.registry` on those same losses: asking for ano
 or another alpha refits nothing.  Beside each verdict stand the test's size (worst H0 cell
 and the mean over H0 cells) and power (mean over H1 cells of known difference) measured on
 the shipped trials of the same design (:mod:`simstudy.trials`, computed by
-:func:`simstudy.card.card`, the report card's machinery).
+:func:`simstudy.testcard.card`, the report card's machinery).
 
 The default tests are the recommended ones for the design (:data:`RECOMMENDED`):
 
@@ -311,14 +311,14 @@ def measured_size_power(design: str, tests: Sequence[str], alpha: float) -> pd.D
     difference) of ``tests`` on the shipped trials of ``design``, with trial counts: one
     row per test; tests the shipped trials cannot measure are left out.
 
-    Computed by the report card (:func:`simstudy.card.card`) from the shipped fold errors:
+    Computed by the report card (:func:`simstudy.testcard.card`) from the shipped fold errors:
     the first test no stored cell holds is the card's new test, the stored ones and the card's
     baselines come with it (a few seconds; remembered in this process).
     """
     key = (design, tuple(tests), float(alpha))
     if key in _MEASURED:
         return _MEASURED[key]
-    from .card import card
+    from .testcard import card
     from .trials import open_shipped
     from .usertest import locate
 
@@ -413,7 +413,7 @@ def _interval(test: str, d: np.ndarray, ntr: float, nte: float, alpha: float
     """The (1 - alpha) interval of the expected difference in loss (A - B) that a t- or
     z-type test inverts: estimate ± quantile x its standard error; (nan, nan) for tests
     without one (F, rank, Bayesian, McNemar)."""
-    from .card import corrected_t_interval
+    from .testcard import corrected_t_interval
 
     base = parse_spec(test)[0]
     x = d.ravel()
@@ -692,7 +692,7 @@ def _stored(store, cell: str, seed: int) -> FoldLosses | None:
 
 def _keep(store, cell: str, seed: int, ms, design: str, data_name: str, fl: FoldLosses,
           seconds: float) -> None:
-    from .runner import learner_impl
+    from .provenance import learner_impl
     from .store import Store, TrialRecord
 
     rec = TrialRecord(cell=cell, seed=seed, run=0, study="compare", source=data_name,

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from simstudy.bench import bench, bench_choice
+from simstudy.benchmark import bench, bench_choice
 from simstudy.catalog import get_study
 from simstudy.errors import SimstudyError
 from simstudy.runner import run_study
@@ -257,7 +257,7 @@ def test_bench_shows_progress_over_trials(store, capsys):
     assert "bench F" in err and "6/6" in err
 
 
-@pytest.mark.parametrize("module", ["usertest", "bench", "card", "aggregate", "store"])
+@pytest.mark.parametrize("module", ["usertest", "benchmark", "testcard", "aggregate", "store"])
 def test_docstring_examples_run(module, tmp_path, monkeypatch):
     import doctest
     import importlib

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from simstudy import runner as runner_mod
-from simstudy.card import _matched_alpha, _reject_rate, card
 from simstudy.catalog import get_study
 from simstudy.cli import main
 from simstudy.errors import SimstudyError
@@ -22,6 +21,7 @@ from simstudy.stats import consistency_from_counts, mcnemar
 from simstudy.stats.registry import baselines
 from simstudy.store import Store
 from simstudy.study import Cell
+from simstudy.testcard import _matched_alpha, _reject_rate, card
 from simstudy.truth import KNOWN, truth, truth_text
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 import simstudy as ss
-from simstudy.card import card
 from simstudy.errors import SimstudyError
 from simstudy.stats import ttest_5x2cv
 from simstudy.stats.baselines import Trials, evaluate
 from simstudy.stats.registry import baselines
 from simstudy.store import Store
+from simstudy.testcard import card
 
 
 def _t(d, *, n_train, n_test):

@@ -88,12 +88,19 @@ def test_import_simstudy_stays_cheap():
     assert _fresh(code) == ["[]", "True", "True", "True"]  # nothing heavy until a name is used
 
 
-def test_card_and_bench_are_the_modules_and_the_calls():
-    import simstudy as ss
-    from simstudy import card as card_module
+def test_the_verbs_are_the_functions_of_the_api():
+    """``ss.card``, ``ss.bench`` and ``ss.merge`` are plain functions; the modules behind
+    them have names of their own, so importing one binds nothing over a verb."""
+    import types
 
-    assert card_module is sys.modules["simstudy.card"] is ss.card
-    assert callable(ss.card) and callable(ss.bench) and hasattr(ss.bench, "bench_choice")
+    import simstudy as ss
+    from simstudy import api, benchmark, merging, testcard  # noqa: F401 - bound on the package
+
+    for verb in ("card", "bench", "merge"):
+        f = getattr(ss, verb)
+        assert isinstance(f, types.FunctionType) and f is getattr(api, verb), verb
+    assert ss.benchmark is sys.modules["simstudy.benchmark"] and hasattr(ss.benchmark,
+                                                                          "bench_choice")
 
 
 def test_run_and_collect_agree_with_the_store(tmp_path):

@@ -192,9 +192,9 @@ def _listed_test_names(path: Path, names: set[str]) -> list[tuple[str, int]]:
 def test_one_table_of_tests():
     """The registry is the one table of tests: which tests are baselines, which have a batch
     form, is declared on their entries (tags, ``batch``), not listed in a second table."""
-    import simstudy.card as card
     import simstudy.stats.baselines as baselines
     import simstudy.stats.choice as choice
+    import simstudy.testcard as card
     import simstudy.trials as trials
     from simstudy.stats.registry import TESTS, ChoiceMethod, get_test
     from simstudy.stats.registry import baselines as tagged
@@ -213,3 +213,126 @@ def test_one_table_of_tests():
     assert all(get_test(c).batch is not None for c in classic)
     assert all(get_test(c).batch is not None for c in tagged())
     assert all(isinstance(get_test(c), ChoiceMethod) for c in tagged("choice"))
+
+
+def _library_trees() -> list[tuple[str, ast.AST]]:
+    """(path, parsed source) of every ``simstudy/**.py`` but ``store.py``, the one module
+    that talks to SQLite."""
+    base = ROOT / "simstudy"
+    return [(str(p.relative_to(ROOT)), ast.parse(p.read_text(encoding="utf-8")))
+            for p in sorted(base.rglob("*.py")) if p != base / "store.py"]
+
+
+def test_only_the_store_touches_its_connection():
+    """``.con`` (a store's SQLite connection) is read in ``store.py`` alone: every query
+    other modules need is a named ``Store`` method.  Comments and docstrings are not code,
+    so the syntax tree, not the text, is searched."""
+    found = [f"{path}:{node.lineno}" for path, tree in _library_trees()
+             for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and node.attr == "con"]
+    assert found == []
+
+
+#: the start of a SQL statement in a string literal
+_SQL = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "CREATE ", "PRAGMA ", "ATTACH ", "BEGIN")
+
+
+def test_only_the_store_speaks_sql():
+    """Outside ``store.py`` no module calls ``sqlite3`` (``connect``, ``backup`` ...),
+    imports a name from it, reads with ``pandas.read_sql*``, or writes a SQL statement in
+    a string; ``import sqlite3`` to recognise its errors (``errors.fault``) is allowed."""
+    found = []
+    for path, tree in _library_trees():
+        for node in ast.walk(tree):
+            bad = None
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                f = node.func
+                if isinstance(f.value, ast.Name) and f.value.id == "sqlite3":
+                    bad = f"sqlite3.{f.attr}()"
+                elif f.attr.startswith("read_sql"):
+                    bad = f"{f.attr}()"
+            elif isinstance(node, ast.ImportFrom) and node.module == "sqlite3":
+                bad = "from sqlite3 import"
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and node.value.lstrip().upper().startswith(_SQL)
+                  and node.value.lstrip()[:6].isupper()):
+                bad = f"SQL {node.value.strip()[:30]!r}"
+            if bad:
+                found.append(f"{path}:{node.lineno}: {bad}")
+    assert found == []
+
+
+def test_both_readers_offer_the_one_reader_api():
+    """A result store and the shipped trials read stored trials through one protocol,
+    ``simstudy.store.TrialReader``: each of its methods exists on both, with the protocol's
+    parameters (names, kinds and defaults), so a caller reads either alike."""
+    import inspect
+
+    from simstudy.store import Store, TrialReader
+    from simstudy.trials import ShippedTrials
+
+    names = [n for n, f in vars(TrialReader).items()
+             if callable(f) and not n.startswith("_")]
+    assert {"describe", "holdings", "fold_errors", "pvalues", "choices", "losses"} <= set(names)
+
+    def params(f):
+        return [(p.name, p.kind, p.default) for p in inspect.signature(f).parameters.values()]
+
+    differ = [f"{cls.__name__}.{n}" for cls in (Store, ShippedTrials) for n in names
+              if params(getattr(cls, n)) != params(getattr(TrialReader, n))]
+    assert differ == []
+
+
+#: what parses a command line: argparse, its parser methods, sys.argv, a __main__ guard
+_ARGV_CALLS = {"add_argument", "add_parser", "add_subparsers", "add_argument_group",
+               "add_mutually_exclusive_group", "parse_args", "parse_known_args"}
+
+
+def _argv_uses(tree: ast.AST) -> list[str]:
+    """Where a module's syntax tree reads a command line (by line)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "argparse"
+                                                for a in node.names):
+            found.append(f"{node.lineno}: import argparse")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "argparse":
+            found.append(f"{node.lineno}: from argparse")
+        elif isinstance(node, ast.ImportFrom) and node.module == "sys" and any(
+                a.name == "argv" for a in node.names):
+            found.append(f"{node.lineno}: from sys import argv")
+        elif (isinstance(node, ast.Attribute) and node.attr == "argv"
+              and isinstance(node.value, ast.Name) and node.value.id == "sys"):
+            found.append(f"{node.lineno}: sys.argv")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in _ARGV_CALLS):
+            found.append(f"{node.lineno}: .{node.func.attr}()")
+        elif isinstance(node, ast.Compare) and {
+                getattr(x, "id", getattr(x, "value", None))
+                for x in (node.left, *node.comparators)} == {"__name__", "__main__"}:
+            found.append(f"{node.lineno}: __main__ guard")
+    return sorted(found, key=lambda u: int(u.split(":")[0]))
+
+
+def test_the_argv_probe_sees_every_kind_of_use():
+    code = ("import argparse\nimport sys\nfrom argparse import ArgumentParser\n"
+            "from sys import argv\nx = sys.argv[1:]\np.add_argument('--x')\n"
+            "if __name__ == '__main__':\n    pass\n")
+    assert [u.split(": ")[1] for u in _argv_uses(ast.parse(code))] == [
+        "import argparse", "from argparse", "from sys import argv", "sys.argv",
+        ".add_argument()", "__main__ guard"]
+    # a docstring or comment naming them is not a use
+    assert _argv_uses(ast.parse('"""python -m x; argparse; sys.argv"""\n# __main__\n')) == []
+
+
+def test_argv_is_parsed_in_the_cli_alone():
+    """No module of the library outside ``simstudy/cli/`` (and ``__main__.py``, which calls
+    it) imports argparse, builds a parser, reads ``sys.argv`` or runs as a script: the
+    benchmarks and report writers are functions the CLI and nox call."""
+    uses = []
+    for p in sorted((ROOT / "simstudy").rglob("*.py")):
+        rel = p.relative_to(ROOT / "simstudy")
+        if rel.parts[0] == "cli" or rel == Path("__main__.py"):
+            continue
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        uses += [f"simstudy/{rel.as_posix()}:{u}" for u in _argv_uses(tree)]
+    assert uses == []

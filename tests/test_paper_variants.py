@@ -294,7 +294,8 @@ def test_type1_paper_render_counts_match_its_tables(tmp_path):
 def test_calibration_script_rejects_runs_below_one(capsys):
     import importlib.util
 
-    from simstudy.errors import SimstudyError, guarded
+    from simstudy.cli import guarded
+    from simstudy.errors import SimstudyError
 
     path = Path(__file__).resolve().parents[1] / "scripts" / "alpaydin1999_calibration.py"
     spec = importlib.util.spec_from_file_location("_alpaydin1999_calibration", path)

@@ -210,7 +210,7 @@ def my_F(d, *, n_train, n_test):
 
 
 def test_bench_uses_stored_losses_without_fitting(demo, tmp_path, monkeypatch):
-    from simstudy.bench import bench
+    from simstudy.benchmark import bench
     from simstudy.learners.base import Learner
 
     path = tmp_path / "b.sqlite"

@@ -15,7 +15,6 @@ from simstudy.report.baselines import (
     COLUMNS,
     baselines_table,
     benchmark,
-    main,
     synthetic_trials,
     write_baselines,
 )
@@ -137,7 +136,7 @@ def test_a_study_that_asks_for_them_stores_them(tmp_path):
     # the stored losses to the same numbers
     import json
 
-    from simstudy.runner import evaluate as run_evaluate
+    from simstudy.evaluation import evaluate as run_evaluate
 
     cell = Cell("iris", ("nmc", "1nn"), "5x2", ("bayes-correlated-t", "paired-permutation",
                                                 "mcnemar-midp"))
@@ -204,9 +203,11 @@ def test_writing_and_the_command_line(stored, tmp_path, capsys):
     assert [f.name for f in files] == ["baselines.md", "baselines.csv", "baselines.tex"]
     back = pd.read_csv(files[1])
     assert len(back) == len(t) and list(back.columns) == COLUMNS
-    assert main(["nosuch", "--store", str(path)]) == 2
+    from simstudy.cli import main
+
+    assert main(["baselines", "nosuch", "--store", str(path)]) == 2
     assert "nosuch" in capsys.readouterr().err
-    assert main(["demo"]) == 2
+    assert main(["baselines", "demo"]) == 2
     assert "--store" in capsys.readouterr().err
 
 

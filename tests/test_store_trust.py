@@ -23,9 +23,10 @@ from simstudy.aggregate import collect
 from simstudy.catalog import get_study
 from simstudy.errors import SimstudyError
 from simstudy.learners.base import Learner
+from simstudy.provenance import blas_kernels
 from simstudy.runner import run_study
 from simstudy.stats import ftest_5x2cv
-from simstudy.store import Store, blas_kernels
+from simstudy.store import Store
 from simstudy.study import Study, cells
 
 
@@ -268,7 +269,7 @@ def test_every_invocation_records_numbas_compile_target(run_args, monkeypatch):
     import numba
     from numba.core import config
 
-    from simstudy.store import compile_target
+    from simstudy.provenance import compile_target
 
     args = run_args
     host = config.CPU_NAME or llvm.get_host_cpu_name()
@@ -298,7 +299,7 @@ def test_openblas_coretype_shows_in_the_recorded_kernels():
     # Nehalem's kernels run on any x86-64 CPU this suite meets; the override must be visible
     env = {**os.environ, "OPENBLAS_CORETYPE": "NEHALEM"}
     out = subprocess.run([sys.executable, "-c",
-                          "from simstudy.store import blas_kernels; print(blas_kernels())"],
+                          "from simstudy.provenance import blas_kernels; print(blas_kernels())"],
                          env=env, capture_output=True, text=True, check=True).stdout.strip()
     libs = out.split("; ")
     assert libs and all(lib.startswith("openblas ") and lib.endswith(" Nehalem")

@@ -1,6 +1,6 @@
-"""``python -m simstudy card``: the command line of :mod:`simstudy.card`.
+"""``python -m simstudy card``: the command line of :mod:`simstudy.testcard`.
 
-Kept apart from :mod:`simstudy.card` so that building the parser imports nothing heavy.
+Kept apart from :mod:`simstudy.testcard` so that building the parser imports nothing heavy.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 from ..errors import SimstudyError
-from ..params import ALPHA, RUNS, SEED, arg_type
+from ..params import ALPHA, RUNS, SEED
+from .args import arg_type
 
 
 def note_local_store() -> None:

@@ -161,7 +161,7 @@ class ReferenceOf(SklearnLearner):
     """The reference path of a fast learner: its ``reference_estimator()`` and preprocessing,
     looped with scikit-learn; :meth:`prepare` re-binds through the fast learner."""
 
-    # the implementation tag stored with each trial (runner.learner_impl) keeps the module
+    # the implementation tag stored with each trial (provenance.learner_impl) keeps the module
     # this class was defined in before it moved here; pickling finds it there too
     __module__ = "simstudy.learners.registry"
 

@@ -26,16 +26,16 @@ table computed twice is the same table.
 
 Command line::
 
-    python -m simstudy.report.baselines STUDY --store STORE [--out DIR]
-    python -m simstudy.report.baselines --benchmark 500000
+    python -m simstudy baselines STUDY --store STORE [--out DIR]
+    python -m simstudy perf baselines --trials 500000
 
-The first writes ``DIR/baselines.{csv,md,tex}`` (default ``figures/STUDY``); the second
-times every new test on synthetic trials of the stored shape (docs/baselines.md).
+The first writes ``DIR/baselines.{csv,md,tex}`` (default ``figures/STUDY``;
+:func:`baselines_table`, :func:`write_baselines`); the second times every new test on
+synthetic trials of the stored shape (:func:`benchmark`; docs/baselines.md).
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 import time
@@ -47,7 +47,7 @@ import pandas as pd
 
 from ..aggregate import pair_cell, pair_name, rejects_per_unit, repetitions, wilson
 from ..designs import get_design
-from ..errors import SimstudyError, guarded
+from ..errors import SimstudyError
 from ..seeding import trial_seed
 from ..stats import consistency_from_counts
 from ..stats.baselines import Trials, choose, evaluate
@@ -292,41 +292,3 @@ def benchmark(trials: int = 500_000, *, seed: int = 0, mc_trials: int | None = N
         timed(f"{m} (K = 5, B = 1000)", mcs_trials, lambda m=m: choose(m, five))
     return pd.DataFrame(rows)
 
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m simstudy.report.baselines",
-                                description="the baselines table of a study, from its "
-                                            "stored trials (no refit)")
-    p.add_argument("study", nargs="?", help="study name (python -m simstudy list)")
-    p.add_argument("--store", help="store path (.sqlite or .sqlite.gz)")
-    p.add_argument("--out", help="output directory (default figures/STUDY)")
-    p.add_argument("--alpha", type=float, default=None)
-    p.add_argument("--runs", type=int, default=None)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--benchmark", type=int, metavar="TRIALS", default=None,
-                   help="time every new test on TRIALS synthetic trials instead")
-    args = p.parse_args(argv)
-
-    def run() -> int:
-        if args.benchmark is not None:
-            if args.benchmark < 1:
-                raise SimstudyError(f"--benchmark must be a positive number of trials, got "
-                                    f"{args.benchmark!r}")
-            print(benchmark(args.benchmark).to_string(index=False))
-            return 0
-        if not args.study or not args.store:
-            raise SimstudyError("give a study and --store (or --benchmark TRIALS)")
-        t0 = time.perf_counter()
-        table = baselines_table(args.store, args.study, alpha=args.alpha, runs=args.runs,
-                                seed=args.seed)
-        out = Path(args.out) if args.out else Path("figures") / args.study
-        for path in write_baselines(table, out):
-            print(f"wrote {path}")
-        print(f"{len(table)} rows in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-        return 0
-
-    return guarded(run)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

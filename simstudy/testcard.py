@@ -38,7 +38,7 @@ study asked for appears in ``Card.studies``: covered, or skipped with the reason
 
 The user's function: see :mod:`simstudy.usertest` (``f(d, *, n_train, n_test)``, scalar
 or ``f.vectorized``; a small scalar numpy function costs about 10 µs per call, measured by
-``python -m simstudy.perf.card``).
+``python -m simstudy perf card``).
 """
 
 from __future__ import annotations
@@ -71,6 +71,7 @@ from .errors import Interrupted, SimstudyError
 from .stats.baselines import Trials, evaluate
 from .stats.registry import baselines as registered_baselines
 from .stats.registry import get_test
+from .store import TrialReader
 from .study import Study
 from .testing import check_test
 from .trials import ShippedTrials
@@ -248,7 +249,7 @@ class _Acc:
         self.baselines: tuple[str, ...] = ()
 
 
-def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas, swap: bool,
+def _card(test: UserTest, studies: list, readers: list[TrialReader], *, alpha: float, alphas, swap: bool,
           runs, seed, resolve: float, progress, t0: float, baselines: tuple = (),
           log: Callable[[str], None] | None = None) -> Card:
     name = test.name
@@ -401,13 +402,13 @@ def _with_baselines(stored: dict, names: tuple, design: str, tr, K: int) -> dict
     return out
 
 
-def _reads_ahead(study: Study, reader) -> bool:
+def _reads_ahead(study: Study, reader: TrialReader) -> bool:
     """Whether the study's trials may be read in another thread: shipped trials only (each
     study its own files and reader)."""
     return isinstance(reader, ShippedTrials)
 
 
-def _read_study(study: Study, reader) -> tuple:
+def _read_study(study: Study, reader: TrialReader) -> tuple:
     """What :func:`_study` reads of a study: its holdings, fold errors and stored baselines,
     and the CPU seconds of the thread that read them."""
     t = time.thread_time()
@@ -417,7 +418,8 @@ def _read_study(study: Study, reader) -> tuple:
             time.thread_time() - t)
 
 
-def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, alpha: float,
+def _study(test: UserTest, st, study: Study, reader: TrialReader | None,
+           readers: list[TrialReader], acc: _Acc, alpha: float,
            alphas: np.ndarray, swap: bool, resolve: float, bar, secs: dict,
            ahead: Future | None = None) -> None:
     name = test.name
