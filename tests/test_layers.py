@@ -154,3 +154,17 @@ def test_study_modules_are_small_and_have_no_command_line():
     assert big == []
     assert cli == []
 
+
+
+def test_importing_the_package_runs_no_study():
+    """The studies are plugins found when asked for (the catalog, or an import of
+    ``simstudy.studies``): importing the package executes none of them."""
+    import subprocess
+    import sys
+
+    code = ("import sys, simstudy; "
+            "print(sorted(m for m in sys.modules if m.startswith('simstudy.studies')))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
