@@ -159,20 +159,3 @@ class Study:
         keyed = self.replace(cells=out)
         keyed.is_keyed = True
         return keyed
-
-
-def study_files(name: str) -> list[Path]:
-    """Every file called ``name`` in the folders of the study packages (``simstudy.studies``),
-    in path order: a study declares data the library reads generically (the ``truth.csv``
-    of :mod:`simstudy.truth`, the named sources of :mod:`simstudy.sources.gaussian`) in its
-    own folder, where the library finds it without naming the study.  The package is
-    located, not run: declarations are read before any study is asked for.
-
-    >>> [p.parent.name for p in study_files("truth.csv")][:1]
-    ['ban']
-    """
-    import importlib.util
-
-    spec = importlib.util.find_spec("simstudy.studies")
-    folders = spec.submodule_search_locations if spec else None
-    return sorted(p for folder in folders or () for p in Path(folder).rglob(name))

@@ -43,7 +43,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .errors import SimstudyError
-from .study import Cell, Study, study_files
+from .registry import study_files
+from .study import Cell, Study
 
 #: the file a study's folder declares its known truths in, and its columns
 TRUTH_FILE = "truth.csv"
@@ -95,7 +96,7 @@ def write_known(path: Path, known: dict[tuple[str, str, str], Known]) -> None:
 @functools.cache
 def known_truth() -> dict[tuple[str, str, str], Known]:
     """Every truth the studies declare: the rows of each ``truth.csv`` in their folders
-    (:func:`simstudy.study.study_files`), keyed (source, learner a, learner b)."""
+    (:func:`simstudy.registry.study_files`), keyed (source, learner a, learner b)."""
     out: dict[tuple[str, str, str], Known] = {}
     for path in study_files(TRUTH_FILE):
         out.update(read_known(path))

@@ -16,7 +16,7 @@ from simstudy.errors import SimstudyError
 from simstudy.sources import dataset_info, get_source, list_sources
 from simstudy.sources.bundled import DATA_DIR, load_bundled, verify
 from simstudy.sources.encode import encode
-from simstudy.sources.gaussian import WANG2016_CASES
+from simstudy.sources.gaussian import declared_gaussians
 
 REF = Path(__file__).resolve().parents[1] / "studies" / "reference"
 INFO = dataset_info()
@@ -318,7 +318,8 @@ def test_fixed_sources_are_cached() -> None:
 def test_wang_cases_match_table_3() -> None:
     t3 = pd.read_csv(REF / "wang2016_table3.csv", dtype=str).drop_duplicates("case")
     for r in t3.itertuples():
-        mu1, c1 = WANG2016_CASES[int(r.case)]
+        case = declared_gaussians()["wang-case{k}"]["cases"][str(int(r.case))]
+        mu1, c1 = case["mu1"], case["s1"]
         assert mu1 == f"({r.mu1_x_as_printed},{r.mu1_y_as_printed})"
         assert c1 == r.sigma1_multiplier_of_I2_as_printed
         src = get_source(f"wang-case{r.case}")
