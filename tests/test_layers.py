@@ -234,9 +234,9 @@ SHARED_NAMES = {"ban", "multitest", "replicability", "errors", "numerator"}
 
 
 def test_the_library_names_no_study():
-    """No string literal of ``simstudy/**.py`` (outside docstrings; comments are not code) is
-    the name of a paper-grade study -- one that declares a results page -- nor lists one
-    among comma-separated names, save :data:`SHARED_NAMES`.  The library iterates the
+    """No string literal of ``simstudy/**.py`` (outside docstrings; comments are not code)
+    names a paper-grade study -- one that declares a results page -- as a word of its own
+    (``"type1"``, ``"... and `odr-size` add"``), save :data:`SHARED_NAMES`.  The library iterates the
     catalog and the studies' declarations; it does not know which studies exist.  The
     benchmarks (``simstudy/perf/``) name the studies they time as their workloads."""
     import simstudy.studies as studies
@@ -251,6 +251,6 @@ def test_the_library_names_no_study():
         if p.is_relative_to(ROOT / "simstudy" / "perf"):
             continue
         for line, text, is_string in _code_words(p):
-            if is_string and names & {w.strip(" `()") for w in re.split(r"[,:;]", text)}:
-                bad.append(f"{p.relative_to(ROOT)}:{line}: {text[:60]!r}")
+            hits = {n for n in names if is_string and re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text)}
+            bad += [f"{p.relative_to(ROOT)}:{line}: {n!r} in {text[:60]!r}" for n in sorted(hits)]
     assert bad == []
