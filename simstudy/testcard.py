@@ -326,7 +326,7 @@ def _card(test: UserTest, studies: list, readers: list[TrialReader], *, alpha: f
     rep = pd.DataFrame(acc.rep, columns=_REP_COLS)
     if not len(size) and len(power):
         acc.notes.append("no H0 cell among the studies: power is at the nominal alpha, not at "
-                         "matched size (add type1 to judge size and match it)")
+                         "matched size (add a study with H0 cells to judge size and match it)")
     mixed = sorted({int(x) for x in pd.concat([size["runs"], power["runs"]])})
     if len(mixed) > 1:
         acc.notes.append(f"cells hold different run counts ({mixed[0]:,}–{mixed[-1]:,}): pooled "

@@ -172,7 +172,7 @@ def test_a_study_that_asks_for_them_stores_them(tmp_path):
 
 def test_replicability_where_the_study_repeats_a_data_set(stored):
     path, study = stored
-    rep = study.replace(meta={**study.meta, "paper": "bouckaert2004"})
+    rep = study.replace(meta={**study.meta, "repetition": "cell"})
     t = baselines_table(path, rep, choices=())
     pw = t[t["measure"] != "choice"]
     assert (pw["rep_units"] == 1).all()  # each cell repeats its data set: one unit
