@@ -54,25 +54,37 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-def _studies_of_this_checkout() -> None:
-    """In a source checkout, ``studies/`` sits beside this package and an install maps it to
-    ``simstudy.studies``.  When this package is imported from the checkout itself (e.g.
-    ``python -m simstudy`` in the repository after a plain ``pip install .``, whose copy of
-    the studies lives in site-packages; or another checkout on ``PYTHONPATH`` while an
-    editable install points elsewhere), take the studies from the same checkout, so that
-    engine and study definitions are always one version."""
+class _CheckoutStudies:
+    """Where ``simstudy.studies`` is found when this package runs from a source checkout.
+
+    The studies are plugins: one package per study under ``studies/``, which an install
+    maps to ``simstudy.studies`` (``[tool.setuptools] package-dir``), and whose modules the
+    catalog (:mod:`simstudy.catalog`) indexes on first use.  An installed package carries
+    them inside it.  A checkout keeps ``studies/`` beside this package; when this package is
+    imported from the checkout itself (``python -m simstudy`` in the repository after a plain
+    ``pip install .``, or another checkout on ``PYTHONPATH`` while an editable install points
+    elsewhere), this finder, first on ``sys.meta_path``, answers ``simstudy.studies`` with
+    that folder, so that engine and studies are always one version.  It only says where the
+    package is: nothing of the studies runs until one of them is imported.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def find_spec(self, fullname: str, path=None, target=None):
+        if fullname != f"{__name__}.studies":
+            return None
+        return importlib.util.spec_from_file_location(
+            fullname, self.folder / "__init__.py", submodule_search_locations=[str(self.folder)])
+
+
+def _find_studies_of_this_checkout() -> None:
     here = Path(__file__).resolve().parent
     src = here.parent / "studies"
     if (here / "studies").is_dir() or not (src / "__init__.py").is_file():
         return  # an installed package (studies inside it), or not a checkout
-    if "simstudy.studies" in sys.modules:
-        return
-    spec = importlib.util.spec_from_file_location(
-        "simstudy.studies", src / "__init__.py", submodule_search_locations=[str(src)])
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["simstudy.studies"] = mod
-    spec.loader.exec_module(mod)
-    globals()["studies"] = mod
+    if not any(isinstance(f, _CheckoutStudies) for f in sys.meta_path):
+        sys.meta_path.insert(0, _CheckoutStudies(src))
 
 
-_studies_of_this_checkout()
+_find_studies_of_this_checkout()

@@ -729,109 +729,8 @@ def _eq(a: pd.Series, b: pd.Series) -> pd.Series:
 
 
 # =========================================================================================
-# batched p-values (bit-identical to the registry's per-trial functions; checked per cell)
+# p-values trial by trial (the tests without a batch form)
 # =========================================================================================
-
-def _unit(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per trial ``d / max|d|`` (as ``pairwise._d_array``), flattened to (T, n); and max|d|
-    of the result (1 or 0)."""
-    x = d.reshape(d.shape[0], -1)
-    m = np.abs(x).max(axis=1)
-    x = np.where(m[:, None] > 0, x / np.where(m > 0, m, 1.0)[:, None], x)
-    return np.ascontiguousarray(x), np.abs(x).max(axis=1)
-
-
-def _degenerate(ss: np.ndarray, scale: np.ndarray, count: int) -> np.ndarray:
-    from .stats._common import REL_TOL
-
-    return ss <= count * (REL_TOL * scale) ** 2
-
-
-def _t_p(t: np.ndarray, df: float) -> np.ndarray:
-    from scipy import special
-
-    return np.minimum(1.0, 2.0 * special.stdtr(df, -np.abs(t)))
-
-
-def _paired(d: np.ndarray, factor: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    x, scale = _unit(d)
-    n = x.shape[1]
-    m = x.mean(axis=1)
-    ss = ((x - m[:, None]) ** 2).sum(axis=1)
-    bad = _degenerate(ss, scale, n)
-    c = 1.0 / n if factor is None else factor
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = m / np.sqrt(c * ss / (n - 1))
-    p = _t_p(t, float(n - 1))
-    return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
-
-
-def _s2(x: np.ndarray) -> np.ndarray:
-    a = x.reshape(-1, 5, 2)
-    diff = np.ascontiguousarray(a[:, :, 0] - a[:, :, 1])
-    return (diff * diff).sum(axis=1) / 2.0
-
-
-def _fast_t5x2(d, ntr, nte):
-    x, scale = _unit(d)
-    s2 = _s2(x)
-    bad = _degenerate(2.0 * s2, scale, 5)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = x[:, 0] / np.sqrt(s2 / 5.0)
-    return np.where(bad, np.nan, t), np.where(bad, 1.0, _t_p(t, 5.0))
-
-
-def _fast_f(df_num: float):
-    def f(d, ntr, nte):
-        from scipy import special
-
-        x, scale = _unit(d)
-        s2 = _s2(x)
-        bad = _degenerate(2.0 * s2, scale, 5)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            fv = 1.0 * (x * x).sum(axis=1) / (2.0 * s2)
-        return np.where(bad, np.nan, fv), np.where(bad, 1.0, special.fdtrc(df_num, 5.0, fv))
-    return f
-
-
-def _fast_tb3x2(one_sided: bool):
-    def f(d, ntr, nte):
-        from scipy import special
-
-        x, scale = _unit(d)
-        m = x.mean(axis=1)
-        ss = ((x - m[:, None]) ** 2).sum(axis=1)
-        bad = _degenerate(ss, scale, 6)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = m / np.sqrt(ss / 6.0)
-        p = special.stdtr(5.0, -np.abs(t)) if one_sided else _t_p(t, 5.0)
-        return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
-    return f
-
-
-def _mean_size(x: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(x.reshape(x.shape[0], -1)).mean(axis=1)
-
-
-def _fast_corrected(d, ntr, nte):
-    n = d[0].size
-    factor = 1.0 / n + _mean_size(nte) / _mean_size(ntr)
-    return _paired(d, factor)
-
-
-_FAST = {
-    "t5x2cv": _fast_t5x2,
-    "F5x2cv": _fast_f(10.0),
-    "FB5x2cv": _fast_f(7.0),
-    "tB3x2cv": _fast_tb3x2(False),
-    "tB3x2cv[crit=one-sided]": _fast_tb3x2(True),
-    "cv-t": lambda d, ntr, nte: _paired(d[:, 0], None),
-    "resampled-t": lambda d, ntr, nte: _paired(d[:, :, 0], None),
-    "corrected-resampled-t": lambda d, ntr, nte: _fast_corrected(d[:, :, 0], ntr, nte),
-    "corrected-rxk-t": _fast_corrected,
-    "rxk-t": lambda d, ntr, nte: _paired(d, None),
-}
-
 
 def _per_trial(test, ct, a: int, b: int, idx: Iterable[int], losses=None
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -1137,11 +1036,10 @@ class ShippedTrials:
         from the fold errors: columns cell, test, a, b, run, statistic, pvalue, ordered as
         :meth:`simstudy.store.Store.pvalues`.
 
-        Tests with a batched form (the 5x2, 3x2, k-fold and resampled t and F tests) are
-        computed over all trials of a cell at once; a few trials of each cell (first, last,
-        undefined statistics) are also computed with the registry's own function and the
-        batch is used only when they agree bit for bit (else the cell goes trial by trial,
-        noted in :attr:`notes`).  Tests that need per-instance losses read them.
+        Tests whose registry entry declares a batch form are computed over all trials of a
+        cell at once (bit for bit what the entry's function gives trial by trial:
+        tests/test_stats_registry.py); tests that need per-instance losses read them and
+        go trial by trial.
         """
         from .stats.registry import ChoiceMethod, get_test
 
@@ -1177,23 +1075,16 @@ class ShippedTrials:
         return df[cols]
 
     def _pair_pvalues(self, test, ct, a: int, b: int, idx: np.ndarray, losses):
-        fast = _FAST.get(test.name)
-        if fast is None or losses is not None or idx.size < ct.T:
+        if test.batch is None or losses is not None or idx.size < ct.T:
             return _per_trial(test, ct, a, b, idx, losses)
-        d = ct.errors[:, a] - ct.errors[:, b]
+        from .stats.baselines import Trials
+
         try:
             with np.errstate(all="ignore"):
-                stat, p = fast(d, ct.n_train, ct.n_test)
+                out = test.batch(Trials(ct.errors, ct.n_train, ct.n_test), a, b)
         except Exception:  # noqa: BLE001 - a shape the batch does not know: per trial
             return _per_trial(test, ct, a, b, idx)
-        probe = sorted({0, ct.T - 1, ct.T // 2, *np.flatnonzero(np.isnan(stat))[:3].tolist()})
-        ps, pp = _per_trial(test, ct, a, b, probe)
-        if _same_bits(np.nan_to_num(ps, nan=-7.0), np.nan_to_num(stat[probe], nan=-7.0)) and \
-                _same_bits(pp, p[probe]):
-            return stat, p
-        self.notes.append(f"{ct.cell}: {test.name} computed trial by trial (its batched "
-                          "form differs from the registry's function)")
-        return _per_trial(test, ct, a, b, idx)
+        return out.statistic, out.pvalue
 
     def choices(self, cells: Sequence, seed: int, runs: int | None = None) -> pd.DataFrame:
         """Choice-method results (``a = b = -1`` in a store) recomputed from the fold errors

@@ -14,6 +14,7 @@ the importer.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -156,6 +157,65 @@ def test_study_modules_are_small_and_have_no_command_line():
 
 
 
+#: the tables that once listed tests beside the registry (names of module attributes)
+RETIRED_TEST_TABLES = ("_FAST", "_EVALUATORS", "NEW_BASELINES", "NEW_TESTS", "NEW_CHOICES",
+                       "CHOICE_FUNCTIONS")
+
+
+def _listed_test_names(path: Path, names: set[str]) -> list[tuple[str, int]]:
+    """Module-level tuples, lists, sets (and dicts' keys) of string literals naming
+    registered tests (two or more), and module-level names of :data:`RETIRED_TEST_TABLES`:
+    (target, count)."""
+    out = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        ids = [t.id for t in targets if isinstance(t, ast.Name)]
+        if any(i in RETIRED_TEST_TABLES for i in ids):
+            out.append((ids[0], -1))
+            continue
+        if "__all__" in ids:
+            continue
+        if isinstance(node.value, ast.Dict):
+            elts = node.value.keys
+        elif isinstance(node.value, (ast.Tuple, ast.List, ast.Set)):
+            elts = node.value.elts
+        else:
+            continue
+        hits = [e.value for e in elts if isinstance(e, ast.Constant)
+                and isinstance(e.value, str) and e.value.split("[")[0] in names]
+        if len(hits) >= 2:
+            out.append((ids[0] if ids else "?", len(hits)))
+    return out
+
+
+def test_one_table_of_tests():
+    """The registry is the one table of tests: which tests are baselines, which have a batch
+    form, is declared on their entries (tags, ``batch``), not listed in a second table."""
+    import simstudy.stats.baselines as baselines
+    import simstudy.stats.choice as choice
+    import simstudy.testcard as card
+    import simstudy.trials as trials
+    from simstudy.stats.registry import TESTS, ChoiceMethod, get_test
+    from simstudy.stats.registry import baselines as tagged
+
+    for mod in (card, baselines, choice, trials):
+        assert not [n for n in RETIRED_TEST_TABLES if hasattr(mod, n)], mod.__name__
+    names = set(TESTS.names())
+    found = {str(p.relative_to(ROOT)): hits for p in sorted((ROOT / "simstudy").rglob("*.py"))
+             if p.name != "registry.py" or p.parent.name != "stats"
+             if (hits := _listed_test_names(p, names))}
+    assert found == {}
+    # one entry per classic test, its scalar and batch forms on it
+    classic = ("t5x2cv", "F5x2cv", "FB5x2cv", "tB3x2cv", "cv-t", "resampled-t",
+               "corrected-resampled-t", "corrected-rxk-t", "rxk-t")
+    assert all(sum(e.name == c for e in TESTS) == 1 for c in classic)
+    assert all(get_test(c).batch is not None for c in classic)
+    assert all(get_test(c).batch is not None for c in tagged())
+    assert all(isinstance(get_test(c), ChoiceMethod) for c in tagged("choice"))
+
+
 def _library_trees() -> list[tuple[str, ast.AST]]:
     """(path, parsed source) of every ``simstudy/**.py`` but ``store.py``, the one module
     that talks to SQLite."""
@@ -277,3 +337,103 @@ def test_argv_is_parsed_in_the_cli_alone():
         tree = ast.parse(p.read_text(encoding="utf-8"))
         uses += [f"simstudy/{rel.as_posix()}:{u}" for u in _argv_uses(tree)]
     assert uses == []
+
+
+def test_importing_the_package_runs_no_study():
+    """The studies are plugins found when asked for (the catalog, or an import of
+    ``simstudy.studies``): importing the package executes none of them."""
+    import subprocess
+    import sys
+
+    code = ("import sys, simstudy; "
+            "print(sorted(m for m in sys.modules if m.startswith('simstudy.studies')))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+# --- the library never names a paper --------------------------------------------------------
+
+#: the authors of the papers the studies reproduce (and of the tests the library cites)
+AUTHORS = ("Alpaydın", "Alpaydin", "Wang", "Bouckaert", "Yıldız", "Yildiz", "Dietterich",
+           "Nadeau", "Bengio", "Frank")
+_AUTHOR = "|".join(sorted({a.lower() for a in AUTHORS}))
+_NAME = r"(?:[A-ZÇĞİÖŞÜ][\w'’-]*\.?|et al\.|and|&)"
+#: a citation: author names, initials, ``&``/``and``/``et al.``, commas or semicolons, then a
+#: year, optionally in parentheses ("Wang, Li & Li 2016", "Yıldız & Alpaydın (2006)")
+CITATION = re.compile(rf"(?:'s)?(?:[ ,;]+{_NAME}(?:'s)?)*?[ ,;]*\(?(?:19|20)\d\d")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    return {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.body and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant) and isinstance(n.body[0].value.value, str)}
+
+
+def _code_words(path: Path):
+    """(line, text, is_string) of each identifier and non-docstring string literal of a
+    module: what its code says, without docstrings and comments (ast drops comments)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = _docstrings(tree)
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs:
+            yield n.lineno, n.value, True
+        for attr in ("id", "attr", "name", "arg", "asname"):
+            v = getattr(n, attr, None)
+            if isinstance(v, str) and not isinstance(n, ast.Constant):
+                yield getattr(n, "lineno", 0), v, False
+        if isinstance(n, ast.keyword) and n.arg:
+            yield n.value.lineno, n.arg, False
+
+
+def test_the_library_names_no_paper():
+    """No paper's author appears in ``simstudy/**.py`` outside docstrings, comments and
+    citations.  A *citation* is an author's name inside a string literal followed by the
+    paper's year, with only names, initials, ``&``, ``and``, ``et al.``, commas or
+    semicolons between (``"(Wang, Li & Li 2016)"``, ``"Yıldız & Alpaydın (2006) eq. 9"``): a
+    learner's or test's description, an error message or a table of citations may say whose
+    method it is.  An author's name in an identifier, in a name the library gives to
+    something (a source ``wang-case1``, a data-set group ``alpaydin1999``, a study
+    ``wang-real``) or in a string that is not such a citation is the study's business: it
+    belongs in ``studies/``."""
+    author = re.compile(_AUTHOR, re.I)
+    bad = []
+    for p in sorted((ROOT / "simstudy").rglob("*.py")):
+        for line, text, is_string in _code_words(p):
+            for m in author.finditer(text):
+                if is_string and CITATION.match(text, m.end()) and text[m.start()].isupper():
+                    continue
+                bad.append(f"{p.relative_to(ROOT)}:{line}: {text[max(0, m.start() - 20):m.end() + 20]!r}")
+    assert bad == []
+
+
+#: names of paper-grade studies that are also the names of other things the library names
+#: legitimately: a source (``ban``), a test (``multitest``), a statistic
+#: (``simstudy.stats.replicability``), a column (``errors``), a quantity (``numerator``)
+SHARED_NAMES = {"ban", "multitest", "replicability", "errors", "numerator"}
+
+
+def test_the_library_names_no_study():
+    """No string literal of ``simstudy/**.py`` (outside docstrings; comments are not code)
+    names a paper-grade study -- one that declares a results page -- as a word of its own
+    (``"type1"``, ``"... and `odr-size` add"``), save :data:`SHARED_NAMES`.  The library iterates the
+    catalog and the studies' declarations; it does not know which studies exist.  The
+    benchmarks (``simstudy/perf/`` and their command line, ``simstudy/cli/perf.py``) name
+    the studies they time as their workloads."""
+    import simstudy.studies as studies
+
+    from simstudy.catalog import describe_studies
+
+    paper_grade = {name for name, _ in describe_studies()} & set(studies.RESULTS_PAGES)
+    assert {"type1", "gaussian", "ban"} <= paper_grade  # the check sees the studies
+    names = paper_grade - SHARED_NAMES
+    bad = []
+    for p in sorted((ROOT / "simstudy").rglob("*.py")):
+        if p.is_relative_to(ROOT / "simstudy" / "perf") or p == ROOT / "simstudy" / "cli" / "perf.py":
+            continue
+        for line, text, is_string in _code_words(p):
+            hits = {n for n in names if is_string and re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text)}
+            bad += [f"{p.relative_to(ROOT)}:{line}: {n!r} in {text[:60]!r}" for n in sorted(hits)]
+    assert bad == []

@@ -4,7 +4,7 @@
 unknown name, a bad path or number) prints one line naming the bad value and the valid
 choices, and exits with status 2 (:func:`guarded`).  The commands of the studies (``run``,
 ``report``, ``bench``, ...) are here; the others each have their module beside this one:
-``card``, ``compare``, ``pages``, ``merge``, ``trials``, ``baselines``, ``cost``, ``truth``
+``card``, ``compare``, ``pages``, ``merge``, ``trials``, ``baselines``, ``cost``
 and ``perf`` (the benchmarks).  Each parses its options and calls a function of the
 library (mostly :mod:`simstudy.api`).
 """
@@ -21,7 +21,7 @@ from ..params import ALPHA, BACKEND, JOBS, POSITIVE_INT, RENDER, RUNS, SEED, SEE
 from .args import ArgumentParser, arg_type
 
 COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card", "merge",
-            "trials", "compare", "pages", "baselines", "cost", "truth")
+            "trials", "compare", "pages", "baselines", "cost")
 
 
 def version_line() -> str:
@@ -136,11 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .pages import add_pages_parser
     from .perf import add_perf_parser
     from .trials import add_trials_parser
-    from .truth import add_truth_parser
 
     for add in (add_card_parser, add_pages_parser, add_compare_parser, add_merge_parser,
-                add_trials_parser, add_perf_parser, add_baselines_parser, add_cost_parser,
-                add_truth_parser):
+                add_trials_parser, add_perf_parser, add_baselines_parser, add_cost_parser):
         add(sub)
     return p
 

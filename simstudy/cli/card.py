@@ -35,8 +35,7 @@ def add_card_parser(sub) -> None:
                         "f(d, *, n_train, n_test[, losses])")
     c.add_argument("--studies", default=None,
                    help="comma-separated registered studies (default: every study whose "
-                        "trials ship: type1, type2, gaussian, wang-real, ban, replicability, "
-                        "multitest)")
+                        "trials ship)")
     c.add_argument("--store", action="append", default=None,
                    help="store file (repeat, or separate with commas, for several; each study "
                         "is read from the first that holds it; default: the shipped trials "

@@ -288,7 +288,7 @@ def _check_float(key: str, v: object, lo: float, hi: float) -> float:
 
 
 @register_learner("gbm", params=set(DEFAULTS), description="R gbm, bernoulli, old defaults: "
-                  "100 stumps, shrinkage 0.001, bag 0.5 (hypothesis for Wang et al.'s AB)")
+                  "100 stumps, shrinkage 0.001, bag 0.5 (hypothesis for the AB of Wang et al. 2016)")
 class GBM(Learner):
     """R gbm's bernoulli boosting with its old defaults (see the module docstring).
 

@@ -137,15 +137,6 @@ CASES: dict[str, tuple[str, str]] = {
 
 # --- measuring -----------------------------------------------------------------------------
 
-def shipped_studies() -> list[str]:
-    """Every study this checkout ships trials of, in the card's usual order first."""
-    from ..trials import shipped_dirs
-
-    found = list(shipped_dirs())
-    first = ["type1", "type2", "gaussian", "ban", "replicability", "multitest", "wang-real"]
-    return [s for s in first if s in found] + [s for s in found if s not in first]
-
-
 def shipped_trials(studies: list[str]) -> int:
     """Stored trials shipped for ``studies`` (from the manifests: nothing is read)."""
     from ..trials import open_shipped
@@ -262,6 +253,7 @@ def phases(case: str = "pooled_t") -> dict[str, Any]:
     figures, each with wall and CPU seconds; beside :func:`decode_all` of the same studies."""
     from ..report import card as report_card
     from ..testcard import card
+    from ..trials import shipped_studies  # in the catalog's order, as a card reads them
 
     studies = shipped_studies()
     test = CASES[case][0]
@@ -312,6 +304,8 @@ def measure(cases: list[str], repeat: int = 3, figures: bool = True,
     if bad:
         raise unknown("case", bad[0], CASES)
     check("repeat", repeat, POSITIVE_INT)
+    from ..trials import shipped_studies  # in the catalog's order, as a card reads them
+
     studies = shipped_studies()
     shipped = shipped_trials(studies)
     at_start = _commit()  # others may commit while it runs: the end's is kept too

@@ -130,7 +130,7 @@ _SUMMARY_TEXT = (
     "of unknown truth, never counted as power; h1_trials_same, power_matched_same, "
     "new_power_matched_same: the matched-size comparison above (that test, the new test, on "
     "the H1 trials both read); power_minus_new: their difference; mean_R: Bouckaert & "
-    "Frank's replicability. Ranks: rank_size by the distance of mean_size from alpha, every "
+    "Frank's (2004) replicability. Ranks: rank_size by the distance of mean_size from alpha, every "
     "test over alpha after every test at or under it; rank_power by power_minus_new (only "
     "size-matched comparisons ranked); rank_R by mean_R.")
 

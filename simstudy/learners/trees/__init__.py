@@ -378,7 +378,8 @@ class RegressionTree(Learner):
         return _check_written(out, np.asarray(train), np.asarray(test), self.name)
 
 
-@register_learner("c45", description="entropy tree post-pruned on a 20 % hold-out (Yıldız; Bouckaert & Frank)")
+@register_learner("c45", description="entropy tree post-pruned on a 20 % hold-out "
+                  "(Yıldız & Alpaydın 2006; Bouckaert & Frank 2004)")
 class C45(Learner):
     """C4.5 as Yıldız & Alpaydın (2006, §4.1) use it: an entropy tree pruned on a hold-out.
 
