@@ -12,10 +12,22 @@ from __future__ import annotations
 
 
 def learner_impl(learner) -> str:
-    """Which implementation fits a learner: ``module:Class`` (recorded with every trial)."""
+    """Which implementation fits a learner (recorded with every trial): the ``impl_id`` its
+    class declares, else -- a user's class -- its import path ``module:Class``; a wrapper of
+    a fast learner (the reference path) adds the wrapped class's name.
+
+    Examples
+    --------
+    >>> from simstudy.learners import get_learner
+    >>> learner_impl(get_learner("nmc"))
+    'simstudy.learners.linear:FastNMC'
+    """
+    def tag_of(cls: type) -> str:
+        # declared on the class itself: a subclass does not inherit its parent's id
+        return cls.__dict__.get("impl_id") or f"{cls.__module__}:{cls.__qualname__}"
+
     inner = getattr(learner, "learner", None)  # ReferenceOf wraps the fast learner
-    cls = type(learner)
-    tag = f"{cls.__module__}:{cls.__qualname__}"
+    tag = tag_of(type(learner))
     if inner is not None:
         tag += f"({type(inner).__qualname__})"
     return tag

@@ -297,6 +297,8 @@ class GBM(Learner):
     ``n_minobsinnode`` (10).
     """
 
+    impl_id = 'simstudy.learners.gbm:GBM'
+
     preprocess = "impute"  # the reference path: scikit-learn's trees need no scaling
     stack_trials = True  # each model works from its own rows only
 

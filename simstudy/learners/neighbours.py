@@ -228,6 +228,8 @@ class Fast1NN(FastLearner):
     still exact).
     """
 
+    impl_id = 'simstudy.learners.neighbours:Fast1NN'
+
     name = "1nn"
     #: candidate list length of the ``lists`` kernel
     n_list: int = 24
