@@ -44,7 +44,6 @@ __all__ = ["check_learner", "check_test", "fold_losses", "learner_specs", "test_
 
 #: designs a test is tried on, the first it fits is used
 _DESIGNS = ("5x2cv", "b5x2", "b3x2", "1x10cv", "2x5cv", "resample", "holdout")
-_VARIANT = re.compile(r"\[(\w+)=([^\]\s;,]+)\]")
 
 
 def tiny_dataset(seed: int = 0, n: int = 80) -> Any:
@@ -216,19 +215,15 @@ def fold_losses(design: Any, *, n: int = 60, seed: int = 0, same: bool = False,
 
 
 def learner_specs() -> list[str]:
-    """Every registered learner (a template such as ``mlp-<h>`` as ``mlp-3``) and each of its
-    spec variants the description lists as ``[k=v1|v2]`` (``lp[solver=online]``, ...)."""
-    from .learners import describe_learners
+    """Every registered learner (a template such as ``mlp-{h}`` as ``mlp-3``) and each of
+    the variants it declares (``lp[solver=online]``, ...:
+    :func:`simstudy.learners.registry.learner_variants`)."""
+    from .learners.registry import learner_variants
 
     out = []
-    for name, desc in describe_learners():
-        if "@" in name or ":" in name:  # NAME@sklearn and import paths: not registered names
-            continue
-        base = name.replace("<h>", "3")
-        out.append(base)
-        holes = set(re.findall(r"<(\w+)>", name))  # mlp[h=10] spells the template itself
-        out += [f"{base}[{k}={v}]" for k, vs in _VARIANT.findall(desc) if k not in holes
-                for v in vs.split("|") if v]
+    for name, variants in learner_variants().items():
+        base = name.replace("{h}", "3")
+        out += [base, *(f"{base}[{v}]" for v in variants)]
     return sorted(dict.fromkeys(out))
 
 

@@ -55,9 +55,9 @@ def test_scan_reads_literal_registrations_only() -> None:
 
     text = ('@register_learner("a", description="first (one) line "\n    "continued")\n'
             "class A: ...\n"
-            'register_learner("b-{h}", params={"x"}, description="b")(B)\n'
+            'register_learner("b-{h}", params={"x"}, description="b", variants=("x=1",))(B)\n'
             '    """a docstring naming register_learner( is no call"""\n')
-    assert _scan(text) == [("a", "first (one) line continued"), ("b-{h}", "b")]
+    assert _scan(text) == [("a", "first (one) line continued", ()), ("b-{h}", "b", ("x=1",))]
     assert _scan("register_learner(NAME, description='x')(f)\n") is None  # imported instead
 
 

@@ -123,7 +123,7 @@ class OLS(_Linear):
         super().__init__(LinearRegression(), "ols", {}, loss, "impute", 0.0)
 
 
-@register_learner("ridge", description="ridge regression on standardised inputs, [alpha=1] "
+@register_learner("ridge", variants=("alpha=1",), description="ridge regression on standardised inputs, [alpha=1] "
                   "(reference scikit-learn Ridge; Hoerl & Kennard 1970)")
 class Ridge(_Linear):
     """Ridge regression, penalty ``alpha`` on standardised inputs (training mean and ddof-0
@@ -146,7 +146,7 @@ class Ridge(_Linear):
                          float(alpha))
 
 
-@register_learner("rf-reg", description="random forest regressor, [trees=100], seeded per "
+@register_learner("rf-reg", variants=("trees=100",), description="random forest regressor, [trees=100], seeded per "
                   "model (scikit-learn RandomForestRegressor; Breiman 2001)")
 class RandomForestRegressor(_Regressor):
     """Random forest of ``trees`` regression trees (``sklearn.ensemble``), each model seeded
@@ -167,7 +167,7 @@ class RandomForestRegressor(_Regressor):
                          {"trees": None if trees == 100 else trees}, loss, "impute")
 
 
-@register_learner("knn-reg", description="k nearest neighbours regressor on standardised "
+@register_learner("knn-reg", variants=("k=5",), description="k nearest neighbours regressor on standardised "
                   "inputs, [k=5] (scikit-learn KNeighborsRegressor)")
 class KNNRegressor(_Regressor):
     """Mean response of the ``k`` nearest training instances (Euclidean, standardised

@@ -40,7 +40,7 @@ from .preprocess import chunk_size, fold_stats
 from .registry import register_learner
 
 
-@register_learner("svm", description="SVC with a Gaussian kernel, scikit-learn defaults "
+@register_learner("svm", variants=("kernel=sigmoid",), description="SVC with a Gaussian kernel, scikit-learn defaults "
                   "(Wang et al. 2016); [kernel=sigmoid]: e1071's; "
                   "[gamma=auto,scale=e1071]: e1071's radial")
 class FastSVC(Learner):
