@@ -276,6 +276,9 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
     _say(capped)
     _say(plan_note(s, seeds, store))  # before planning, which walks every run of every cell
     validate(s)  # before the store file is created
+    # folders this run creates: removed again when it ends before writing into them
+    made = [] if out is None or render == "none" else \
+        [d for d in (Path(out), *Path(out).parents) if not d.exists()]
     target = None if out is None or render == "none" else out_dir(out)
     if record is None:
         record = {"study": study if isinstance(study, str) else s.name, "runs": runs,
@@ -286,35 +289,43 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
                   "api": "simstudy.run"}
     execution = {} if shard is None else {"shard": shard, "costs": costs}
     t0 = time.time()
-    with Store(store) as st:
-        roots = [s.seed + i for i in range(seeds)]
-        done = [run_study(s.replace(seed=sd), st, jobs=jobs, backend=backend,
-                          scheduler=scheduler, progress=progress, args=record, **execution)
-                for sd in roots]
-        if shard is not None:  # a part of the work: read once merged
-            return RunResult(s, None, done, time.time() - t0, str(st.path))
-        result = _collect(s, st) if seeds == 1 else collect_seeds(s, st, roots)
-        paths: list[Path] = []
-        notes: list[str] = missing_notes(c.source for c in s.cells)
-        if target is not None and render == "cells":
-            from .report import write_table
+    try:
+        with Store(store) as st:
+            roots = [s.seed + i for i in range(seeds)]
+            done = [run_study(s.replace(seed=sd), st, jobs=jobs, backend=backend,
+                              scheduler=scheduler, progress=progress, args=record, **execution)
+                    for sd in roots]
+            if shard is not None:  # a part of the work: read once merged
+                return RunResult(s, None, done, time.time() - t0, str(st.path))
+            result = _collect(s, st) if seeds == 1 else collect_seeds(s, st, roots)
+            paths: list[Path] = []
+            notes: list[str] = missing_notes(c.source for c in s.cells)
+            if target is not None and render == "cells":
+                from .report import write_table
 
-            which = f"the cells matching {filter!r}" if filtered else "every cell"
-            paths = write_table(_cell_table(result), target, "cells",
-                                caption=f"{s.name}: reject proportions of {which}")
-            if filtered:
-                notes.append(f"--filter {filter!r} covers {len(s.cells)} of "
-                             f"{len(whole.cells)} cells: wrote their table only; the "
-                             "study's tables, figures and page describe every cell: "
-                             f"'python -m simstudy report {s.name} --format html' renders "
-                             "them from the store, or run with --render study")
-        elif target is not None:
-            from .report.html import write_study_page
+                which = f"the cells matching {filter!r}" if filtered else "every cell"
+                paths = write_table(_cell_table(result), target, "cells",
+                                    caption=f"{s.name}: reject proportions of {which}")
+                if filtered:
+                    notes.append(f"--filter {filter!r} covers {len(s.cells)} of "
+                                 f"{len(whole.cells)} cells: wrote their table only; the "
+                                 "study's tables, figures and page describe every cell: "
+                                 f"'python -m simstudy report {s.name} --format html' renders "
+                                 "them from the store, or run with --render study")
+            elif target is not None:
+                from .report.html import write_study_page
 
-            if s.render is not None:
-                paths = list(s.render(result, target) or [])
-            paths.append(write_study_page(s, result, st, target, paths))
-    return RunResult(s, result, done, time.time() - t0, str(st.path), paths, notes)
+                if s.render is not None:
+                    paths = list(s.render(result, target) or [])
+                paths.append(write_study_page(s, result, st, target, paths))
+        return RunResult(s, result, done, time.time() - t0, str(st.path), paths, notes)
+    except BaseException:  # a store that cannot be opened, Ctrl-C: no empty folder left
+        for d in made:
+            try:
+                d.rmdir()
+            except OSError:  # not empty: something was written
+                break
+        raise
 
 
 def _render_choice(render: str | None, filtered: bool, out: object) -> str:

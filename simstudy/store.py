@@ -266,6 +266,23 @@ def _wal_files(path: Path) -> bool:
     return any(Path(f"{path}{x}").exists() for x in ("-wal", "-shm"))
 
 
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the store at ``path``.  A WAL store in a folder this
+    process cannot write (a read-only folder or mount) cannot get the -shm file SQLite
+    reads it with; with no -wal beside it no writer is at work (a writer would need one
+    there), so it is then read as an immutable file."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    con = sqlite3.connect(uri, uri=True, timeout=60)
+    try:
+        con.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return con
+    except sqlite3.OperationalError:
+        con.close()
+        if _wal_files(path) or os.access(path.parent, os.W_OK):
+            raise
+    return sqlite3.connect(f"{uri}&immutable=1", uri=True, timeout=60)
+
+
 def _tidy_wal(path: Path) -> None:
     """Remove the -wal and -shm files beside ``path`` as SQLite does when its last
     read-write connection closes (a connection opened and closed here does it, and only
@@ -449,8 +466,7 @@ class Store:
                 self.con = sqlite3.connect(":memory:")
                 self.con.deserialize(_gunzip(self.path))
             elif readonly:
-                self.con = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                           timeout=60)
+                self.con = _connect_readonly(self.path)
             else:
                 if not self.path.exists():
                     try:
@@ -472,7 +488,7 @@ class Store:
                 self._open_for_writing(version)
         except sqlite3.Error as e:
             self._close_quietly()
-            raise SimstudyError(fault(e, f"store {str(self.path)!r}") or
+            raise SimstudyError(fault(e, f"store {str(self.path)!r}", self.path) or
                                 f"{str(self.path)!r} is not a readable simstudy store ({e})"
                                 ) from None
         except SimstudyError:

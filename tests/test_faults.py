@@ -5,9 +5,11 @@ commands leave no -wal/-shm files beside the store."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import multiprocessing as mp
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -295,3 +297,102 @@ def test_fault_is_none_for_other_errors():
     assert fault(ValueError("x")) is None
     assert fault(OSError(errno.ENOENT, "No such file")) is None
     assert fault(sqlite3.OperationalError("no such table: x")) is None
+
+
+# --- faults SQLite reports as "unable to open" or an I/O error ------------------------------
+
+def _statvfs(flag: int = 0, free_blocks: int = 10**6):
+    real = os.statvfs
+
+    def fake(path):
+        s = real(path)
+        return os.statvfs_result((s.f_bsize, 4096, s.f_blocks, free_blocks, free_blocks,
+                                  s.f_files, s.f_ffree, s.f_favail, flag, s.f_namemax))
+    return fake
+
+
+@pytest.mark.parametrize("flag, free, said", [
+    (os.ST_RDONLY, 10**6, "the file system is mounted read-only"),
+    (0, 0, "no space left on the device (disk full)"),
+    (0, 10**6, "an input/output error reading or writing it"),
+])
+def test_an_io_error_is_named_by_the_place_of_the_file(tmp_path, monkeypatch, flag, free, said):
+    """SQLite says "disk I/O error" when it cannot make a store's -shm file on a full disk,
+    "unable to open" on a read-only mount: the folder says which."""
+    e = sqlite3.OperationalError("disk I/O error")
+    e.sqlite_errorname = "SQLITE_IOERR_TRUNCATE"
+    monkeypatch.setattr(os, "statvfs", _statvfs(flag, free))
+    line = fault(e, "store 's'", tmp_path / "s.sqlite")
+    assert line == f"store 's': {said}" + (
+        "; free space and rerun (what was stored before is kept)" if free == 0 else "")
+    assert fault(e, "store 's'") == "store 's': an input/output error reading or writing it"
+
+
+def _unprivileged() -> list[str]:
+    """A prefix that runs a command without root's power over file permissions."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("root without setpriv: permissions are not enforced")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+
+
+def test_a_store_in_a_read_only_folder_is_read(tmp_path):
+    """A WAL store in a folder no one may write: read as it is (no -shm can be made)."""
+    d = tmp_path / "ro"
+    d.mkdir()
+    p = _store_with_pages(d / "s.sqlite", 3)
+    with Store(p) as st:  # left in WAL mode, as a run leaves it
+        assert st.con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    d.chmod(0o555)
+    try:
+        code = ("from simstudy.store import Store; import sys; "
+                "st = Store(sys.argv[1], readonly=True); print(len(st.runs_log()))")
+        q = subprocess.run([*_unprivileged(), sys.executable, "-c", code, str(p)], env=ENV,
+                           capture_output=True, text=True, timeout=120)
+        w = subprocess.run([*_unprivileged(), sys.executable, "-m", "simstudy", "run", "demo",
+                            "--runs", "1", "--store", str(p), "--no-render"], env=ENV,
+                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    finally:
+        d.chmod(0o755)
+    assert q.returncode == 0 and q.stdout.split() == ["3"], q.stderr
+    assert w.returncode == 2 and "read-only" in _one_line(w.stderr), w.stderr
+    assert sorted(x.name for x in d.iterdir()) == ["s.sqlite"]
+
+
+def test_a_run_that_cannot_open_its_store_leaves_no_output_folder(tmp_path):
+    import simstudy as ss
+    from simstudy.errors import SimstudyError
+
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a store\n" * 100)
+    with pytest.raises(SimstudyError, match="not a SQLite database"):
+        ss.run("demo", runs=1, filter="iris/nmc~1nn", store=bad, out=tmp_path / "a" / "b",
+               progress=False)
+    assert not (tmp_path / "a").exists()
+    (tmp_path / "kept").mkdir()  # a folder that was there stays
+    with pytest.raises(SimstudyError):
+        ss.run("demo", runs=1, filter="iris/nmc~1nn", store=bad, out=tmp_path / "kept",
+               progress=False)
+    assert (tmp_path / "kept").is_dir()
+
+
+def test_a_store_on_a_full_mount_is_named_disk_full(tmp_path):
+    """A real 2 MiB tmpfs, filled (needs root to mount; skipped elsewhere)."""
+    m = tmp_path / "disk"
+    m.mkdir()
+    if os.geteuid() != 0 or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(m)],
+            capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        p = _store_with_pages(m / "s.sqlite", 3)
+        free = os.statvfs(m).f_bavail * os.statvfs(m).f_frsize
+        with contextlib.suppress(OSError), open(m / "filler", "wb") as f:
+            f.write(b"\0" * free)
+        q = _cli("run", "demo", "--runs", "1", "--store", str(p), "--no-render",
+                 cwd=tmp_path)
+        assert q.returncode == 2
+        assert "no space left on the device (disk full)" in _one_line(q.stderr), q.stderr
+    finally:
+        subprocess.run(["umount", "-l", str(m)], check=False)
