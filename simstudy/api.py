@@ -30,9 +30,10 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -179,6 +180,24 @@ def out_dir(out: str | os.PathLike) -> Path:
     return out
 
 
+@contextlib.contextmanager
+def output_folder(out: str | os.PathLike) -> Iterator[Path]:
+    """:func:`out_dir` for the length of a block: the folders it made are removed again
+    when the block fails before writing into them (a store that cannot be opened, Ctrl-C),
+    so a failed command leaves no empty output folder."""
+    made = [d for d in (Path(out), *Path(out).parents) if not d.exists()]
+    target = out_dir(out)
+    try:
+        yield target
+    except BaseException:
+        for d in made:
+            try:
+                d.rmdir()
+            except OSError:  # not empty: something was written
+                break
+        raise
+
+
 @_store_faults
 def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
         alpha: float | None = None, store: str | os.PathLike = DEFAULT_STORE,
@@ -276,10 +295,8 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
     _say(capped)
     _say(plan_note(s, seeds, store))  # before planning, which walks every run of every cell
     validate(s)  # before the store file is created
-    # folders this run creates: removed again when it ends before writing into them
-    made = [] if out is None or render == "none" else \
-        [d for d in (Path(out), *Path(out).parents) if not d.exists()]
-    target = None if out is None or render == "none" else out_dir(out)
+    folder = contextlib.nullcontext() if out is None or render == "none" else \
+        output_folder(out)
     if record is None:
         record = {"study": study if isinstance(study, str) else s.name, "runs": runs,
                   "seed": seed, "alpha": alpha, "store": str(store), "filter": filter,
@@ -289,43 +306,35 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
                   "api": "simstudy.run"}
     execution = {} if shard is None else {"shard": shard, "costs": costs}
     t0 = time.time()
-    try:
-        with Store(store) as st:
-            roots = [s.seed + i for i in range(seeds)]
-            done = [run_study(s.replace(seed=sd), st, jobs=jobs, backend=backend,
-                              scheduler=scheduler, progress=progress, args=record, **execution)
-                    for sd in roots]
-            if shard is not None:  # a part of the work: read once merged
-                return RunResult(s, None, done, time.time() - t0, str(st.path))
-            result = _collect(s, st) if seeds == 1 else collect_seeds(s, st, roots)
-            paths: list[Path] = []
-            notes: list[str] = missing_notes(c.source for c in s.cells)
-            if target is not None and render == "cells":
-                from .report import write_table
+    with folder as target, Store(store) as st:
+        roots = [s.seed + i for i in range(seeds)]
+        done = [run_study(s.replace(seed=sd), st, jobs=jobs, backend=backend,
+                          scheduler=scheduler, progress=progress, args=record, **execution)
+                for sd in roots]
+        if shard is not None:  # a part of the work: read once merged
+            return RunResult(s, None, done, time.time() - t0, str(st.path))
+        result = _collect(s, st) if seeds == 1 else collect_seeds(s, st, roots)
+        paths: list[Path] = []
+        notes: list[str] = missing_notes(c.source for c in s.cells)
+        if target is not None and render == "cells":
+            from .report import write_table
 
-                which = f"the cells matching {filter!r}" if filtered else "every cell"
-                paths = write_table(_cell_table(result), target, "cells",
-                                    caption=f"{s.name}: reject proportions of {which}")
-                if filtered:
-                    notes.append(f"--filter {filter!r} covers {len(s.cells)} of "
-                                 f"{len(whole.cells)} cells: wrote their table only; the "
-                                 "study's tables, figures and page describe every cell: "
-                                 f"'python -m simstudy report {s.name} --format html' renders "
-                                 "them from the store, or run with --render study")
-            elif target is not None:
-                from .report.html import write_study_page
+            which = f"the cells matching {filter!r}" if filtered else "every cell"
+            paths = write_table(_cell_table(result), target, "cells",
+                                caption=f"{s.name}: reject proportions of {which}")
+            if filtered:
+                notes.append(f"--filter {filter!r} covers {len(s.cells)} of "
+                             f"{len(whole.cells)} cells: wrote their table only; the "
+                             "study's tables, figures and page describe every cell: "
+                             f"'python -m simstudy report {s.name} --format html' renders "
+                             "them from the store, or run with --render study")
+        elif target is not None:
+            from .report.html import write_study_page
 
-                if s.render is not None:
-                    paths = list(s.render(result, target) or [])
-                paths.append(write_study_page(s, result, st, target, paths))
-        return RunResult(s, result, done, time.time() - t0, str(st.path), paths, notes)
-    except BaseException:  # a store that cannot be opened, Ctrl-C: no empty folder left
-        for d in made:
-            try:
-                d.rmdir()
-            except OSError:  # not empty: something was written
-                break
-        raise
+            if s.render is not None:
+                paths = list(s.render(result, target) or [])
+            paths.append(write_study_page(s, result, st, target, paths))
+    return RunResult(s, result, done, time.time() - t0, str(st.path), paths, notes)
 
 
 def _render_choice(render: str | None, filtered: bool, out: object) -> str:

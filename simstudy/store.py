@@ -774,11 +774,39 @@ class Store:
         """The invocations, one row each.  A run whose process ended without recording an
         end (SIGKILL, a power cut) reads as ``interrupted``, with the trials it stored,
         although its row still says ``running`` (a read-only reader cannot fix it; the next
-        run on the store does)."""
+        run on the store does).  One on another host whose leases all expired reads as
+        ``stale``: this host cannot tell whether that process lives."""
         log = pd.read_sql_query("SELECT * FROM runs ORDER BY id", self.con)
         for i, msg, done in self._dead(log):
             log.loc[i, ["status", "message", "trials_done"]] = ["interrupted", msg, done]
+        for i, msg in self._stale(log):
+            log.loc[i, ["status", "message"]] = ["stale", msg]
         return log
+
+    def _stale(self, log: pd.DataFrame) -> list[tuple[int, str]]:
+        """(row, message) of the ``running`` invocations on another host whose leases
+        (:mod:`simstudy.lease`) all expired: their process stopped renewing them, so it
+        most likely ended (this host cannot look at another's processes to be sure)."""
+        if "leases" not in _tables(self.con):
+            return []
+        out = []
+        now = time.time()
+        for i, r in enumerate(log.itertuples(index=False)):
+            if r.status != "running" or r.host == platform.node():
+                continue
+            try:
+                pid = int(json.loads(r.args)["pid"])
+            except (ValueError, KeyError, TypeError):
+                continue
+            last = self.con.execute(
+                "SELECT MAX(expires) FROM leases WHERE owner LIKE ?",
+                (f"{r.host}:{pid}:{int(r.id)}:%",)).fetchone()[0]
+            if last is not None and float(last) < now:
+                when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(last)))
+                out.append((i, f"its leases expired at {when} unrenewed: the process {pid} "
+                               f"on {r.host} has most likely ended; if it has, rerun to "
+                               "resume"))
+        return out
 
     def _dead(self, log: pd.DataFrame) -> list[tuple[int, str, int]]:
         """(row, message, trials stored) of the ``running`` invocations whose process on

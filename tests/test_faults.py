@@ -396,3 +396,30 @@ def test_a_store_on_a_full_mount_is_named_disk_full(tmp_path):
         assert "no space left on the device (disk full)" in _one_line(q.stderr), q.stderr
     finally:
         subprocess.run(["umount", "-l", str(m)], check=False)
+
+
+def test_a_run_on_another_host_with_expired_leases_reads_stale(tmp_path):
+    """This host cannot look at another's processes: a run there whose leases all expired
+    (it stopped renewing them) reads as stale, one with a live lease stays running."""
+    import json
+
+    from simstudy.lease import Leases
+
+    p = tmp_path / "s.sqlite"
+    with Store(p) as st:
+        ids = [st.start_run("demo", {}) for _ in range(3)]
+        Leases(p, ids[0]).close()  # makes the leases table
+        with st.con:
+            for rid, expires in ((ids[0], time.time() - 5), (ids[1], time.time() + 60)):
+                st.con.execute("UPDATE runs SET host='elsewhere', args=? WHERE id=?",
+                               (json.dumps({"pid": 4242}), rid))
+                st.con.execute("INSERT INTO leases VALUES (?,?,?)",
+                               (f"unit{rid}", f"elsewhere:4242:{rid}:abcd", expires))
+            st.con.execute("UPDATE runs SET host='elsewhere', args=? WHERE id=?",
+                           (json.dumps({"pid": 4243}), ids[2]))  # no lease: no evidence
+    with Store(p, readonly=True) as st:
+        log = st.runs_log().set_index("id")
+    assert log.loc[ids[0], "status"] == "stale"
+    assert "leases expired" in log.loc[ids[0], "message"]
+    assert "process 4242 on elsewhere" in log.loc[ids[0], "message"]
+    assert log.loc[ids[1], "status"] == "running" and log.loc[ids[2], "status"] == "running"

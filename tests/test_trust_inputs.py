@@ -424,3 +424,18 @@ def test_list_counts_the_missing_values_of_the_bundled_sets(capsys):
     holes = int((raw.drop(columns="class") == "").to_numpy().sum())
     assert line.endswith(f", {holes:,} missing values")
     assert "missing" not in next(x for x in out.splitlines() if x.split()[:1] == ["iris"])
+
+
+def test_a_card_out_that_cannot_be_a_folder_is_refused_first(stored, tmp_path, capsys):
+    """--out naming a file: one line before the card is computed, not a traceback after;
+    a card that fails leaves no empty output folder."""
+    store, damaged = stored
+    f = tmp_path / "notes.txt"
+    f.write_text("x")
+    card = ["card", "--test", f"{__name__}:good", "--studies", "demo", "--no-figures"]
+    rc, line = _cli([*card, "--store", store, "--out", f], capsys)
+    assert (rc, line) == (2, f"simstudy: error: out {str(f)!r} is a file; give a directory "
+                             "(new or existing)")
+    rc, line = _cli([*card, "--store", damaged, "--out", tmp_path / "a" / "b"], capsys)
+    assert rc == 2 and "damaged" in line
+    assert not (tmp_path / "a").exists()

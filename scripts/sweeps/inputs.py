@@ -177,7 +177,8 @@ def cli_cases(p: dict[str, Path]) -> list[tuple[str, list, str, tuple]]:
     bad("card missing store", ["card", "--test", f"{ut}:good", "--studies", "demo",
                                "--store", tmp / "none.sqlite", "--out", tmp / "c"],
         "none.sqlite")
-    bad("card damaged store", [*card, "--test", f"{ut}:good", "--store", dmg], "damaged")
+    bad("card damaged store", ["card", "--test", f"{ut}:good", "--studies", "demo", "--store",
+                               dmg, "--out", tmp / "c", "--no-figures"], "damaged")
     bad("card --out is a file", ["card", "--test", f"{ut}:good", "--studies", "demo",
                                  "--store", s, "--out", p["text"]], "notes.txt")
     bench = ["bench", "--study", "demo", "--store", s]
