@@ -190,7 +190,9 @@ def _conflict(inputs: list[_Input], k: int, table: str, key: tuple, keycols: tup
 
 
 def _ro(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
+    from .store import readonly_uri
+
+    return sqlite3.connect(readonly_uri(path), uri=True, timeout=60)
 
 
 def _plain_copy(path: Path, tmpdir: Path) -> Path:
@@ -225,7 +227,14 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
     2
     """
     from . import __version__
-    from .store import _TABLES, SCHEMA_VERSION, _tidy_wal, _wal_files, mixed_provenance
+    from .store import (
+        _TABLES,
+        SCHEMA_VERSION,
+        _tidy_wal,
+        _wal_files,
+        mixed_provenance,
+        readonly_uri,
+    )
 
     out = Path(out)
     paths = [Path(p) for p in inputs]
@@ -270,7 +279,7 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
             rcols = ", ".join(RESULT_KEY + RESULT_COLS)
             per_input, overlap = [], 0
             for k, inp in enumerate(infos):
-                con.execute("ATTACH DATABASE ? AS src", (f"{inp.path.resolve().as_uri()}?mode=ro",))
+                con.execute("ATTACH DATABASE ? AS src", (readonly_uri(inp.path),))
                 try:
                     con.execute("BEGIN")
                     bad = _differs(con, "trials", TRIAL_KEY, TRIAL_COLS)

@@ -266,21 +266,19 @@ def _wal_files(path: Path) -> bool:
     return any(Path(f"{path}{x}").exists() for x in ("-wal", "-shm"))
 
 
-def _connect_readonly(path: Path) -> sqlite3.Connection:
-    """A read-only connection to the store at ``path``.  A WAL store in a folder this
-    process cannot write (a read-only folder or mount) cannot get the -shm file SQLite
+def readonly_uri(path: Path) -> str:
+    """The URI SQLite opens the store at ``path`` read-only with.  A WAL store in a folder
+    this process cannot write (a read-only folder or mount) cannot get the -shm file SQLite
     reads it with; with no -wal beside it no writer is at work (a writer would need one
     there), so it is then read as an immutable file."""
-    uri = f"{path.resolve().as_uri()}?mode=ro"
-    con = sqlite3.connect(uri, uri=True, timeout=60)
-    try:
-        con.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-        return con
-    except sqlite3.OperationalError:
-        con.close()
-        if _wal_files(path) or os.access(path.parent, os.W_OK):
-            raise
-    return sqlite3.connect(f"{uri}&immutable=1", uri=True, timeout=60)
+    uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+    if not _wal_files(Path(path)) and not os.access(Path(path).resolve().parent, os.W_OK):
+        uri += "&immutable=1"
+    return uri
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(readonly_uri(path), uri=True, timeout=60)
 
 
 def _tidy_wal(path: Path) -> None:

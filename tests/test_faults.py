@@ -353,9 +353,18 @@ def test_a_store_in_a_read_only_folder_is_read(tmp_path):
         w = subprocess.run([*_unprivileged(), sys.executable, "-m", "simstudy", "run", "demo",
                             "--runs", "1", "--store", str(p), "--no-render"], env=ENV,
                            capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        copies = [subprocess.run([*_unprivileged(), sys.executable, "-m", "simstudy", *args],
+                                 env=ENV, capture_output=True, text=True, timeout=300,
+                                 cwd=tmp_path)
+                  for args in (["snapshot", "c.sqlite", "--store", str(p)],
+                               ["merge", "m.sqlite", str(p)])]
     finally:
         d.chmod(0o755)
     assert q.returncode == 0 and q.stdout.split() == ["3"], q.stderr
+    assert [c.returncode for c in copies] == [0, 0], [c.stderr for c in copies]
+    for c in ("c.sqlite", "m.sqlite"):
+        with Store(tmp_path / c, readonly=True) as st:
+            assert len(st.runs_log()) == 3 + (c == "m.sqlite")  # merge records itself
     assert w.returncode == 2 and "read-only" in _one_line(w.stderr), w.stderr
     assert sorted(x.name for x in d.iterdir()) == ["s.sqlite"]
 

@@ -126,7 +126,7 @@ def cli_cases(p: dict[str, Path]) -> list[tuple[str, list, str, tuple]]:
                                     "--no-render"], "folder", "directory", str(tmp))
     bad("run --store in a missing folder", ["run", "demo", "--runs", "1", "--store",
                                             tmp / "no" / "s.sqlite", "--no-render"],
-        "folder", "no/s.sqlite", "cannot be opened")
+        "does not exist", "no/s.sqlite")
     bad("run --store a foreign file", ["run", "demo", "--runs", "1", "--store", p["text"],
                                        "--no-render"], "not a sqlite", "foreign")
     bad("run --store damaged", ["run", "demo", "--runs", "2", "--filter", "iris/nmc",
@@ -136,7 +136,7 @@ def cli_cases(p: dict[str, Path]) -> list[tuple[str, list, str, tuple]]:
         "notes.txt", "not a folder", "exists")
     bad("run unknown option", [*run_, "--nosuch"], "--nosuch")
     bad("short form unknown study", ["nosuch"], "nosuch")
-    bad("unknown command", ["nosuchcommand", "x"], "nosuchcommand")
+    bad("unknown command", ["nosuchcommand", "x"], "nosuchcommand", "unrecognized arguments")
     rep = ["report", "demo", "--store", s]
     for v in ("0", "-1", "1e9", "x"):
         bad(f"report --runs {v!r}", [*rep, "--runs", v], repr(v), "runs")
