@@ -151,13 +151,14 @@ def fault(e: BaseException, what: str = "", path: object = None) -> str | None:
     return f"{what}: {msg}{tail}" if what else f"{msg}{tail}"
 
 
-def guarded(command: Callable[[], int | None]) -> int:
+def guarded(command: Callable[[], int | None], stopped: str | None = None) -> int:
     """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the check
     and pilot scripts in ``scripts/``): a :class:`SimstudyError` or a fault of the machine
     (:func:`fault`: full disk, read-only, locked, truncated or damaged store, an error
     SQLite raised or pandas wrapped) is one line on stderr and exit status 2, a
-    :class:`RunFailed` one line and 1, Ctrl-C says how to resume (an :class:`Interrupted`
-    says what it was told instead; 130), a closed pipe is quiet.  Returns the exit status.
+    :class:`RunFailed` one line and 1, Ctrl-C says how to resume, or ``stopped`` for a
+    command that stores nothing (an :class:`Interrupted` says what it was told instead;
+    130), a closed pipe is quiet.  Returns the exit status.
 
     Examples
     --------
@@ -185,7 +186,7 @@ def guarded(command: Callable[[], int | None]) -> int:
         return 0
     except KeyboardInterrupt as e:
         said = str(e) if isinstance(e, Interrupted) and str(e) else \
-            "finished trials are stored, rerun to resume"
+            stopped or "finished trials are stored, rerun to resume"
         print(f"simstudy: interrupted; {said}", file=sys.stderr)
         return 130
     except Exception as e:

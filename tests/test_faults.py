@@ -432,3 +432,22 @@ def test_a_run_on_another_host_with_expired_leases_reads_stale(tmp_path):
     assert "leases expired" in log.loc[ids[0], "message"]
     assert "process 4242 on elsewhere" in log.loc[ids[0], "message"]
     assert log.loc[ids[1], "status"] == "running" and log.loc[ids[2], "status"] == "running"
+
+
+@pytest.mark.parametrize("command, said", [
+    ("report", "this command stores nothing: rerun it to start again"),
+    ("card", "this command stores nothing: rerun it to start again"),
+    ("run", "finished trials are stored, rerun to resume"),
+    ("demo", "finished trials are stored, rerun to resume"),  # short for run demo
+])
+def test_ctrl_c_before_a_command_starts_says_what_it_keeps(command, said, monkeypatch, capsys):
+    """Ctrl-C while the command line is still read (imports, a loaded machine): a card or
+    a report stores nothing, so "rerun to resume" would be wrong there."""
+    import simstudy.cli as cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main([command, "x"]) == 130
+    assert _one_line(capsys.readouterr().err) == f"simstudy: interrupted; {said}"

@@ -200,6 +200,26 @@ def signal_case(lab: Lab, backend: str, sig: int, when: str, twice: bool = False
                                                 f"runlog {status}"])))
 
 
+def card_interrupt(lab: Lab) -> dict:
+    """Ctrl-C while a card evaluates a slow test on the shipped multitest trials."""
+    d = lab.case_dir("card-sigint")
+    (d / "slowtest.py").write_text("import time\n\ndef slow(d, *, n_train, n_test):\n"
+                                   "    time.sleep(0.002)\n    return 0.0, 0.5\n")
+    argv = simstudy("card", "--test", "slowtest:slow", "--studies", "multitest", "--out",
+                    d / "card", "--no-figures")
+    t0 = time.time()
+    p = subprocess.Popen(argv, cwd=d, env=ENV, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(8)
+    if p.poll() is None:
+        os.kill(p.pid, signal.SIGINT)
+    res = finish(p, t0)
+    ok = named(res, 130, ("stores nothing", "nothing is stored"))
+    return row("signal", "SIGINT card (a slow test on shipped trials)", argv,
+               "rc 130, says what was done and that nothing is stored", res, ok,
+               leftovers="card folder written" if (d / "card").exists() else "")
+
+
 # --- worker, nanny, scheduler, merge kills ------------------------------------------------
 
 def worker_kill(lab: Lab, backend: str, target: str) -> dict:
@@ -780,6 +800,7 @@ def sweep(tmp: Path, only: set[str]) -> list[dict]:
                 for when in ("early", "mid"):
                     rows.append(signal_case(lab, backend, sig, when))
         rows.append(signal_case(lab, "forked", signal.SIGINT, "mid", twice=True))
+        rows.append(card_interrupt(lab))
     if want("kill"):
         for backend, target in (("forked", "worker"), ("loky", "worker"), ("dask", "worker"),
                                 ("dask", "nanny")):

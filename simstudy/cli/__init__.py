@@ -348,6 +348,10 @@ def _cmd_merge(args) -> None:
     cmd_merge(args)
 
 
+#: the commands that keep what they finished when stopped (the others store nothing)
+STORING = ("run", "migrate", "snapshot", "merge", "compare", "perf")
+
+
 def main(argv: list[str] | None = None) -> int:
     import os
 
@@ -395,7 +399,8 @@ def main(argv: list[str] | None = None) -> int:
 
     warnings.showwarning = one_line
     try:
-        status = guarded(dispatch)
+        status = guarded(dispatch, stopped=None if argv and argv[0] in STORING else
+                         "this command stores nothing: rerun it to start again")
     finally:
         warnings.showwarning = show
     if argv_given is None:  # the program ends here (console script, python -m simstudy)
