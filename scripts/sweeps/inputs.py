@@ -220,8 +220,7 @@ def cli_cases(p: dict[str, Path]) -> list[tuple[str, list, str, tuple]]:
     bad("merge foreign input", ["merge", tmp / "m.sqlite", p["text"]],
         "not a sqlite", "foreign", "not a simstudy")
     bad("merge damaged input", ["merge", tmp / "m.sqlite", dmg], "damaged")
-    bad("merge out in a missing folder", ["merge", tmp / "no" / "m.sqlite", s], "no/m.sqlite",
-        "folder")
+    bad("merge out in a missing folder", ["merge", tmp / "no" / "m.sqlite", s], "does not exist")
     bad("merge no inputs", ["merge", tmp / "m.sqlite"], "inputs")
     bad("snapshot missing store", ["snapshot", tmp / "c.sqlite", "--store", tmp / "n.sqlite"],
         "n.sqlite")
@@ -230,7 +229,7 @@ def cli_cases(p: dict[str, Path]) -> list[tuple[str, list, str, tuple]]:
         "not a sqlite", "foreign", "not a simstudy")
     bad("snapshot damaged store", ["snapshot", tmp / "c.sqlite", "--store", dmg], "damaged")
     bad("snapshot dest in a missing folder", ["snapshot", tmp / "no" / "c.sqlite",
-                                              "--store", s], "no/c.sqlite", "folder")
+                                              "--store", s], "does not exist")
     bad("snapshot dest is a foreign file", ["snapshot", p["text"], "--store", s],
         "notes.txt")
     bad("migrate missing store", ["migrate", "--store", tmp / "none.sqlite"], "none.sqlite")
