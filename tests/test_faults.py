@@ -437,6 +437,7 @@ def test_a_run_on_another_host_with_expired_leases_reads_stale(tmp_path):
 @pytest.mark.parametrize("command, said", [
     ("report", "this command stores nothing: rerun it to start again"),
     ("card", "this command stores nothing: rerun it to start again"),
+    ("merge", "this command stores nothing: rerun it to start again"),
     ("run", "finished trials are stored, rerun to resume"),
     ("demo", "finished trials are stored, rerun to resume"),  # short for run demo
 ])

@@ -114,6 +114,40 @@ def write_csv(rows: list[dict], path: Path) -> None:
             w.writerow(r)
 
 
+class Meter:
+    """Wall and CPU time (this process and its waited-for children), load and commit of
+    one sweep, written beside its table as JSON."""
+
+    def __init__(self) -> None:
+        self.t0, self.load0 = time.time(), os.getloadavg()
+        self.c0 = self._cpu()
+
+    @staticmethod
+    def _cpu() -> float:
+        import resource
+
+        return sum(getattr(resource.getrusage(w), f) for w in
+                   (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+                   for f in ("ru_utime", "ru_stime"))
+
+    def write(self, path: Path, rows: list[dict], argv: list[str]) -> None:
+        import json
+
+        def git(*a: str) -> str:
+            return subprocess.run(["git", *a], cwd=ROOT, capture_output=True,
+                                  text=True).stdout.strip()
+
+        meta = {"commit": git("rev-parse", "--short", "HEAD"),
+                "uncommitted_changes": bool(git("status", "--porcelain", "--untracked-files=no")),
+                "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.t0)),
+                "wall_seconds": round(time.time() - self.t0, 1),
+                "cpu_seconds": round(self._cpu() - self.c0, 1),
+                "load_before": [round(x, 2) for x in self.load0],
+                "load_after": [round(x, 2) for x in os.getloadavg()],
+                "cores": os.cpu_count(), "cases": len(rows), "argv": argv}
+        path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+
+
 def row(category: str, case: str, argv: list[str] | str, expect: str, res: dict,
         ok: bool, **extra: object) -> dict:
     cmd = argv if isinstance(argv, str) else " ".join(

@@ -33,7 +33,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ENV, ROOT, count, judge, leftovers, named, row, run, simstudy, write_csv  # noqa: E402 - the folder is put on the path above
+from common import ENV, ROOT, Meter, count, judge, leftovers, named, row, run, simstudy, write_csv  # noqa: E402 - the folder is put on the path above
 
 BASE_RUNS, RUNS = 4, 12
 DEMO = ["demo", "--no-progress"]
@@ -168,8 +168,13 @@ def signal_case(lab: Lab, backend: str, sig: int, when: str, twice: bool = False
     t0 = time.time()
     p = subprocess.Popen(argv, cwd=d, env={**ENV, **env}, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
-    if when == "early":
-        time.sleep(0.7)
+    if when == "early":  # once this run is recorded, before it stores a trial
+        # (not sooner: Ctrl-C while the interpreter itself starts, before simstudy's code
+        # runs, is Python's own traceback)
+        t1 = time.time()
+        while p.poll() is None and time.time() - t1 < 120 and \
+                runlog_status(s)[0] <= lab.base_runs:
+            time.sleep(0.05)
     else:  # once this run has stored a trial
         wait_count(s, lab.base_n + 1, p)
     kids = descendants(p.pid)
@@ -237,14 +242,11 @@ def worker_kill(lab: Lab, backend: str, target: str) -> dict:
     p = subprocess.Popen(argv, cwd=d, env={**ENV, **env}, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
     wait_count(s, lab.base_n + 1, p)
-    kids = descendants(p.pid)
-    victim = None
-    if backend == "dask":  # parent -> nanny -> worker process
-        nannies = [k for k in kids if k in _children(p.pid) and _is_python(k)]
-        workers = [k for n in nannies for k in _children(n)]
-        victim = (nannies if target == "nanny" else workers or nannies)[:1]
-    else:
-        victim = [k for k in _children(p.pid) if _is_python(k)][:1]
+    # the worker processes, not the resource trackers beside them: forked workers are
+    # children of the run; loky's are LokyProcess-N; a LocalCluster's spawned ones
+    mark = {"forked": "-m simstudy", "loky": "LokyProcess", "dask": "spawn_main"}[backend]
+    workers = [k for k in _children(p.pid) if mark in _cmdline(k)]
+    victim = workers if target == "all workers" else workers[:1]
     for v in victim:
         with contextlib.suppress(ProcessLookupError):
             os.kill(v, signal.SIGKILL)
@@ -269,11 +271,12 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-def _is_python(pid: int) -> bool:
+def _cmdline(pid: int) -> str:
     try:
-        return "python" in open(f"/proc/{pid}/cmdline").read()
+        with open(f"/proc/{pid}/cmdline") as f:
+            return f.read().replace("\0", " ")
     except OSError:
-        return False
+        return ""
 
 
 def scheduler_kill(lab: Lab, sig: int) -> dict:
@@ -321,10 +324,8 @@ def tool_kill(lab: Lab, tool: str, sig: int, delay: float) -> dict:
     a, b = d / "a.sqlite", d / "b.sqlite"
     shutil.copy(lab.ref_store, a)
     out = d / "m.sqlite"
-    if tool == "merge":
-        r = run(simstudy("run", *DEMO, "--runs", RUNS, "--seed", 7, "--store", b,
-                         "--no-render", "--backend", "serial"), cwd=d)
-        assert r["rc"] == 0, r["stderr"]
+    if tool == "merge":  # the base's trials are a part of the reference's
+        shutil.copy(lab.base, b)
         argv = simstudy("merge", out, a, b)
     elif tool == "snapshot":
         argv = simstudy("snapshot", out, "--store", a)
@@ -341,7 +342,7 @@ def tool_kill(lab: Lab, tool: str, sig: int, delay: float) -> dict:
     res = finish(p, t0)
     whole = True
     if tool in ("merge", "snapshot") and out.exists():
-        whole = count(out) in (lab.full_n, lab.full_n + (count(b) if b.exists() else 0))
+        whole = count(out) == lab.full_n
     elif tool == "export" and out.exists():
         whole = (out / "manifest.json").is_file()
     left = leftovers(d)
@@ -598,8 +599,8 @@ def reads_cases(lab: Lab, moments: int = 4) -> list[dict]:
     d = lab.case_dir("reads")
     shutil.copy(lab.tmp / "usertests.py", d / "usertests.py")
     s = lab.store_copy(d)
-    argv = _run_argv(s, d / "out", runs=400, extra=["--backend", "serial", "--chunk", "1",
-                                                    "--no-render"])
+    argv = simstudy("run", *DEMO, "--runs", 400, "--store", s, "--backend", "serial",
+                    "--chunk", 1, "--no-render")
     writer = subprocess.Popen(argv, cwd=d, env=ENV, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
     readers = {
@@ -803,13 +804,15 @@ def sweep(tmp: Path, only: set[str]) -> list[dict]:
     if want("signal"):
         for backend in BACKENDS:
             for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL):
-                for when in ("early", "mid"):
+                # both moments with local workers; Dask and loky workers (slow to start on
+                # a loaded machine) mid-run only
+                for when in ("early", "mid") if backend in ("serial", "forked") else ("mid",):
                     rows.append(signal_case(lab, backend, sig, when))
         rows.append(signal_case(lab, "forked", signal.SIGINT, "mid", twice=True))
         rows.append(card_interrupt(lab))
     if want("kill"):
         for backend, target in (("forked", "worker"), ("loky", "worker"), ("dask", "worker"),
-                                ("dask", "nanny")):
+                                ("dask", "all workers"), ("forked", "all workers")):
             rows.append(worker_kill(lab, backend, target))
         for sig in (signal.SIGKILL, signal.SIGTERM):
             rows.append(scheduler_kill(lab, sig))
@@ -846,12 +849,14 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     only = {c for c in a.only.split(",") if c}
     tmp = Path(tempfile.mkdtemp(prefix="sweep-faults-"))
+    meter = Meter()
     try:
         rows = sweep(tmp, only)
     finally:
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)
     write_csv(rows, Path(a.out))
+    meter.write(Path(a.out), rows, sys.argv[1:] if argv is None else argv)
     bad = [r for r in rows if not r["named"] or r["traceback"] or r["lost"]]
     print(f"{len(rows)} cases; {len(bad)} not as expected; wrote {a.out}")
     return 0

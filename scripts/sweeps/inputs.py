@@ -20,7 +20,7 @@ import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, files, leftovers, named, row, run, simstudy, write_csv  # noqa: E402 - the folder is put on the path above
+from common import ROOT, Meter, files, leftovers, named, row, run, simstudy, write_csv  # noqa: E402 - the folder is put on the path above
 
 REFUSED = "exit 2, one line"
 
@@ -395,9 +395,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "figures" / "sweeps" / "inputs.csv"))
     ap.add_argument("--only", default="", help="only cases whose name contains this")
     a = ap.parse_args(argv)
+    meter = Meter()
     with tempfile.TemporaryDirectory(prefix="sweep-inputs-") as d:
         rows = sweep(Path(d), a.only)
     write_csv(rows, Path(a.out))
+    meter.write(Path(a.out), rows, sys.argv[1:] if argv is None else argv)
     bad = [r for r in rows if not r["named"] or r["traceback"] or r["leftovers"]]
     print(f"{len(rows)} cases ({sum(r['category'] == 'cli' for r in rows)} CLI, "
           f"{sum(r['category'] == 'python' for r in rows)} Python); {len(bad)} not as "

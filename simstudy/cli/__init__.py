@@ -348,8 +348,9 @@ def _cmd_merge(args) -> None:
     cmd_merge(args)
 
 
-#: the commands that keep what they finished when stopped (the others store nothing)
-STORING = ("run", "migrate", "snapshot", "merge", "compare", "perf")
+#: the commands that keep what they finished when stopped; the others store nothing
+#: (migrate, snapshot and merge write whole or not at all)
+STORING = ("run", "compare", "perf")
 
 
 def main(argv: list[str] | None = None) -> int:
