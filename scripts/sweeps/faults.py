@@ -744,7 +744,7 @@ def shipped_cases(lab: Lab) -> list[dict]:
             else:
                 ok = p.returncode != 0 and not res["traceback"] and any(
                     w in said for w in ("damaged", "differs", "does not match", "missing",
-                                        "verify --dir", "unreadable"))
+                                        "verify --dir", "unreadable", "not a readable"))
                 expect = "rc != 0, the damage named"
             if cmd == "verify" and "passed" in said and p.returncode == 0:
                 ok = False
