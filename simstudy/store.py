@@ -269,10 +269,13 @@ def _wal_files(path: Path) -> bool:
 def readonly_uri(path: Path) -> str:
     """The URI SQLite opens the store at ``path`` read-only with.  A WAL store in a folder
     this process cannot write (a read-only folder or mount) cannot get the -shm file SQLite
-    reads it with; with no -wal beside it no writer is at work (a writer would need one
-    there), so it is then read as an immutable file."""
-    uri = f"{Path(path).resolve().as_uri()}?mode=ro"
-    if not _wal_files(Path(path)) and not os.access(Path(path).resolve().parent, os.W_OK):
+    reads it with, and one in a file it cannot write gets -wal/-shm files it cannot remove;
+    with no -wal beside it no writer is at work (a writer would need one there), so it is
+    then read as an immutable file."""
+    path = Path(path).resolve()
+    uri = f"{path.as_uri()}?mode=ro"
+    if not _wal_files(path) and not (os.access(path.parent, os.W_OK)
+                                     and os.access(path, os.W_OK)):
         uri += "&immutable=1"
     return uri
 

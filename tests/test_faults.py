@@ -452,3 +452,16 @@ def test_ctrl_c_before_a_command_starts_says_what_it_keeps(command, said, monkey
     monkeypatch.setattr(cli, "build_parser", interrupted)
     assert cli.main([command, "x"]) == 130
     assert _one_line(capsys.readouterr().err) == f"simstudy: interrupted; {said}"
+
+
+def test_a_read_only_store_file_is_read_without_leaving_wal_files(tmp_path):
+    """A WAL store chmod 444 in a writable folder: read, and no -wal/-shm left (SQLite's
+    read-only open makes them and could not remove them)."""
+    p = _store_with_pages(tmp_path / "s.sqlite", 3)
+    p.chmod(0o444)
+    code = ("from simstudy.store import Store; import sys; "
+            "st = Store(sys.argv[1], readonly=True); print(len(st.runs_log())); st.close()")
+    q = subprocess.run([*_unprivileged(), sys.executable, "-c", code, str(p)], env=ENV,
+                       capture_output=True, text=True, timeout=120)
+    assert q.returncode == 0 and q.stdout.split() == ["3"], q.stderr
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["s.sqlite"]
