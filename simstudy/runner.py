@@ -552,7 +552,7 @@ def run_study(
     check_source_content(study, store)
     stored = stored_runs(study, store)  # read once, planned once
     chunks, total, done_before = plan(study, store, stored)
-    from .execute import Execution
+    from .execute import Execution, sigterm_interrupts
     from .merge import definition
 
     facts = {"definition": definition(study)}
@@ -563,33 +563,36 @@ def run_study(
         facts.update(more)
     todo = plan_results(study, store, stored)
     t0 = time.perf_counter()
-    run_id = store.start_run(study.name, {**(args or {}), **facts})
-    computed = recomputed = 0
-    from .progress import Progress
+    # SIGTERM from the moment the run is recorded ends it as Ctrl-C does (recorded as
+    # interrupted, said in one line), not silently
+    with sigterm_interrupts():
+        run_id = store.start_run(study.name, {**(args or {}), **facts})
+        computed = recomputed = 0
+        from .progress import Progress
 
-    ex = Execution(study, store, run_id, chunks, backend=backend, jobs=int(jobs),
-                   scheduler=scheduler, compute=compute_chunk, needs_losses=_needs_losses)
+        ex = Execution(study, store, run_id, chunks, backend=backend, jobs=int(jobs),
+                       scheduler=scheduler, compute=compute_chunk, needs_losses=_needs_losses)
 
-    try:
-        recomputed = recompute_results(study, store, todo, progress)
-        # counted in cost units (measured or estimated seconds), not trials: progress.py
-        with Progress(study, store, chunks, total, done_before, enabled=progress,
-                      jobs=1 if backend == "serial" else int(jobs)) as bar:
-            ex.progress = bar.others  # trials a cooperating run stored
-            for records in ex:
-                computed += store.write(records)
-                bar.update(records)
-    except KeyboardInterrupt as e:
-        store.note_run(run_id, "execution", ex.close())
-        store.finish_run(run_id, computed, "interrupted", str(e) or "interrupted by the user")
-        raise
-    except Exception as e:
-        with contextlib.suppress(Exception):  # the failure, not the accounting, is the news
+        try:
+            recomputed = recompute_results(study, store, todo, progress)
+            # counted in cost units (measured or estimated seconds), not trials: progress.py
+            with Progress(study, store, chunks, total, done_before, enabled=progress,
+                          jobs=1 if backend == "serial" else int(jobs)) as bar:
+                ex.progress = bar.others  # trials a cooperating run stored
+                for records in ex:
+                    computed += store.write(records)
+                    bar.update(records)
+        except KeyboardInterrupt as e:
             store.note_run(run_id, "execution", ex.close())
-        store.finish_run(run_id, computed, "failed", f"{type(e).__name__}: {e}")
-        raise
-    done = ex.close()
-    store.note_run(run_id, "execution", done)
-    store.finish_run(run_id, computed)
-    return RunSummary(study.name, total, done_before, computed, time.perf_counter() - t0,
-                      str(store.path), recomputed, done)
+            store.finish_run(run_id, computed, "interrupted", str(e) or "interrupted by the user")
+            raise
+        except Exception as e:
+            with contextlib.suppress(Exception):  # the failure, not the accounting, is the news
+                store.note_run(run_id, "execution", ex.close())
+            store.finish_run(run_id, computed, "failed", f"{type(e).__name__}: {e}")
+            raise
+        done = ex.close()
+        store.note_run(run_id, "execution", done)
+        store.finish_run(run_id, computed)
+        return RunSummary(study.name, total, done_before, computed, time.perf_counter() - t0,
+                          str(store.path), recomputed, done)

@@ -465,3 +465,26 @@ def test_a_read_only_store_file_is_read_without_leaving_wal_files(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert q.returncode == 0 and q.stdout.split() == ["3"], q.stderr
     assert sorted(x.name for x in tmp_path.iterdir()) == ["s.sqlite"]
+
+
+def test_sigterm_once_a_run_is_recorded_is_said_and_recorded(tmp_path):
+    """SIGTERM in the moment between the run's record and its first trial (planning the
+    results, starting workers): one line, exit 130, the run log says interrupted."""
+    p = tmp_path / "s.sqlite"
+    Store(p).close()
+    q = subprocess.Popen([sys.executable, "-m", "simstudy", "run", "demo", "--runs", "400",
+                          "--filter", "iris/nmc~1nn", "--store", str(p), "--no-render",
+                          "--backend", "serial"], env=ENV, cwd=tmp_path,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    t0 = time.time()
+    while q.poll() is None and time.time() - t0 < 300:
+        with Store(p, readonly=True) as st:
+            if len(st.runs_log()):
+                break
+        time.sleep(0.01)
+    q.send_signal(signal.SIGTERM)
+    _, err = q.communicate(timeout=300)
+    assert q.returncode == 130, err
+    assert _one_line(err).startswith("simstudy: interrupted; "), err
+    with Store(p, readonly=True) as st:
+        assert st.runs_log()["status"].tolist() == ["interrupted"]
