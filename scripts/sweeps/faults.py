@@ -600,7 +600,8 @@ def reads_cases(lab: Lab, moments: int = 4) -> list[dict]:
     d = lab.case_dir("reads")
     shutil.copy(lab.tmp / "usertests.py", d / "usertests.py")
     s = lab.store_copy(d)
-    argv = simstudy("run", *DEMO, "--runs", 400, "--store", s, "--backend", "serial",
+    # long enough to outlast the readers (stopped with Ctrl-C after them)
+    argv = simstudy("run", *DEMO, "--runs", 20000, "--store", s, "--backend", "serial",
                     "--chunk", 1, "--no-render")
     writer = subprocess.Popen(argv, cwd=d, env=ENV, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
@@ -632,9 +633,13 @@ def reads_cases(lab: Lab, moments: int = 4) -> list[dict]:
                                 ok and writer.poll() is None,
                                 trials_before=n0, trials_after=count(s), leftovers=extra))
     finally:
-        if writer.poll() is None:
+        alive_at_end = writer.poll() is None
+        if alive_at_end:
             writer.send_signal(signal.SIGINT)
-        writer.communicate(timeout=120)
+        _, err = writer.communicate(timeout=300)
+    w = judge(writer.returncode, err, 0)
+    rows[-1]["leftovers"] += (f"; the writer: exit {w['rc']} {w['error_line']}"
+                              f"{'' if alive_at_end else ' (ended before the readers)'}")
     left = leftovers(d)
     if left:
         rows[-1]["leftovers"] += f"; after the run: {left}"
