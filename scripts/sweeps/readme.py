@@ -129,6 +129,25 @@ def main(argv: list[str] | None = None) -> int:
     fb = faults.assign(tb=_bool(faults["traceback"]), ok=_bool(faults["named"]))
     ib = inputs.assign(tb=_bool(inputs["traceback"]), ok=_bool(inputs["named"]))
     lost = int(pd.to_numeric(faults["lost"], errors="coerce").fillna(0).sum())
+    bk = OUT / "blas-kernels.csv"
+    if bk.is_file():
+        b = pd.read_csv(bk)
+        g = b.groupby(["learner", "kernel"], sort=False).agg(
+            sources=("source", "nunique"), folds=("folds", "sum"),
+            folds_changed=("folds_changed", "sum"),
+            largest_share=("max_share", "max")).reset_index()
+        blas = ("`trials verify` allows a bounded difference only for learners whose kernel "
+                "may differ across CPUs (`simstudy.trials.CPU_KERNELS`); nmc and ls compute "
+                "with BLAS products too.  The same folds of the data sets their shipped trials "
+                "use, predicted under OpenBLAS's kernel for this CPU "
+                f"({b['native'].iloc[0]}) and under kernels forced with OPENBLAS_CORETYPE "
+                "(`scripts/sweeps/blas_kernels.py`, [blas-kernels.csv](blas-kernels.csv)):\n\n"
+                + _md(g) + "\n\n" + (
+                    "No prediction moved, so verify needs no bound for them: a difference "
+                    "there is reported as a difference." if g["folds_changed"].sum() == 0 else
+                    "Predictions moved: verify needs a bound for them in CPU_KERNELS."))
+    else:
+        blas = "Not measured."
     text = f"""# Fault and bad-input sweeps
 
 <!-- generated: python scripts/sweeps/readme.py (from faults.csv, inputs.csv, before.csv, runs.json); do not edit -->
@@ -167,6 +186,10 @@ Runs: faults {'; '.join(runline(m) for m in metas['faults'])}. Inputs
 {_md(pd.concat([faults, inputs])[lambda d: ~_bool(d['named']) | _bool(d['traceback'])]
      [['category', 'case', 'rc', 'error_line', 'leftovers']]) if
  (~fb['ok'] | fb['tb']).any() or (~ib['ok'] | ib['tb']).any() else 'None.'}
+
+## nmc and ls under other BLAS kernels
+
+{blas}
 
 ## Notes
 
