@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -803,19 +804,29 @@ def create_cases(lab: Lab, procs: int = 24, rounds: int = 25) -> list[dict]:
 CATEGORIES = ("signal", "kill", "full", "readonly", "truncated", "reads", "shipped", "create")
 
 
-def sweep(tmp: Path, only: set[str]) -> list[dict]:
+def sweep(tmp: Path, only: set[str], part: tuple[int, int] = (1, 1),
+          out: Path | None = None) -> list[dict]:
+    """The cases of the categories in ``only`` (all when empty); of the signal cases only
+    part ``k`` of ``n`` (every n-th, for sweeps split over processes).  The table is
+    rewritten at ``out`` after each signal case."""
     lab = Lab(tmp)
     rows: list[dict] = []
     want = lambda c: not only or c in only  # noqa: E731
     if want("signal"):
-        for backend in BACKENDS:
-            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL):
-                # both moments with local workers; Dask and loky workers (slow to start on
-                # a loaded machine) mid-run only
-                for when in ("early", "mid") if backend in ("serial", "forked") else ("mid",):
-                    rows.append(signal_case(lab, backend, sig, when))
-        rows.append(signal_case(lab, "forked", signal.SIGINT, "mid", twice=True))
-        rows.append(card_interrupt(lab))
+        cases = [functools.partial(signal_case, lab, backend, sig, when)
+                 for backend in BACKENDS
+                 for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL)
+                 # both moments with local workers; Dask and loky workers (slow to start on
+                 # a loaded machine) mid-run only
+                 for when in (("early", "mid") if backend in ("serial", "forked") else
+                              ("mid",))]
+        cases += [functools.partial(signal_case, lab, "forked", signal.SIGINT, "mid",
+                                    twice=True), functools.partial(card_interrupt, lab)]
+        for i, case in enumerate(cases):
+            if i % part[1] == part[0] - 1:
+                rows.append(case())
+                if out is not None:
+                    write_csv(rows, out)
     if want("kill"):
         for backend, target in (("forked", "worker"), ("loky", "worker"), ("dask", "worker"),
                                 ("dask", "all workers"), ("forked", "all workers")):
@@ -849,7 +860,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma-separated categories: "
                     + ", ".join(CATEGORIES))
     ap.add_argument("--keep", action="store_true", help="keep the work folder")
+    ap.add_argument("--part", default="1/1", help="K/N: every N-th signal case from the K-th")
     a = ap.parse_args(argv)
+    part = tuple(int(x) for x in a.part.split("/"))
     # started in the background, this process may ignore SIGINT, and its children would
     # inherit that: they get Python's own handler back
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -857,7 +870,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="sweep-faults-"))
     meter = Meter()
     try:
-        rows = sweep(tmp, only)
+        rows = sweep(tmp, only, part, Path(a.out))
     finally:
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)

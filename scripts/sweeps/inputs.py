@@ -335,12 +335,18 @@ def api_cases(p: dict[str, Path]) -> list[tuple[str, object, tuple]]:
     return cases
 
 
-def sweep(tmp: Path, only: str = "") -> list[dict]:
+def sweep(tmp: Path, only: str = "", part: tuple[int, int] = (1, 1),
+          out: Path | None = None) -> list[dict]:
+    """Every case (those whose name contains ``only``; every n-th from the k-th for
+    ``part`` (k, n)); the table rewritten at ``out`` after each."""
     p = prepare(tmp)
     rows = []
-    for case, argv, expect, words in cli_cases(p):
-        if only and only not in case:
+    mine = lambda i: i % part[1] == part[0] - 1  # noqa: E731
+    for i, (case, argv, expect, words) in enumerate(cli_cases(p)):
+        if (only and only not in case) or not mine(i):
             continue
+        if out is not None and rows:
+            write_csv(rows, out)
         before = files(tmp)
         res = run(simstudy(*argv), cwd=tmp, timeout=120)
         rc = 0 if expect.startswith("exit 0") else 2
@@ -360,8 +366,8 @@ def sweep(tmp: Path, only: str = "") -> list[dict]:
                 q.unlink()
     from simstudy.errors import SimstudyError
 
-    for case, call, words in api_cases(p):
-        if only and only not in case:
+    for i, (case, call, words) in enumerate(api_cases(p)):
+        if (only and only not in case) or not mine(i):
             continue
         before = files(tmp)
         t0 = time.time()
@@ -394,10 +400,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(ROOT / "figures" / "sweeps" / "inputs.csv"))
     ap.add_argument("--only", default="", help="only cases whose name contains this")
+    ap.add_argument("--part", default="1/1", help="K/N: every N-th case from the K-th")
     a = ap.parse_args(argv)
+    part = tuple(int(x) for x in a.part.split("/"))
     meter = Meter()
     with tempfile.TemporaryDirectory(prefix="sweep-inputs-") as d:
-        rows = sweep(Path(d), a.only)
+        rows = sweep(Path(d), a.only, part, Path(a.out))
     write_csv(rows, Path(a.out))
     meter.write(Path(a.out), rows, sys.argv[1:] if argv is None else argv)
     bad = [r for r in rows if not r["named"] or r["traceback"] or r["leftovers"]]
