@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -74,7 +73,7 @@ def totals(df: pd.DataFrame, key: str) -> pd.DataFrame:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--faults", nargs="+", required=True)
-    ap.add_argument("--inputs", required=True)
+    ap.add_argument("--inputs", nargs="+", required=True)
     a = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     parts = [pd.read_csv(p, keep_default_na=False) for p in a.faults]
@@ -82,14 +81,19 @@ def main(argv: list[str] | None = None) -> int:
     faults["_o"] = faults["category"].map({c: i for i, c in enumerate(ORDER)})
     faults = faults.sort_values("_o", kind="stable").drop(columns="_o")
     faults.to_csv(OUT / "faults.csv", index=False)
-    inputs = pd.read_csv(a.inputs, keep_default_na=False)
-    shutil.copy(a.inputs, OUT / "inputs.csv")
+    inputs = pd.concat([pd.read_csv(p, keep_default_na=False) for p in a.inputs],
+                       ignore_index=True)
+    inputs["_o"] = inputs["category"].map({"cli": 0, "python": 1})
+    inputs = inputs.sort_values("_o", kind="stable").drop(columns="_o")
+    inputs.to_csv(OUT / "inputs.csv", index=False)
     metas = {"faults": [json.loads(Path(p).with_suffix(".json").read_text())
                         for p in a.faults],
-             "inputs": [json.loads(Path(a.inputs).with_suffix(".json").read_text())]}
+             "inputs": [json.loads(Path(p).with_suffix(".json").read_text())
+                        for p in a.inputs]}
     for m in (*metas["faults"], *metas["inputs"]):
-        m.pop("argv", None)
-        m["argv"] = "see the command lines below"
+        argv = m.pop("argv", [])
+        m["parts"] = [f"{x} {y}" for x, y in zip(argv, argv[1:], strict=False)
+                      if x in ("--only", "--part")]
     (OUT / "runs.json").write_text(json.dumps(metas, indent=1) + "\n")
 
     ft, it = totals(faults, "category"), totals(inputs, "category")
@@ -119,9 +123,17 @@ def main(argv: list[str] | None = None) -> int:
     closing = pd.DataFrame(rows, columns=["case (issue's Why)", "before", "after (sweep row)",
                                           "as expected"])
 
+    def wall(ms: dict) -> float:
+        import datetime as dt
+
+        spans = [(dt.datetime.fromisoformat(m["started_utc"].rstrip("Z")).timestamp(),
+                  m["wall_seconds"]) for v in ms.values() for m in v]
+        return max(s + w for s, w in spans) - min(s for s, _ in spans)
+
     def runline(m: dict) -> str:
-        return (f"commit {m['commit']}{' (+ uncommitted changes)' if m['uncommitted_changes'] else ''}"
-                f", started {m['started_utc']}, {m['cases']} cases, wall "
+        dirty = " (+ uncommitted changes)" if m["uncommitted_changes"] else ""
+        return (f"commit {m['commit']}{dirty}, {' '.join(m['parts'])}, started "
+                f"{m['started_utc']}, {m['cases']} cases, wall "
                 f"{m['wall_seconds']:.0f} s, CPU {m['cpu_seconds']:.0f} s, load "
                 f"{m['load_before'][0]:.1f} before / {m['load_after'][0]:.1f} after "
                 f"(1-min average, {m['cores']} cores shared)")
@@ -172,8 +184,12 @@ resumed table compared byte for byte with an uninterrupted run's, what was left 
 
 {_md(it)}
 
-Runs: faults {'; '.join(runline(m) for m in metas['faults'])}. Inputs
-{runline(metas['inputs'][0])}.
+Runs, each a process (parts of one category ran side by side):
+
+{chr(10).join('- faults: ' + runline(m) for m in metas['faults'])}
+{chr(10).join('- inputs: ' + runline(m) for m in metas['inputs'])}
+- all: wall {wall(metas):.0f} s from the first start to the last end, CPU
+  {sum(m['cpu_seconds'] for v in metas.values() for m in v):.0f} s
 
 ## The cases, before and after
 
