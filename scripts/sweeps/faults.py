@@ -319,14 +319,14 @@ def scheduler_kill(lab: Lab, sig: int) -> dict:
 
 
 def tool_kill(lab: Lab, tool: str, sig: int, delay: float) -> dict:
-    """merge / snapshot / trials export killed after ``delay`` s: the output is absent or
-    whole, nothing half-written is left, and the command run again succeeds."""
+    """merge / snapshot / trials export killed ``delay`` / 10 s after it starts writing: the
+    output is absent or whole, and the command run again succeeds."""
     d = lab.case_dir(f"{tool}-{sig}-{delay}")
     a, b = d / "a.sqlite", d / "b.sqlite"
     shutil.copy(lab.ref_store, a)
     out = d / "m.sqlite"
-    if tool == "merge":  # the base's trials are a part of the reference's
-        shutil.copy(lab.base, b)
+    if tool == "merge":  # two copies: one definition, identical overlaps
+        shutil.copy(lab.ref_store, b)
         argv = simstudy("merge", out, a, b)
     elif tool == "snapshot":
         argv = simstudy("snapshot", out, "--store", a)
@@ -337,7 +337,12 @@ def tool_kill(lab: Lab, tool: str, sig: int, delay: float) -> dict:
     t0 = time.time()
     p = subprocess.Popen(argv, cwd=d, env=ENV, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
-    time.sleep(delay)
+    # once it writes (its temporary file or folder appears), then ``delay`` x 0.1 s more:
+    # not while the interpreter itself starts (Ctrl-C there is Python's own traceback)
+    inputs = {"a.sqlite", "b.sqlite"}
+    while p.poll() is None and not {x.name for x in d.iterdir()} - inputs:
+        time.sleep(0.005)
+    time.sleep(delay / 10)
     if p.poll() is None:
         os.kill(p.pid, sig)
     res = finish(p, t0)
@@ -352,7 +357,8 @@ def tool_kill(lab: Lab, tool: str, sig: int, delay: float) -> dict:
         shutil.rmtree(out)
         again = run(argv, cwd=d)
     rc_ok = res["rc"] in (0, 130, -sig) and not res["traceback"]
-    return row("kill", f"{signal.Signals(sig).name} {tool} after {delay} s", argv,
+    return row("kill", f"{signal.Signals(sig).name} {tool} {delay / 10:.2f} s into its writing",
+               argv,
                "output absent or whole; rerun succeeds", res,
                rc_ok and whole and again["rc"] in (0, "n/a"),
                leftovers=";".join(filter(None, [left, "" if whole else "half-written output",

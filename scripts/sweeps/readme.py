@@ -77,7 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     parts = [pd.read_csv(p, keep_default_na=False) for p in a.faults]
-    faults = pd.concat(parts, ignore_index=True)
+    # a case run again in a later part (a category re-run) keeps its last row
+    faults = pd.concat(parts, ignore_index=True).drop_duplicates(["category", "case"],
+                                                                  keep="last")
     faults["_o"] = faults["category"].map({c: i for i, c in enumerate(ORDER)})
     faults = faults.sort_values("_o", kind="stable").drop(columns="_o")
     faults.to_csv(OUT / "faults.csv", index=False)
