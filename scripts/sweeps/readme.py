@@ -77,9 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     parts = [pd.read_csv(p, keep_default_na=False) for p in a.faults]
-    # a case run again in a later part (a category re-run) keeps its last row
-    faults = pd.concat(parts, ignore_index=True).drop_duplicates(["category", "case"],
-                                                                  keep="last")
+    # a category run again in a later part (after a fix of the sweep) keeps that part's rows
+    last = {c: i for i, part in enumerate(parts) for c in part["category"].unique()}
+    faults = pd.concat([part[part["category"].map(last) == i] for i, part in enumerate(parts)],
+                       ignore_index=True)
     faults["_o"] = faults["category"].map({c: i for i, c in enumerate(ORDER)})
     faults = faults.sort_values("_o", kind="stable").drop(columns="_o")
     faults.to_csv(OUT / "faults.csv", index=False)
