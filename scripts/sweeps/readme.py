@@ -74,12 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--faults", nargs="+", required=True)
     ap.add_argument("--inputs", nargs="+", required=True)
+    ap.add_argument("--rerun", nargs="*", default=[],
+                    help="fault parts whose categories replace those rows of --faults")
     a = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     parts = [pd.read_csv(p, keep_default_na=False) for p in a.faults]
-    # a category run again in a later part (after a fix of the sweep) keeps that part's rows
-    last = {c: i for i, part in enumerate(parts) for c in part["category"].unique()}
-    faults = pd.concat([part[part["category"].map(last) == i] for i, part in enumerate(parts)],
+    # a category run again (--rerun, after a fix of the sweep) replaces its earlier rows
+    again = [pd.read_csv(p, keep_default_na=False) for p in a.rerun]
+    redone = {c for r in again for c in r["category"].unique()}
+    faults = pd.concat([*(part[~part["category"].isin(redone)] for part in parts), *again],
                        ignore_index=True)
     faults["_o"] = faults["category"].map({c: i for i, c in enumerate(ORDER)})
     faults = faults.sort_values("_o", kind="stable").drop(columns="_o")
@@ -90,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     inputs = inputs.sort_values("_o", kind="stable").drop(columns="_o")
     inputs.to_csv(OUT / "inputs.csv", index=False)
     metas = {"faults": [json.loads(Path(p).with_suffix(".json").read_text())
-                        for p in a.faults],
+                        for p in [*a.faults, *a.rerun]],
              "inputs": [json.loads(Path(p).with_suffix(".json").read_text())
                         for p in a.inputs]}
     for m in (*metas["faults"], *metas["inputs"]):
