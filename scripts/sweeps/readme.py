@@ -92,10 +92,18 @@ def main(argv: list[str] | None = None) -> int:
     inputs["_o"] = inputs["category"].map({"cli": 0, "python": 1})
     inputs = inputs.sort_values("_o", kind="stable").drop(columns="_o")
     inputs.to_csv(OUT / "inputs.csv", index=False)
-    metas = {"faults": [json.loads(Path(p).with_suffix(".json").read_text())
-                        for p in [*a.faults, *a.rerun]],
-             "inputs": [json.loads(Path(p).with_suffix(".json").read_text())
-                        for p in a.inputs]}
+    def meta(p: str) -> dict:
+        """The part's run record; a part stopped before its end (at a deadline) has none:
+        its table holds the cases it finished."""
+        j = Path(p).with_suffix(".json")
+        if j.is_file():
+            return json.loads(j.read_text())
+        n = len(pd.read_csv(p, keep_default_na=False))
+        return {"stopped": f"{Path(p).name}: stopped before its end after {n} cases; no "
+                           "time recorded", "argv": []}
+
+    metas = {"faults": [meta(p) for p in [*a.faults, *a.rerun]],
+             "inputs": [meta(p) for p in a.inputs]}
     for m in (*metas["faults"], *metas["inputs"]):
         argv = m.pop("argv", [])
         m["parts"] = [f"{x} {y}" for x, y in zip(argv, argv[1:], strict=False)
@@ -133,10 +141,12 @@ def main(argv: list[str] | None = None) -> int:
         import datetime as dt
 
         spans = [(dt.datetime.fromisoformat(m["started_utc"].rstrip("Z")).timestamp(),
-                  m["wall_seconds"]) for v in ms.values() for m in v]
+                  m["wall_seconds"]) for v in ms.values() for m in v if "stopped" not in m]
         return max(s + w for s, w in spans) - min(s for s, _ in spans)
 
     def runline(m: dict) -> str:
+        if "stopped" in m:
+            return m["stopped"]
         dirty = " (+ uncommitted changes)" if m["uncommitted_changes"] else ""
         return (f"commit {m['commit']}{dirty}, {' '.join(m['parts'])}, started "
                 f"{m['started_utc']}, {m['cases']} cases, wall "
@@ -195,7 +205,8 @@ Runs, each a process (parts of one category ran side by side):
 {chr(10).join('- faults: ' + runline(m) for m in metas['faults'])}
 {chr(10).join('- inputs: ' + runline(m) for m in metas['inputs'])}
 - all: wall {wall(metas):.0f} s from the first start to the last end, CPU
-  {sum(m['cpu_seconds'] for v in metas.values() for m in v):.0f} s
+  {sum(m.get('cpu_seconds', 0) for v in metas.values() for m in v):.0f} s (of the parts that
+  ran to their end)
 
 ## The issue's cases, before and after
 
