@@ -120,6 +120,8 @@ class Meter:
 
     def __init__(self) -> None:
         self.t0, self.load0 = time.time(), os.getloadavg()
+        self.commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                                     capture_output=True, text=True).stdout.strip()
         self.c0 = self._cpu()
 
     @staticmethod
@@ -137,7 +139,7 @@ class Meter:
             return subprocess.run(["git", *a], cwd=ROOT, capture_output=True,
                                   text=True).stdout.strip()
 
-        meta = {"commit": git("rev-parse", "--short", "HEAD"),
+        meta = {"commit": self.commit, "commit_at_end": git("rev-parse", "--short", "HEAD"),
                 "uncommitted_changes": bool(git("status", "--porcelain", "--untracked-files=no")),
                 "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.t0)),
                 "wall_seconds": round(time.time() - self.t0, 1),

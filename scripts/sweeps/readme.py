@@ -147,8 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     def runline(m: dict) -> str:
         if "stopped" in m:
             return m["stopped"]
-        dirty = " (+ uncommitted changes)" if m["uncommitted_changes"] else ""
-        return (f"commit {m['commit']}{dirty}, {' '.join(m['parts'])}, started "
+        import subprocess
+
+        # the library as the part started (its record's commit is the one at its end)
+        lib = subprocess.run(["git", "log", "-1", f"--before={m['started_utc']}",
+                              "--format=%h", "--", "simstudy"], cwd=ROOT,
+                             capture_output=True, text=True).stdout.strip()
+        return (f"simstudy/ at {lib} when it started, {' '.join(m['parts'])}, started "
                 f"{m['started_utc']}, {m['cases']} cases, wall "
                 f"{m['wall_seconds']:.0f} s, CPU {m['cpu_seconds']:.0f} s, load "
                 f"{m['load_before'][0]:.1f} before / {m['load_after'][0]:.1f} after "
@@ -233,6 +238,9 @@ Runs, each a process (parts of one category ran side by side):
 - Ctrl-C in the first moments of `python -m simstudy`, while the interpreter itself starts
   (site imports, before simstudy's code runs), prints Python's own traceback: the signal
   cases send theirs once the run is recorded ("early") or has stored a trial ("mid").
+- A part's library is the last commit touching `simstudy/` before it started; a change to
+  `simstudy/runner.py` (SIGTERM from the run's record on) landed while the two parts started
+  first ran: they send no SIGTERM to a run.
 - Not swept: shards of another package version merged (tests/test_merge_notes.py), the
   CPU used by `--jobs 1`.
 
