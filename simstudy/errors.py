@@ -2,14 +2,14 @@
 
 Everything a user can get wrong (a name, a path, a number) raises :class:`SimstudyError`,
 a :class:`ValueError`, whose message names the bad value with ``!r`` and, where there is a
-finite set, the valid choices.  The CLI turns it into one line on stderr and exit status 2.
-A run stopped by its machine (a worker process killed) raises :class:`RunFailed`: one line
-and exit status 1.
+finite set, the valid choices.  The CLI (:func:`simstudy.cli.guarded`) turns it into one line on stderr and exit status
+2.  A run stopped by its machine (a worker process killed) raises :class:`RunFailed`: one
+line and exit status 1.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 
 class SimstudyError(ValueError):
@@ -150,52 +150,3 @@ def fault(e: BaseException, what: str = "", path: object = None) -> str | None:
     tail = f"; {_NEXT[name]}" if name in _NEXT else ""
     return f"{what}: {msg}{tail}" if what else f"{msg}{tail}"
 
-
-def guarded(command: Callable[[], int | None], stopped: str | None = None) -> int:
-    """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the check
-    and pilot scripts in ``scripts/``): a :class:`SimstudyError` or a fault of the machine
-    (:func:`fault`: full disk, read-only, locked, truncated or damaged store, an error
-    SQLite raised or pandas wrapped) is one line on stderr and exit status 2, a
-    :class:`RunFailed` one line and 1, Ctrl-C says how to resume, or ``stopped`` for a
-    command that stores nothing (an :class:`Interrupted` says what it was told instead;
-    130), a closed pipe is quiet.  Returns the exit status.
-
-    Examples
-    --------
-    >>> def bad():
-    ...     raise SimstudyError("runs must be a positive integer, got 0")
-    >>> guarded(bad)  # the line goes to stderr
-    2
-    """
-    import os
-    import sys
-
-    try:
-        rc = command()
-        sys.stdout.flush()
-    except SimstudyError as e:
-        print(f"simstudy: error: {e}", file=sys.stderr)
-        return 2
-    except RunFailed as e:
-        print(f"simstudy: error: {e}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        # the reader went away (report ... | head): stop quietly, as cat does
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    except KeyboardInterrupt as e:
-        said = str(e) if isinstance(e, Interrupted) and str(e) else \
-            stopped or "finished trials are stored, rerun to resume"
-        print(f"simstudy: interrupted; {said}", file=sys.stderr)
-        return 130
-    except Exception as e:
-        found = sqlite_fault(e)
-        # a full disk, a read-only mount: named; any other error propagates
-        named = store_fault(found) if found is not None else \
-            fault(e) if isinstance(e, OSError) else None
-        if named is None:
-            raise
-        print(f"simstudy: error: {named}", file=sys.stderr)
-        return 2
-    return int(rc or 0)

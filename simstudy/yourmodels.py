@@ -9,7 +9,7 @@ the tests of :mod:`simstudy.stats.registry` on those same losses: asking for ano
 or another alpha refits nothing.  Beside each verdict stand the test's size (worst H0 cell
 and the mean over H0 cells) and power (mean over H1 cells of known difference) measured on
 the shipped trials of the same design (:mod:`simstudy.trials`, computed by
-:func:`simstudy.card.card`, the report card's machinery).
+:func:`simstudy.testcard.card`, the report card's machinery).
 
 The default tests are the recommended ones for the design (:data:`RECOMMENDED`):
 
@@ -312,14 +312,14 @@ def measured_size_power(design: str, tests: Sequence[str], alpha: float) -> pd.D
     difference) of ``tests`` on the shipped trials of ``design``, with trial counts: one
     row per test; tests the shipped trials cannot measure are left out.
 
-    Computed by the report card (:func:`simstudy.card.card`) from the shipped fold errors:
+    Computed by the report card (:func:`simstudy.testcard.card`) from the shipped fold errors:
     the first test no stored cell holds is the card's new test, the stored ones and the card's
     baselines come with it (a few seconds; remembered in this process).
     """
     key = (design, tuple(tests), float(alpha))
     if key in _MEASURED:
         return _MEASURED[key]
-    from .card import NEW_BASELINES, card
+    from .testcard import card
     from .trials import open_shipped
     from .usertest import locate
 
@@ -343,7 +343,7 @@ def measured_size_power(design: str, tests: Sequence[str], alpha: float) -> pd.D
             new = todo[0]
             try:
                 c = card(_as_user_test(new, design), studies, readers, name=new, alpha=alpha,
-                         progress=False, baselines=NEW_BASELINES)
+                         progress=False)
             except SimstudyError:  # no shipped cell this test reads: not measured
                 todo = todo[1:]
                 continue
@@ -386,6 +386,14 @@ def _as_user_test(name: str, design: str) -> Callable:
 
     def f(d, *, n_train, n_test):
         T = d.shape[0]
+        if test.batch is not None:  # the entry's batch form: each trial as alone
+            from .stats.baselines import Trials
+
+            full = (T, *d.shape[1:])
+            return tuple(test.batch(Trials(
+                np.stack([d, np.zeros(full)], axis=1),
+                np.ascontiguousarray(np.broadcast_to(n_train[:, None, None], full)),
+                np.ascontiguousarray(np.broadcast_to(n_test[:, None, None], full))), 0, 1))
         stat, p = np.empty(T), np.empty(T)
         zero = np.zeros(d.shape[1:])
         for i in range(T):
@@ -406,7 +414,7 @@ def _interval(test: str, d: np.ndarray, ntr: float, nte: float, alpha: float
     """The (1 - alpha) interval of the expected difference in loss (A - B) that a t- or
     z-type test inverts: estimate ± quantile x its standard error; (nan, nan) for tests
     without one (F, rank, Bayesian, McNemar)."""
-    from .card import corrected_t_interval
+    from .testcard import corrected_t_interval
 
     base = parse_spec(test)[0]
     x = d.ravel()
@@ -686,7 +694,7 @@ def _stored(store, cell: str, seed: int) -> FoldLosses | None:
 
 def _keep(store, cell: str, seed: int, ms, design: str, data_name: str, fl: FoldLosses,
           seconds: float) -> None:
-    from .runner import learner_impl
+    from .provenance import learner_impl
     from .store import Store, TrialRecord
 
     rec = TrialRecord(cell=cell, seed=seed, run=0, study="compare", source=data_name,

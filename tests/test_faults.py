@@ -23,7 +23,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simstudy.errors import fault, guarded
+from simstudy.cli import guarded
+from simstudy.errors import fault
 from simstudy.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent

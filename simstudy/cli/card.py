@@ -1,6 +1,6 @@
-"""``python -m simstudy card``: the command line of :mod:`simstudy.card`.
+"""``python -m simstudy card``: the command line of :mod:`simstudy.testcard`.
 
-Kept apart from :mod:`simstudy.card` so that building the parser imports nothing heavy.
+Kept apart from :mod:`simstudy.testcard` so that building the parser imports nothing heavy.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 from ..errors import SimstudyError
-from ..params import ALPHA, RUNS, SEED, arg_type
+from ..params import ALPHA, RUNS, SEED
+from .args import arg_type
 
 
 def note_local_store() -> None:
@@ -35,8 +36,7 @@ def add_card_parser(sub) -> None:
                         "f(d, *, n_train, n_test[, losses])")
     c.add_argument("--studies", default=None,
                    help="comma-separated registered studies (default: every study whose "
-                        "trials ship: type1, type2, gaussian, wang-real, ban, replicability, "
-                        "multitest)")
+                        "trials ship)")
     c.add_argument("--store", action="append", default=None,
                    help="store file (repeat, or separate with commas, for several; each study "
                         "is read from the first that holds it; default: the shipped trials "

@@ -9,7 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..params import ALPHA, JOBS, SEED, arg_type
+from ..params import ALPHA, JOBS, SEED
+from .args import arg_type
 
 
 def add_compare_parser(sub) -> None:

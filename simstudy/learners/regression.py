@@ -115,6 +115,8 @@ class OLS(_Linear):
     'ols[loss=absolute]'
     """
 
+    impl_id = 'simstudy.learners.regression:OLS'
+
     def __init__(self, loss: str = "squared") -> None:
         from sklearn.linear_model import LinearRegression
 
@@ -133,6 +135,8 @@ class Ridge(_Linear):
     >>> Ridge(alpha=10).name
     'ridge[alpha=10]'
     """
+
+    impl_id = 'simstudy.learners.regression:Ridge'
 
     def __init__(self, alpha: float = 1.0, loss: str = "squared") -> None:
         from sklearn.linear_model import Ridge as _Ridge
@@ -154,6 +158,8 @@ class RandomForestRegressor(_Regressor):
     'rf-reg[trees=50]'
     """
 
+    impl_id = 'simstudy.learners.regression:RandomForestRegressor'
+
     def __init__(self, trees: int = 100, loss: str = "squared") -> None:
         from sklearn.ensemble import RandomForestRegressor as _RF
 
@@ -172,6 +178,8 @@ class KNNRegressor(_Regressor):
     >>> KNNRegressor().name
     'knn-reg'
     """
+
+    impl_id = 'simstudy.learners.regression:KNNRegressor'
 
     def __init__(self, k: int = 5, loss: str = "squared") -> None:
         from sklearn.neighbors import KNeighborsRegressor

@@ -46,6 +46,8 @@ from .registry import register_learner
 class FastSVC(Learner):
     """C-SVC with an RBF kernel, libsvm called directly; equals ``SVC(C, gamma, tol)``."""
 
+    impl_id = 'simstudy.learners.svm:FastSVC'
+
     preprocess = "standardize"
     stack_trials = True  # per-model work on the model's own rows only
 
