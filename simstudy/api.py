@@ -30,9 +30,10 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -180,6 +181,24 @@ def out_dir(out: str | os.PathLike) -> Path:
     return out
 
 
+@contextlib.contextmanager
+def output_folder(out: str | os.PathLike) -> Iterator[Path]:
+    """:func:`out_dir` for the length of a block: the folders it made are removed again
+    when the block fails before writing into them (a store that cannot be opened, Ctrl-C),
+    so a failed command leaves no empty output folder."""
+    made = [d for d in (Path(out), *Path(out).parents) if not d.exists()]
+    target = out_dir(out)
+    try:
+        yield target
+    except BaseException:
+        for d in made:
+            try:
+                d.rmdir()
+            except OSError:  # not empty: something was written
+                break
+        raise
+
+
 @_store_faults
 def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
         alpha: float | None = None, store: str | os.PathLike = DEFAULT_STORE,
@@ -280,7 +299,8 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
     # keyed and validated once, before the store file is created (a bad grid leaves no
     # file); planned again on the store at each root seed, not checked again
     p = make_plan(s)
-    target = None if out is None or render == "none" else out_dir(out)
+    folder = contextlib.nullcontext() if out is None or render == "none" else \
+        output_folder(out)
     if record is None:
         record = {"study": study if isinstance(study, str) else s.name, "runs": runs,
                   "seed": seed, "alpha": alpha, "store": str(store), "filter": filter,
@@ -289,7 +309,7 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
                   "out": None if out is None else str(out), "render": render,
                   "api": "simstudy.run"}
     t0 = time.time()
-    with Store(store) as st:
+    with folder as target, Store(store) as st:
         roots = [s.seed + i for i in range(seeds)]
         done = []
         for sd in roots:

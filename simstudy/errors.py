@@ -82,10 +82,32 @@ _NEXT = {"SQLITE_FULL": "free space and rerun (what was stored before is kept)",
          "EDQUOT": "free space and rerun (files are written whole or not at all)"}
 
 
-def fault(e: BaseException, what: str = "") -> str | None:
+def _unwritable(path: object) -> str | None:
+    """Why the folder of ``path`` cannot take a new file, as a fault's name: a read-only
+    mount (``EROFS``), a full disk (``SQLITE_FULL``), a read-only folder
+    (``SQLITE_READONLY``); None when it can.  SQLite reports each of them, met while it sets
+    up its -wal/-shm files, as "unable to open" or an I/O error."""
+    import os
+    from pathlib import Path
+
+    try:
+        folder = Path(path).resolve().parent
+        st = os.statvfs(folder)
+    except (OSError, TypeError, ValueError):
+        return None
+    if st.f_flag & os.ST_RDONLY:
+        return "EROFS"
+    if st.f_bavail * st.f_frsize < 65536:
+        return "SQLITE_FULL"
+    return None if os.access(folder, os.W_OK) else "SQLITE_READONLY"
+
+
+def fault(e: BaseException, what: str = "", path: object = None) -> str | None:
     """One line naming an operating-system or SQLite fault for what it is (a full disk, a
     read-only file or mount, a lock held by another process, a truncated or foreign file),
-    or None when ``e`` is not such a fault.  ``what`` names the file concerned.
+    or None when ``e`` is not such a fault.  ``what`` names the file concerned; ``path``,
+    its path, tells what SQLite reports as "unable to open" or an I/O error for what it is
+    (a full disk, a read-only folder or mount).
 
     Why: the file is usually fine -- "damaged" for a full disk would have a user delete a
     healthy store.
@@ -112,9 +134,11 @@ def fault(e: BaseException, what: str = "") -> str | None:
                     break
         if name == "SQLITE_IOERR" and "short_read" in code.lower():
             return f"{what}: it is truncated (shorter than it says); restore a copy".lstrip(": ")
+        if name in ("SQLITE_IOERR", "SQLITE_CANTOPEN") and path is not None:
+            name = _unwritable(path) or name
         if name is None:
             return None
-        msg = _SQLITE_FAULTS[name]
+        msg = _SQLITE_FAULTS.get(name) or _OS_FAULTS[name]
     elif isinstance(e, OSError) and e.errno is not None:
         name = errno.errorcode.get(e.errno)
         if name not in _OS_FAULTS:

@@ -287,7 +287,7 @@ def run_study(
     balance them).  Runs sharing ``store`` split the work units between them
     (:mod:`.lease`): a unit another run stored meanwhile is not computed again.
     """
-    from .execute import Execution
+    from .execute import Execution, sigterm_interrupts
     from .params import BACKEND, JOBS, check
     from .progress import Progress
 
@@ -304,31 +304,34 @@ def run_study(
         plan = make_plan(plan, store, shard=shard, costs=costs)
     study = plan.study
     t0 = time.perf_counter()
-    run_id = store.start_run(study.name, {**(args or {}), **plan.facts})
-    computed = recomputed = 0
-    ex = Execution(plan, store, run_id, backend=backend, jobs=int(jobs),
-                   scheduler=scheduler, compute=compute_chunk)
+    # SIGTERM from the moment the run is recorded ends it as Ctrl-C does (recorded as
+    # interrupted, said in one line), not silently
+    with sigterm_interrupts():
+        run_id = store.start_run(study.name, {**(args or {}), **plan.facts})
+        computed = recomputed = 0
+        ex = Execution(plan, store, run_id, backend=backend, jobs=int(jobs),
+                       scheduler=scheduler, compute=compute_chunk)
 
-    try:
-        recomputed = recompute_results(plan, store, progress)
-        # counted in cost units (measured or estimated seconds), not trials: progress.py
-        with Progress(plan, enabled=progress,
-                      jobs=1 if backend == "serial" else int(jobs)) as bar:
-            ex.progress = bar.others  # trials a cooperating run stored
-            for records in ex:
-                computed += store.write(records)
-                bar.update(records)
-    except KeyboardInterrupt as e:
-        store.note_run(run_id, "execution", ex.close())
-        store.finish_run(run_id, computed, "interrupted", str(e) or "interrupted by the user")
-        raise
-    except Exception as e:
-        with contextlib.suppress(Exception):  # the failure, not the accounting, is the news
+        try:
+            recomputed = recompute_results(plan, store, progress)
+            # counted in cost units (measured or estimated seconds), not trials: progress.py
+            with Progress(plan, enabled=progress,
+                          jobs=1 if backend == "serial" else int(jobs)) as bar:
+                ex.progress = bar.others  # trials a cooperating run stored
+                for records in ex:
+                    computed += store.write(records)
+                    bar.update(records)
+        except KeyboardInterrupt as e:
             store.note_run(run_id, "execution", ex.close())
-        store.finish_run(run_id, computed, "failed", f"{type(e).__name__}: {e}")
-        raise
-    done = ex.close()
-    store.note_run(run_id, "execution", done)
-    store.finish_run(run_id, computed)
-    return RunSummary(study.name, plan.total, plan.done_before, computed,
-                      time.perf_counter() - t0, str(store.path), recomputed, done)
+            store.finish_run(run_id, computed, "interrupted", str(e) or "interrupted by the user")
+            raise
+        except Exception as e:
+            with contextlib.suppress(Exception):  # the failure, not the accounting, is the news
+                store.note_run(run_id, "execution", ex.close())
+            store.finish_run(run_id, computed, "failed", f"{type(e).__name__}: {e}")
+            raise
+        done = ex.close()
+        store.note_run(run_id, "execution", done)
+        store.finish_run(run_id, computed)
+        return RunSummary(study.name, plan.total, plan.done_before, computed,
+                          time.perf_counter() - t0, str(store.path), recomputed, done)

@@ -227,6 +227,24 @@ def _wal_files(path: Path) -> bool:
     return any(Path(f"{path}{x}").exists() for x in ("-wal", "-shm"))
 
 
+def readonly_uri(path: Path) -> str:
+    """The URI SQLite opens the store at ``path`` read-only with.  A WAL store in a folder
+    this process cannot write (a read-only folder or mount) cannot get the -shm file SQLite
+    reads it with, and one in a file it cannot write gets -wal/-shm files it cannot remove;
+    with no -wal beside it no writer is at work (a writer would need one there), so it is
+    then read as an immutable file."""
+    path = Path(path).resolve()
+    uri = f"{path.as_uri()}?mode=ro"
+    if not _wal_files(path) and not (os.access(path.parent, os.W_OK)
+                                     and os.access(path, os.W_OK)):
+        uri += "&immutable=1"
+    return uri
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(readonly_uri(path), uri=True, timeout=60)
+
+
 def _tidy_wal(path: Path) -> None:
     """Remove the -wal and -shm files beside ``path`` as SQLite does when its last
     read-write connection closes (a connection opened and closed here does it, and only
@@ -410,8 +428,7 @@ class Store:
                 self.con = sqlite3.connect(":memory:")
                 self.con.deserialize(_gunzip(self.path))
             elif readonly:
-                self.con = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                           timeout=60)
+                self.con = _connect_readonly(self.path)
             else:
                 if not self.path.exists():
                     try:
@@ -433,7 +450,7 @@ class Store:
                 self._open_for_writing(version)
         except sqlite3.Error as e:
             self._close_quietly()
-            raise SimstudyError(fault(e, f"store {str(self.path)!r}") or
+            raise SimstudyError(fault(e, f"store {str(self.path)!r}", self.path) or
                                 f"{str(self.path)!r} is not a readable simstudy store ({e})"
                                 ) from None
         except SimstudyError:
@@ -801,11 +818,39 @@ class Store:
         """The invocations, one row each.  A run whose process ended without recording an
         end (SIGKILL, a power cut) reads as ``interrupted``, with the trials it stored,
         although its row still says ``running`` (a read-only reader cannot fix it; the next
-        run on the store does)."""
+        run on the store does).  One on another host whose leases all expired reads as
+        ``stale``: this host cannot tell whether that process lives."""
         log = pd.read_sql_query("SELECT * FROM runs ORDER BY id", self.con)
         for i, msg, done in self._dead(log):
             log.loc[i, ["status", "message", "trials_done"]] = ["interrupted", msg, done]
+        for i, msg in self._stale(log):
+            log.loc[i, ["status", "message"]] = ["stale", msg]
         return log
+
+    def _stale(self, log: pd.DataFrame) -> list[tuple[int, str]]:
+        """(row, message) of the ``running`` invocations on another host whose leases
+        (:mod:`simstudy.lease`) all expired: their process stopped renewing them, so it
+        most likely ended (this host cannot look at another's processes to be sure)."""
+        if "leases" not in _tables(self.con):
+            return []
+        out = []
+        now = time.time()
+        for i, r in enumerate(log.itertuples(index=False)):
+            if r.status != "running" or r.host == platform.node():
+                continue
+            try:
+                pid = int(json.loads(r.args)["pid"])
+            except (ValueError, KeyError, TypeError):
+                continue
+            last = self.con.execute(
+                "SELECT MAX(expires) FROM leases WHERE owner LIKE ?",
+                (f"{r.host}:{pid}:{int(r.id)}:%",)).fetchone()[0]
+            if last is not None and float(last) < now:
+                when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(last)))
+                out.append((i, f"its leases expired at {when} unrenewed: the process {pid} "
+                               f"on {r.host} has most likely ended; if it has, rerun to "
+                               "resume"))
+        return out
 
     def _dead(self, log: pd.DataFrame) -> list[tuple[int, str, int]]:
         """(row, message, trials stored) of the ``running`` invocations whose process on
@@ -1017,8 +1062,8 @@ def stored_row(path: str | os.PathLike, table: str, keycols: Sequence[str], key:
     """The ``cols`` of the row of ``table`` whose ``keycols`` equal ``key`` in the store
     file at ``path`` (opened read-only), or None."""
     where = " AND ".join(f"{c}=?" for c in keycols)
-    with contextlib.closing(sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro",
-                                            uri=True, timeout=60)) as con:
+    with contextlib.closing(sqlite3.connect(readonly_uri(Path(path)), uri=True,
+                                            timeout=60)) as con:
         return con.execute(f"SELECT {', '.join(cols)} FROM {table} WHERE {where}",
                            key).fetchone()
 
@@ -1077,7 +1122,7 @@ class MergeTarget:
         con = self._con
         tcols = ", ".join(TRIAL_KEY + TRIAL_COLS + TIMING_COLS)
         rcols = ", ".join(RESULT_KEY + RESULT_COLS)
-        con.execute("ATTACH DATABASE ? AS src", (f"{Path(src).resolve().as_uri()}?mode=ro",))
+        con.execute("ATTACH DATABASE ? AS src", (readonly_uri(Path(src)),))
         try:
             con.execute("BEGIN")
             bad = self._differs("trials", TRIAL_KEY, TRIAL_COLS)

@@ -46,6 +46,7 @@ import itertools
 import math
 import os
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,8 +57,8 @@ from scipy import special
 
 from .core import Dataset, FoldLosses
 from .designs import Design, get_design
-from .errors import SimstudyError
-from .params import ALPHA, check
+from .errors import SimstudyError, SimstudyWarning
+from .params import ALPHA, check, jobs_for
 from .seeding import ModelSeeds
 from .spec import parse_spec
 from .stats.registry import ChoiceMethod, StatTest, get_test, list_tests
@@ -543,8 +544,9 @@ def compare(models: Sequence[Any], X: Any, y: Any = None, *, design: str = "5x2c
     if len(models) < 2:
         raise SimstudyError(f"compare needs at least two models, got {len(models)}: "
                             f"{list(models)!r:.120}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise SimstudyError(f"jobs must be a positive integer, got {jobs!r}")
+    jobs, capped = jobs_for(jobs, "joblib", None)  # the bounds and cap of a run's --jobs
+    if capped:  # (compare has no force)
+        warnings.warn(capped.split("; force=True")[0], SimstudyWarning, stacklevel=2)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SimstudyError(f"seed must be a non-negative integer, got {seed!r}")
     taken: set[str] = set()

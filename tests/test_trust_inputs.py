@@ -421,3 +421,35 @@ def test_list_counts_the_missing_values_of_the_bundled_sets(capsys):
     holes = int((raw.drop(columns="class") == "").to_numpy().sum())
     assert line.endswith(f", {holes:,} missing values")
     assert "missing" not in next(x for x in out.splitlines() if x.split()[:1] == ["iris"])
+
+
+def test_a_card_out_that_cannot_be_a_folder_is_refused_first(stored, tmp_path, capsys):
+    """--out naming a file: one line before the card is computed, not a traceback after;
+    a card that fails leaves no empty output folder."""
+    store, damaged = stored
+    f = tmp_path / "notes.txt"
+    f.write_text("x")
+    card = ["card", "--test", f"{__name__}:good", "--studies", "demo", "--no-figures"]
+    rc, line = _cli([*card, "--store", store, "--out", f], capsys)
+    assert (rc, line) == (2, f"simstudy: error: out {str(f)!r} is a file; give a directory "
+                             "(new or existing)")
+    rc, line = _cli([*card, "--store", damaged, "--out", tmp_path / "a" / "b"], capsys)
+    assert rc == 2 and "damaged" in line
+    assert not (tmp_path / "a").exists()
+
+
+def test_compare_jobs_have_the_bounds_of_a_run(capsys):
+    """compare's --jobs: refused above the bound as run's is, capped at the cores."""
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    y = np.arange(40) % 2
+    with pytest.raises(SimstudyError) as e:
+        ss.compare(["nmc", "1nn"], X, y, jobs=MAX_JOBS + 1, measured=False)
+    rc, line = _cli(["compare", "--data", "iris", "--models", "nmc", "1nn", "--no-measured",
+                     "--jobs", str(MAX_JOBS + 1)], capsys)
+    assert rc == 2 and line.endswith(str(e.value).replace(f"got {MAX_JOBS + 1!r}",
+                                                          f"got '{MAX_JOBS + 1}'"))
+    cores = os.cpu_count() or 1
+    with pytest.warns(SimstudyWarning, match=rf"^jobs {cores + 1} is more than this "
+                                             rf"machine's {cores} cores: running {cores} "
+                                             r"workers \(more would only share the cores\)$"):
+        ss.compare(["nmc", "1nn"], X, y, jobs=cores + 1, measured=False)

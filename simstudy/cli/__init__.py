@@ -339,13 +339,14 @@ def _cmd_snapshot(args) -> None:
     print(f"wrote {dest}: {n} trials, {dest.stat().st_size:,} bytes (snapshot of {args.store})")
 
 
-def guarded(command: Callable[[], int | None]) -> int:
+def guarded(command: Callable[[], int | None], stopped: str | None = None) -> int:
     """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the check
     and pilot scripts in ``scripts/``): a :class:`~simstudy.errors.SimstudyError` or a fault of the machine
     (:func:`~simstudy.errors.fault`: full disk, read-only, locked, truncated or damaged store, an error
     SQLite raised or pandas wrapped) is one line on stderr and exit status 2, a
-    :class:`~simstudy.errors.RunFailed` one line and 1, Ctrl-C says how to resume (an :class:`~simstudy.errors.Interrupted`
-    says what it was told instead; 130), a closed pipe is quiet.  Returns the exit status.
+    :class:`~simstudy.errors.RunFailed` one line and 1, Ctrl-C says how to resume, or ``stopped`` for a
+    command that stores nothing (an :class:`~simstudy.errors.Interrupted` says what it was told instead;
+    130), a closed pipe is quiet.  Returns the exit status.
 
     Examples
     --------
@@ -374,7 +375,7 @@ def guarded(command: Callable[[], int | None]) -> int:
         return 0
     except KeyboardInterrupt as e:
         said = str(e) if isinstance(e, Interrupted) and str(e) else \
-            "finished trials are stored, rerun to resume"
+            stopped or "finished trials are stored, rerun to resume"
         print(f"simstudy: interrupted; {said}", file=sys.stderr)
         return 130
     except Exception as e:
@@ -394,6 +395,11 @@ def guarded(command: Callable[[], int | None]) -> int:
 _STUDY_COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report, "bench": _cmd_bench,
     "migrate": _cmd_migrate, "snapshot": _cmd_snapshot}
+
+
+#: the commands that keep what they finished when stopped; the others store nothing
+#: (migrate, snapshot and merge write whole or not at all)
+STORING = ("run", "compare", "perf")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -434,7 +440,8 @@ def main(argv: list[str] | None = None) -> int:
 
     warnings.showwarning = one_line
     try:
-        status = guarded(dispatch)
+        status = guarded(dispatch, stopped=None if argv and argv[0] in STORING else
+                         "this command stores nothing: rerun it to start again")
     finally:
         warnings.showwarning = show
     if argv_given is None:  # the program ends here (console script, python -m simstudy)

@@ -6,6 +6,7 @@ Kept apart from :mod:`simstudy.testcard` so that building the parser imports not
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -65,16 +66,18 @@ def cmd_card(args: argparse.Namespace) -> None:
           file=sys.stderr, flush=True)
     if not args.store:
         note_local_store()
-    from ..api import card
+    from ..api import card, output_folder
     from ..report import to_markdown
     from ..report.card import summary_screen, write_card
 
     # no --store: the shipped trials alone
     store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
-    c = card(args.test, studies, store, name=args.name, alpha=args.alpha, runs=args.runs,
-             seed=args.seed, log=lambda line: print(line, file=sys.stderr, flush=True))
-    out = args.out or Path("out") / f"card-{c.name}"
-    written = write_card(c, out, figures=not args.no_figures)
+    # a bad --out fails before the card is computed
+    with contextlib.nullcontext() if args.out is None else output_folder(args.out):
+        c = card(args.test, studies, store, name=args.name, alpha=args.alpha, runs=args.runs,
+                 seed=args.seed, log=lambda line: print(line, file=sys.stderr, flush=True))
+        out = args.out or Path("out") / f"card-{c.name}"
+        written = write_card(c, out, figures=not args.no_figures)
     print(c.verdict)
     print(f"report card of {c.name!r} at alpha={c.alpha}: {c.trials:,} stored trials "
           f"({c.pairs:,} pairs of learners evaluated), no learner fitted, "
