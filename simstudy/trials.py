@@ -1356,7 +1356,9 @@ def shipped_dirs() -> dict[str, Path]:
                     try:
                         study = json.loads(m.read_text()).get("study")
                     except (OSError, ValueError):
-                        continue
+                        # named, never skipped: a later root's copy would stand in unseen
+                        raise _err(f"shipped trials {str(d)!r}: {MANIFEST} is not "
+                                   f"readable; {_RESTORE}") from None
                     if study and study not in found:
                         found[study] = d
                     break

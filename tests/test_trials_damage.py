@@ -234,3 +234,17 @@ def test_a_passed_check_is_cached(small, tmp_path):
         assert calls == [1]
     finally:
         T.ShippedTrials.problems = orig
+
+
+def test_a_damaged_manifest_under_the_env_root_is_named_not_skipped(tmp_path, monkeypatch):
+    """A cut manifest in ``$SIMSTUDY_TRIALS`` stops the lookup with one line naming it: a
+    later root's intact copy of that study (the checkout's) never stands in unseen."""
+    d = _copy("multitest", tmp_path)
+    text = (d / T.MANIFEST).read_text()
+    (d / T.MANIFEST).write_text(text[: len(text) // 2])
+    monkeypatch.setenv(T.ENV_DIRS, str(tmp_path))
+    with pytest.raises(SimstudyError, match="manifest.json is not readable") as e:
+        T.shipped_dirs()
+    assert str(d) in str(e.value) and "simstudy trials verify" in str(e.value)
+    monkeypatch.setenv(T.ENV_DIRS, str(tmp_path / "elsewhere"))
+    assert T.shipped_dirs()["multitest"] != d  # without the damaged root: the intact copy
