@@ -422,7 +422,9 @@ class Store:
                 raise SimstudyError(f"store {str(self.path)!r}: {bad}")
         # a read-only open of a WAL store makes -wal and -shm files; removed again at close
         # when this open made them
-        self._made_wal = readonly and not packed and not _wal_files(self.path)
+        fresh = not packed and not _wal_files(self.path)
+        self._made_wal = readonly and fresh
+        self._fresh_wal = fresh
         try:
             if packed:
                 self.con = sqlite3.connect(":memory:")
@@ -449,11 +451,13 @@ class Store:
             else:
                 self._open_for_writing(version)
         except sqlite3.Error as e:
+            self._made_wal = fresh  # an open that failed leaves no -wal/-shm it made
             self._close_quietly()
             raise SimstudyError(fault(e, f"store {str(self.path)!r}", self.path) or
                                 f"{str(self.path)!r} is not a readable simstudy store ({e})"
                                 ) from None
         except SimstudyError:
+            self._made_wal = fresh
             self._close_quietly()
             raise
 
@@ -527,6 +531,20 @@ class Store:
     def close(self) -> None:
         self.con.close()
         self._tidy()
+        self._drop_unwritable_wal()
+
+    def _drop_unwritable_wal(self) -> None:
+        """A store file this process may not write (a read-only file opened for a run,
+        refused at its first write) keeps the -wal and -shm files this open made: SQLite
+        removes them only after a checkpoint, which needs write access.  Removed here when
+        this open made them and the -wal holds nothing."""
+        wal, shm = Path(f"{self.path}-wal"), Path(f"{self.path}-shm")
+        if not getattr(self, "_fresh_wal", False) or os.access(self.path, os.W_OK):
+            return
+        with contextlib.suppress(OSError):
+            if wal.stat().st_size == 0:
+                wal.unlink()
+                shm.unlink(missing_ok=True)
 
     def __enter__(self) -> Store:
         return self

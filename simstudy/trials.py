@@ -1357,8 +1357,8 @@ def shipped_dirs() -> dict[str, Path]:
                         study = json.loads(m.read_text()).get("study")
                     except (OSError, ValueError):
                         # named, never skipped: a later root's copy would stand in unseen
-                        raise _err(f"shipped trials {str(d)!r}: {MANIFEST} is not "
-                                   f"readable; {_RESTORE}") from None
+                        raise _err(f"shipped trials {str(d)!r} are damaged: {MANIFEST} "
+                                   f"cannot be read; {_RESTORE}") from None
                     if study and study not in found:
                         found[study] = d
                     break
@@ -1434,7 +1434,7 @@ def _check_not_damaged(study: str) -> None:
         try:
             json.loads(m.read_text())
         except (OSError, ValueError):
-            raise _err(f"shipped trials {str(d)!r}: {MANIFEST} is not readable; "
+            raise _err(f"shipped trials {str(d)!r} are damaged: {MANIFEST} cannot be read; "
                        f"{_RESTORE}") from None
 
 

@@ -468,6 +468,18 @@ def test_a_read_only_store_file_is_read_without_leaving_wal_files(tmp_path):
     assert sorted(x.name for x in tmp_path.iterdir()) == ["s.sqlite"]
 
 
+def test_a_run_on_a_read_only_store_file_is_named_and_leaves_no_wal_files(tmp_path):
+    """``run`` into a WAL store chmod 444: refused at its first write with the read-only
+    fault named, exit 2, and the -wal/-shm files its open made are gone again."""
+    p = _store_with_pages(tmp_path / "s.sqlite", 3)
+    p.chmod(0o444)
+    q = subprocess.run([*_unprivileged(), sys.executable, "-m", "simstudy", "run", "demo",
+                        "--runs", "2", "--store", str(p), "--no-render", "--no-progress"],
+                       env=ENV, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert q.returncode == 2 and "read-only" in q.stderr and "Traceback" not in q.stderr
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["s.sqlite"]
+
+
 def test_sigterm_once_a_run_is_recorded_is_said_and_recorded(tmp_path):
     """SIGTERM in the moment between the run's record and its first trial (planning the
     results, starting workers): one line, exit 130, the run log says interrupted."""

@@ -243,7 +243,7 @@ def test_a_damaged_manifest_under_the_env_root_is_named_not_skipped(tmp_path, mo
     text = (d / T.MANIFEST).read_text()
     (d / T.MANIFEST).write_text(text[: len(text) // 2])
     monkeypatch.setenv(T.ENV_DIRS, str(tmp_path))
-    with pytest.raises(SimstudyError, match="manifest.json is not readable") as e:
+    with pytest.raises(SimstudyError, match="are damaged: manifest.json cannot be read") as e:
         T.shipped_dirs()
     assert str(d) in str(e.value) and "simstudy trials verify" in str(e.value)
     monkeypatch.setenv(T.ENV_DIRS, str(tmp_path / "elsewhere"))
