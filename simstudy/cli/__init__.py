@@ -374,9 +374,13 @@ def guarded(command: Callable[[], int | None], stopped: str | None = None) -> in
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except KeyboardInterrupt as e:
+        import signal
+
         said = str(e) if isinstance(e, Interrupted) and str(e) else \
             stopped or "finished trials are stored, rerun to resume"
-        print(f"simstudy: interrupted; {said}", file=sys.stderr)
+        print(f"simstudy: interrupted; {said}", file=sys.stderr, flush=True)
+        # a second Ctrl-C while workers shut down ends at once, with the same status
+        signal.signal(signal.SIGINT, lambda *_: os._exit(130))
         return 130
     except Exception as e:
         found = sqlite_fault(e)
