@@ -29,13 +29,22 @@ def add_card_parser(sub) -> None:
                     "report card (md, csv, png, html): size on H0 cells with a calibration "
                     "plot, power on H1 cells, replicability where data sets are repeated, and "
                     "a summary ranking it among the baselines.")
-    c.add_argument("--test", required=True,
-                   help="MODULE:FUNCTION or path/to/file.py:FUNCTION, called as "
-                        "f(d, *, n_train, n_test[, losses])")
+    what = c.add_mutually_exclusive_group(required=True)
+    what.add_argument("--test",
+                      help="MODULE:FUNCTION or path/to/file.py:FUNCTION, called as "
+                           "f(d, *, n_train, n_test[, losses])")
+    what.add_argument("--interval",
+                      help="an interval method's card instead: MODULE:FUNCTION or "
+                           "path/to/file.py:FUNCTION, called as g(fold_losses, design, a, b) "
+                           "-> (low, high); coverage and width beside every baseline "
+                           "interval method on the interval studies' trials")
     c.add_argument("--studies", default=None,
                    help="comma-separated registered studies (default: every study whose "
                         "trials ship: type1, type2, gaussian, wang-real, ban, replicability, "
-                        "multitest)")
+                        "multitest; with --interval: ci-synthetic, ci-real)")
+    c.add_argument("--level", type=arg_type("level", ALPHA), default=None,
+                   help="--interval: the intervals' level (default: the function's declared "
+                        "g.confidence, else 0.9)")
     c.add_argument("--store", action="append", default=None,
                    help="store file (repeat, or separate with commas, for several; each study "
                         "is read from the first that holds it; default: the shipped trials "
@@ -50,6 +59,12 @@ def add_card_parser(sub) -> None:
 
 
 def cmd_card(args: argparse.Namespace) -> None:
+    if args.interval is not None:
+        cmd_interval_card(args)
+        return
+    if args.level is not None:
+        raise SimstudyError(f"--level {args.level!r} is for an interval method's card "
+                            "(--interval); a test's card takes --alpha")
     if args.studies is None:
         from ..trials import shipped_studies
 
@@ -84,6 +99,41 @@ def cmd_card(args: argparse.Namespace) -> None:
         why = f": {r.reason}" if r.reason else ""
         print(f"  {r.study}: {r.status}{where}{why}")
     print(to_markdown(summary_screen(c)), end="")
+    for n in c.notes:
+        print(f"note: {n}", file=sys.stderr)
+    for p in written:
+        print(f"wrote {p}")
+
+
+def cmd_interval_card(args: argparse.Namespace) -> None:
+    """``card --interval file.py:g``: the interval card, written to --out."""
+    from ..intervalcard import CI_STUDIES
+
+    studies = (list(CI_STUDIES) if args.studies is None
+               else [s.strip() for s in args.studies.split(",") if s.strip()])
+    if not studies:
+        raise SimstudyError(f"--studies {args.studies!r} names no study")
+    source = ", ".join(args.store) if args.store else "the shipped trials"
+    print(f"card {args.interval}: locating the trials of {', '.join(studies)} in {source} ...",
+          file=sys.stderr, flush=True)
+    if not args.store:
+        note_local_store()
+    from ..api import card
+    from ..report import to_markdown
+    from ..report.intervalcard import coverage_screen, write_interval_card
+
+    store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
+    c = card(args.interval, studies, store, kind="interval", name=args.name, level=args.level,
+             runs=args.runs, seed=args.seed,
+             log=lambda line: print(line, file=sys.stderr, flush=True))
+    written = write_interval_card(c, args.out or Path("out") / f"card-{c.name}")
+    print(c.verdict)
+    print(f"interval card of {c.name!r} at level {c.level:g}: {c.trials:,} stored trials, "
+          f"no learner fitted, {c.seconds['total']:.1f} s")
+    for r in c.studies.itertuples(index=False):
+        why = f": {r.reason}" if r.reason else ""
+        print(f"  {r.study}: {r.status}{why}")
+    print(to_markdown(coverage_screen(c)), end="")
     for n in c.notes:
         print(f"note: {n}", file=sys.stderr)
     for p in written:
