@@ -70,8 +70,12 @@ def test_coverage_counts_are_the_hand_computed_ones(store):
     # the cells of other designs are skipped by the declared designs, and said so
     assert any("not in g.designs" in n for n in c.notes)
     pooled = c.coverage[(c.coverage["cell"] == POOLED) & c.coverage["new"]].iloc[0]
-    assert pooled["runs"] == 3 * RUNS  # two errors and one difference
-    assert c.verdict.startswith("`mean_pm` ") and "corrected-t" in c.verdict
+    assert pooled["runs"] == 2 * RUNS  # the first learner's error and the difference
+    assert c.verdict.startswith("`mean_pm` ") and f"against {c.comparator} " in c.verdict
+    # the comparator: of the baselines on the most shared trials, coverage nearest the level
+    m = c.matched[c.matched["runs"] == c.matched["runs"].max()]
+    gap = (m["base_coverage"] - 0.9).abs()
+    assert c.comparator in set(m.loc[gap == gap.min(), "baseline"])
 
 
 def test_the_paired_rows_count_discordant_trials(store):
