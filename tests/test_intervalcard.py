@@ -213,3 +213,36 @@ def test_cli_interval_card_writes_it_and_exits_2_on_bad_input(store, tmp_path, c
         assert main(["card", *argv, "--store", store, "--out", str(out)]) == 2
         err = capsys.readouterr().err
         assert msg in err and "Traceback" not in err
+
+
+# --- the .632+ bootstrap -------------------------------------------------------------------
+
+def test_632plus_agrees_with_a_hand_computation():
+    from simstudy.stats.intervals import oob_632plus_interval
+
+    nan = np.nan
+    # 3 bootstrap samples of 4 instances; nan: in the sample (not out of bag)
+    oob = [[nan, 1, 0, nan], [0, nan, nan, 1], [1, 0, nan, nan]]
+    apparent = [0, 0, 0, 1]
+    # E_i = 0.5, 0.5, 0, 1 -> Err1 = 0.5; err = 0.25; Err.632 = .368 .25 + .632 .5 = 0.408
+    # gamma 0.75: Err1' = 0.5, R' = 0.25 / 0.5 = 0.5,
+    # Err.632+ = 0.408 + 0.25 * .368 * .632 * .5 / (1 - .368 * .5)
+    r = oob_632plus_interval(oob, apparent, 0.75)
+    want = 0.408 + 0.25 * 0.368 * 0.632 * 0.5 / (1 - 0.184)
+    assert r.statistic == pytest.approx(want, abs=1e-12)
+    se = np.std([0.5, 0.5, 0, 1], ddof=1) / 2
+    assert r.standard_error == pytest.approx(se * want / 0.5)
+    lo, hi = r.confidence_interval(0.9)
+    assert (lo, hi) == pytest.approx((want - 1.6448536269514722 * se * want / 0.5,
+                                      want + 1.6448536269514722 * se * want / 0.5))
+    # gamma at Err1: R' = 1, the estimate is .632 Err1 + .368 gamma
+    assert oob_632plus_interval(oob, apparent, 0.5).statistic == pytest.approx(
+        0.632 * 0.5 + 0.368 * 0.5)
+    # no overfitting (Err1 <= err): R' = 0, the plain .632 estimate
+    assert oob_632plus_interval(oob, [1, 1, 0, 1], 0.9).statistic == pytest.approx(
+        0.368 * 0.75 + 0.632 * 0.5)
+    # Err1 above gamma: clipped, Err.632 + (gamma - err) .368
+    assert oob_632plus_interval(oob, apparent, 0.4).statistic == pytest.approx(
+        0.408 + (0.4 - 0.25) * 0.368)
+    with pytest.raises(SimstudyError, match="no instance is out of bag"):
+        oob_632plus_interval([[nan, nan]], [0, 1], 0.5)
