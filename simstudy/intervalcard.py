@@ -217,25 +217,27 @@ def _baselines_for(cell, design, names: tuple[str, ...] | None) -> list[str]:
 
 def _truths(reader, study: Study, cell, runs: np.ndarray, cache: dict,
             secs: dict) -> np.ndarray:
-    """(T, K) conditional truths of the trials: those the reader holds, else measured by
-    :func:`simstudy.interval_truth.conditional_truth` (shared by a source's cells: cached
-    by source, learners and run)."""
+    """(T, K) conditional truths of the trials: those stored with them (the reader's
+    ``truths``), else measured by :func:`simstudy.interval_truth.conditional_truth`
+    (shared by a source's cells: cached by source, learners and run) -- a store made
+    before truths were stored with the trials."""
     held = getattr(reader, "truths", None)
-    if callable(held):
-        t = held(cell.id, study.seed, study.runs)
-        if t is not None:
-            return np.asarray(t, dtype=float)
-    from .interval_truth import conditional_truth
+    out = held(cell.id, study.seed, study.runs) if callable(held) else None
+    out = (np.full((len(runs), len(cell.learners)), np.nan) if out is None
+           else np.array(out, dtype=float))
+    missing = np.flatnonzero(np.isnan(out).any(axis=1))
+    if missing.size:  # trials stored without their truth: measured here
+        from .interval_truth import conditional_truth
 
-    t = time.perf_counter()
-    out = []
-    for run in runs:
-        key = (cell.source, cell.learners, study.seed, int(run))
-        if key not in cache:
-            cache[key] = conditional_truth(cell, study.seed, int(run)).error
-        out.append(cache[key])
-    secs["truth"] += time.perf_counter() - t
-    return np.array(out, dtype=float)
+        t = time.perf_counter()
+        for i in missing:
+            key = (cell.source, cell.learners, study.seed, int(runs[i]))
+            if key not in cache:
+                cache[key] = conditional_truth(cell, study.seed, int(runs[i])).error
+            out[i] = cache[key]
+        secs["truth"] += time.perf_counter() - t
+        secs["truths measured"] = secs.get("truths measured", 0) + int(missing.size)
+    return out
 
 
 def _card(test: UserTest, studies: list, readers: list, level: float, runs, seed,
@@ -263,7 +265,6 @@ def _card(test: UserTest, studies: list, readers: list, level: float, runs, seed
     notes: list[str] = []
     cache: dict = {}
     trials = 0
-    measured = False
     try:
         for st, study, reader in located:
             label = st if isinstance(st, str) else study.name
@@ -293,7 +294,6 @@ def _card(test: UserTest, studies: list, readers: list, level: float, runs, seed
                 if bar is not None:
                     bar.update(tr.T)
                 if n_read:
-                    measured = measured or not callable(getattr(reader, "truths", None))
                     row["cells_read"] += 1
                     row["trials"] += n_read
                     trials += n_read
@@ -315,9 +315,9 @@ def _card(test: UserTest, studies: list, readers: list, level: float, runs, seed
         why = "; ".join(f"{r['study']}: {r['reason']}" for r in study_rows if r["reason"])
         raise SimstudyError(f"the interval method {test.name!r} fits no stored cell of "
                             f"{[r['study'] for r in study_rows]!r}" + (f" ({why})" if why else ""))
-    if measured:
-        notes.append(f"the trials read hold no truth: each trial's conditional truth was "
-                     f"measured now (simstudy.interval_truth, {secs['truth']:.1f} s)")
+    if secs.get("truths measured"):
+        notes.append(f"{int(secs['truths measured']):,} trials read hold no numeric truth: "
+                     "their conditional truth was measured now (simstudy.interval_truth)")
     t = time.perf_counter()
     coverage = _coverage_frame(rows)
     paired, matched = _paired_frames(test.name, series, level)

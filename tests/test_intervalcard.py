@@ -246,3 +246,27 @@ def test_632plus_agrees_with_a_hand_computation():
         0.408 + (0.4 - 0.25) * 0.368)
     with pytest.raises(SimstudyError, match="no instance is out of bag"):
         oob_632plus_interval([[nan, nan]], [0, 1], 0.5)
+
+
+def test_list_shows_interval_methods_generators_and_regression_learners_with_papers(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+
+    def section(title: str) -> dict[str, str]:
+        body = out.split(f"\n{title}:\n", 1)[1].split(":\n", 1)[0]
+        return {ln.split()[0]: ln for ln in body.splitlines() if ln.startswith("  ")}
+
+    iv, ln, ds = section("intervals"), section("learners"), section("data sets")
+    for name, paper in (("holdout", "Schulz-Kümpel et al. 2024"), ("naive-cv", "Bates"),
+                        ("cv-clt", "Bayle, Bayle, Janson & Mackey 2020"),
+                        ("corrected-t", "Nadeau & Bengio 2003"),
+                        ("conservative-z", "Nadeau & Bengio 2003"),
+                        ("t5x2cv", "Dietterich 1998"), ("ncv", "Bates, Hastie & Tibshirani")):
+        assert paper in iv[name], name
+    for name, paper in (("ols", "Bates, Hastie & Tibshirani 2024"), ("ridge", "Hoerl & Kennard"),
+                        ("rf-reg", "Breiman 2001"), ("knn-reg", "KNeighborsRegressor")):
+        assert paper in ln[name], name
+    for name, paper in (("lingauss", "Bates, Hastie & Tibshirani 2024"),
+                        ("friedman1", "Friedman 1991"), ("logistic", "logistic model"),
+                        ("population", "Schulz-Kumpel et al. 2024")):
+        assert paper in ds[name], name
