@@ -242,13 +242,12 @@ def cv_clt_interval(losses: object, folds: object, *, variance: str = "within"
         raise SimstudyError(f"folds must have the losses' shape {h.shape!r}, got {f.shape!r}")
     n = h.size
     rhat = float(h.mean()) if n else math.nan
-    if variance == "within":  # every fold's sample variance (two-pass), in one pass each
-        _, fold = np.unique(f, return_inverse=True)
-        cnt = np.bincount(fold).astype(np.float64)
-        dev = h - (np.bincount(fold, h) / cnt)[fold]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            v = np.where(cnt >= 2, np.bincount(fold, dev * dev) / (cnt - 1), np.nan)
-        var = float(np.mean(v)) if v.size else math.nan
+    if variance == "within":
+        v = []
+        for j in np.unique(f):
+            hj = h[f == j]
+            v.append(float(np.var(hj, ddof=1)) if hj.size >= 2 else math.nan)
+        var = float(np.mean(v)) if v else math.nan
     elif variance == "all":
         var = float(np.mean((h - rhat) ** 2)) if n else math.nan
     elif variance == "naive":
