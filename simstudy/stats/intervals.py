@@ -33,8 +33,8 @@ __all__ = [
     "holdout_interval",
     "naive_cv_interval",
     "nested_cv_interval",
-    "oob_632plus_interval",
     "t5x2cv_interval",
+    "oob_632plus_interval",
 ]
 
 
