@@ -499,14 +499,16 @@ def card(test: Callable | str, studies: Sequence[str | Study] | None = None,
     2
     """
     kind = options.pop("kind", None)
-    if kind is None:
+    if kind is None:  # what the function declares (g.kind), a test when it says nothing
         fn = test
         if isinstance(test, str) and ":" in test:
             from .usertest import load_function
 
-            fn = load_function(test)
+            try:
+                fn = test = load_function(test)
+            except SimstudyError:
+                fn = None  # the card that loads it says why, in its own words
         kind = getattr(fn, "kind", "test") if callable(fn) else "test"
-        test = fn
     if kind not in CARD_KINDS:
         raise SimstudyError(f"card kind {kind!r}; valid choices: {', '.join(CARD_KINDS)}")
     if isinstance(studies, (str, Study)):

@@ -75,7 +75,15 @@ from .stats.registry import get_test
 from .study import Study
 from .trials import ShippedTrials
 from .truth import truth, truth_text
-from .usertest import UserTest, locate, no_trials, open_readers, progress_bar
+from .usertest import (
+    UserTest,
+    locate,
+    no_trials,
+    open_readers,
+    progress_bar,
+    settle_study,
+    study_list,
+)
 
 #: the tests proposed since 1998 that read only fold errors: the card computes them from the
 #: same stored fold errors and ranks the new test among them beside the stored classic tests
@@ -188,15 +196,9 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str] | None = 
     name = test.name
     if not (isinstance(resolve, (int, float)) and 0 < resolve < 1):
         raise SimstudyError(f"resolve must be a difference in (0, 1), got {resolve!r}")
-    if studies is None:
-        from .trials import shipped_studies
+    from .trials import shipped_studies
 
-        studies = shipped_studies()
-    elif isinstance(studies, (str, Study)):
-        studies = [studies]
-    studies = list(studies)
-    if not studies:
-        raise SimstudyError("card needs at least one study")
+    studies = study_list(studies, shipped_studies)
     t0 = time.perf_counter()
     readers, opened = open_readers(store, [s for s in studies if isinstance(s, str)])
     try:
@@ -476,22 +478,13 @@ def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, a
             acc.trials += tr.T
             cell_runs.append(tr.T)
     acc.rep += _replicability_rows(label, rep_acc, mode, name)
-    for reason, cells in why.items():
-        acc.notes.append(f"{label}: {len(cells)} of {len(study.cells)} cells skipped, "
-                         f"{reason}: {', '.join(cells[:3])}" + (", ..." if len(cells) > 3 else ""))
     if cell_runs:
         lo, hi = min(cell_runs), max(cell_runs)
         row["runs"] = f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
         if lo != hi:
             acc.notes.append(f"{label}: cells hold {lo:,} to {hi:,} runs (flagged 'runs' in the "
                              "tables); pooled figures weight each cell by its runs")
-    if row["cells_read"] == 0:
-        row["reason"] = "; ".join(why) or "no cell read"
-    elif row["cells_read"] < len(study.cells):
-        row["status"] = "partly covered"
-        row["reason"] = "; ".join(f"{len(c)} cells: {r}" for r, c in why.items())
-    else:
-        row["status"] = "covered"
+    settle_study(row, why, label, len(study.cells), acc.notes)
 
 
 def _pair_rows(test: UserTest, study: Study, cell, tr, a: int, b: int, K: int, out, bc: dict,

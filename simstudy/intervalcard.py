@@ -48,7 +48,15 @@ from .errors import SimstudyError
 from .stats.interval_registry import INTERVALS, get_interval
 from .stats.intervals import check_level
 from .study import Study
-from .usertest import UserTest, locate, no_trials, open_readers, progress_bar
+from .usertest import (
+    UserTest,
+    locate,
+    no_trials,
+    open_readers,
+    progress_bar,
+    settle_study,
+    study_list,
+)
 
 __all__ = ["CI_STUDIES", "LEVEL", "MATCHING", "RULE", "IntervalCard", "interval_card"]
 
@@ -131,13 +139,7 @@ def interval_card(fn: Callable | str | UserTest, studies: Sequence[Study | str] 
                             "is at its declared level (drop one of them)")
     for b in baselines or ():
         get_interval(b)  # an unknown name fails here, naming the valid ones
-    if studies is None:
-        studies = list(CI_STUDIES)
-    elif isinstance(studies, (str, Study)):
-        studies = [studies]
-    studies = list(studies)
-    if not studies:
-        raise SimstudyError("card needs at least one study")
+    studies = study_list(studies, lambda: CI_STUDIES)
     t0 = time.perf_counter()
     readers, opened = open_readers(store, [s for s in studies if isinstance(s, str)])
     try:
@@ -297,17 +299,7 @@ def _card(test: UserTest, studies: list, readers: list, level: float, runs, seed
                     row["cells_read"] += 1
                     row["trials"] += n_read
                     trials += n_read
-            for reason, cells in why.items():
-                notes.append(f"{label}: {len(cells)} of {len(study.cells)} cells skipped, "
-                             f"{reason}: {', '.join(cells[:3])}"
-                             + (", ..." if len(cells) > 3 else ""))
-            if row["cells_read"] == 0:
-                row["reason"] = "; ".join(why) or "no cell read"
-            elif row["cells_read"] < len(study.cells):
-                row["status"] = "partly covered"
-                row["reason"] = "; ".join(f"{len(c)} cells: {r}" for r, c in why.items())
-            else:
-                row["status"] = "covered"
+            settle_study(row, why, label, len(study.cells), notes)
     finally:
         if bar is not None:
             bar.close()

@@ -634,6 +634,38 @@ def _shipped_path(x: object):
     return None if opener is None else opener(x)
 
 
+def study_list(studies: object, default: Callable[[], Sequence]) -> list:
+    """The studies a card reads: ``studies`` as a list (one name or Study alone too), or
+    ``default()`` when None; none at all is an error."""
+    from .study import Study
+
+    if studies is None:
+        studies = default()
+    elif isinstance(studies, (str, Study)):
+        studies = [studies]
+    out = list(studies)
+    if not out:
+        raise SimstudyError("card needs at least one study")
+    return out
+
+
+def settle_study(row: dict, why: dict[str, list[str]], label: str, n_cells: int,
+                 notes: list[str]) -> None:
+    """A card's study row once its cells are read: ``status`` covered, partly covered or
+    skipped and its ``reason``; one note per reason cells were skipped (``why``: reason ->
+    cell ids)."""
+    for reason, cells in why.items():
+        notes.append(f"{label}: {len(cells)} of {n_cells} cells skipped, {reason}: "
+                     f"{', '.join(cells[:3])}" + (", ..." if len(cells) > 3 else ""))
+    if row["cells_read"] == 0:
+        row["reason"] = "; ".join(why) or "no cell read"
+    elif row["cells_read"] < n_cells:
+        row["status"] = "partly covered"
+        row["reason"] = "; ".join(f"{len(c)} cells: {r}" for r, c in why.items())
+    else:
+        row["status"] = "covered"
+
+
 def locate(st: Study | str, readers: list, runs: int | None, seed: int | None,
            alpha: float | None):
     """``(study, reader)``: the study scoped to the first reader holding any of its cells,

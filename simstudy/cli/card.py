@@ -65,27 +65,13 @@ def cmd_card(args: argparse.Namespace) -> None:
     if args.level is not None:
         raise SimstudyError(f"--level {args.level!r} is for an interval method's card "
                             "(--interval); a test's card takes --alpha")
-    if args.studies is None:
-        from ..trials import shipped_studies
+    from ..trials import shipped_studies
 
-        studies = shipped_studies()
-    else:
-        studies = [s.strip() for s in args.studies.split(",") if s.strip()]
-        if not studies:
-            raise SimstudyError(f"--studies {args.studies!r} names no study")
-    # a first line at once, before the trials are located: a card over a million trials
-    # takes a while, and a pipe or a log gets no progress bar
-    source = ", ".join(args.store) if args.store else "the shipped trials"
-    print(f"card {args.test}: locating the trials of {', '.join(studies)} in {source} ...",
-          file=sys.stderr, flush=True)
-    if not args.store:
-        note_local_store()
+    studies, store = _located(args, args.test, shipped_studies)
     from ..api import card
     from ..report import to_markdown
     from ..report.card import summary_screen, write_card
 
-    # no --store: the shipped trials alone
-    store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
     c = card(args.test, studies, store, name=args.name, alpha=args.alpha, runs=args.runs,
              seed=args.seed, log=lambda line: print(line, file=sys.stderr, flush=True))
     out = args.out or Path("out") / f"card-{c.name}"
@@ -105,24 +91,34 @@ def cmd_card(args: argparse.Namespace) -> None:
         print(f"wrote {p}")
 
 
+def _located(args: argparse.Namespace, what: str, default) -> tuple[list[str], list | None]:
+    """The studies asked for (``default()`` without --studies) and the stores named (None:
+    the shipped trials alone), after one line at once, before the trials are located: a
+    card over a million trials takes a while, and a pipe or a log gets no progress bar."""
+    if args.studies is None:
+        studies = list(default())
+    else:
+        studies = [s.strip() for s in args.studies.split(",") if s.strip()]
+        if not studies:
+            raise SimstudyError(f"--studies {args.studies!r} names no study")
+    source = ", ".join(args.store) if args.store else "the shipped trials"
+    print(f"card {what}: locating the trials of {', '.join(studies)} in {source} ...",
+          file=sys.stderr, flush=True)
+    if not args.store:
+        note_local_store()
+    store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
+    return studies, store
+
+
 def cmd_interval_card(args: argparse.Namespace) -> None:
     """``card --interval file.py:g``: the interval card, written to --out."""
     from ..intervalcard import CI_STUDIES
 
-    studies = (list(CI_STUDIES) if args.studies is None
-               else [s.strip() for s in args.studies.split(",") if s.strip()])
-    if not studies:
-        raise SimstudyError(f"--studies {args.studies!r} names no study")
-    source = ", ".join(args.store) if args.store else "the shipped trials"
-    print(f"card {args.interval}: locating the trials of {', '.join(studies)} in {source} ...",
-          file=sys.stderr, flush=True)
-    if not args.store:
-        note_local_store()
+    studies, store = _located(args, args.interval, lambda: CI_STUDIES)
     from ..api import card
     from ..report import to_markdown
     from ..report.intervalcard import coverage_screen, write_interval_card
 
-    store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
     c = card(args.interval, studies, store, kind="interval", name=args.name, level=args.level,
              runs=args.runs, seed=args.seed,
              log=lambda line: print(line, file=sys.stderr, flush=True))
