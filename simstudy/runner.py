@@ -163,9 +163,45 @@ def _trial_data(chunk: Chunk, run: int) -> tuple[Dataset, np.ndarray, np.ndarray
     data = src.sample(np.random.default_rng(source_seed(
         chunk.seed, cid, chunk.cell.source, run, getattr(src, "runs_per_draw", None))))
     des = _design(chunk.cell.design)
-    train = des.masks(data.y, np.random.default_rng(design_seed(chunk.seed, cid, run)))
+    rng = np.random.default_rng(design_seed(chunk.seed, cid, run))
+    if hasattr(des, "rows"):
+        return _design_rows(des, data, rng, cid)
+    train = des.masks(data.y, rng)
     test = des.test_masks(train)
     return data, train, test
+
+
+#: ``Dataset.meta`` key of the instance column of each row a design built (see _design_rows)
+ROW_COLUMNS = "instance_of_row"
+
+
+def _design_rows(des, data: Dataset, rng: np.random.Generator, cid: str):
+    """A design whose training sets repeat instances (the bootstrap): the data are the rows
+    it draws, ``(X[xi], y[yi])``, and its masks are over those rows; the instance column of
+    each row rides in the data's meta, for the losses to be folded back
+    (:func:`_instance_columns`)."""
+    import dataclasses
+
+    if data.X_test is not None:
+        raise SimstudyError(f"cell {cid!r}: design {des.name!r} builds its own rows and "
+                            "cannot take an independent test set (n_test=0)")
+    xi, yi, train, test, col = des.rows(data.y, rng)
+    rows = dataclasses.replace(data, X=data.X[xi], y=data.y[yi],
+                               meta={**data.meta, ROW_COLUMNS: (col, data.n)})
+    return rows, train, test
+
+
+def _instance_columns(losses: np.ndarray, data: Dataset) -> np.ndarray:
+    """A trial's (K, R*F, N) per-row losses folded back to its (K, R*F, n) instance columns
+    when its design built rows (each fold tests an instance at most once); else as is."""
+    got = data.meta.get(ROW_COLUMNS)
+    if got is None:
+        return losses
+    col, n = got
+    out = np.full(losses.shape[:2] + (n,), -1, dtype=losses.dtype)
+    fold, row = np.nonzero(losses[0] >= 0)
+    out[:, fold, col[row]] = losses[:, fold, row]
+    return out
 
 
 def _trial_block(d: Dataset, tr: np.ndarray, te: np.ndarray, m: int):
@@ -218,7 +254,8 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     # trial: learners that work from index sets (trees, the scikit-learn loop) take the
     # trials stacked into one X; dense batched learners, whose cost grows with the rows of X,
     # are called once per trial.
-    shared = src.fixed and all(d.X_test is None for d, _, _ in trials)
+    shared = (src.fixed and all(d.X_test is None for d, _, _ in trials)
+              and not hasattr(des, "rows"))  # a design's own rows differ per trial
     if shared:
         X0, y0 = trials[0][0].X, trials[0][0].y
         per_trial = [(X0, y0, tr.reshape(R * F, -1), te.reshape(R * F, -1))
@@ -286,7 +323,8 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     source_hash = getattr(src, "content_hash", None)
     out = []
     for t, run in enumerate(chunk.runs):
-        per = None if losses is None else losses[t].reshape(K, R, F, -1)
+        per = (None if losses is None
+               else _instance_columns(losses[t], trials[t][0]).reshape(K, R, F, -1))
         ts = trial_seed(chunk.seed, cid, run)
         fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per, ts)
         res = evaluate(cell, fl, chunk.alpha, run)
