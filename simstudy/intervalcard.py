@@ -299,6 +299,11 @@ def _card(test: UserTest, studies: list, readers: list, level: float, runs, seed
                     row["cells_read"] += 1
                     row["trials"] += n_read
                     trials += n_read
+            for reason in [r for r in why if r.startswith(_DIFFERENCES)]:
+                cells = why.pop(reason)
+                notes.append(f"{label}: {len(cells)} cells read for one learner's error only, "
+                             f"{reason}: {', '.join(cells[:3])}"
+                             + (", ..." if len(cells) > 3 else ""))
             settle_study(row, why, label, len(study.cells), notes)
     finally:
         if bar is not None:
@@ -345,8 +350,7 @@ def _cell(test: UserTest, study: Study, cell, tr, reader, level: float,
     truth = _truths(reader, study, cell, tr.runs, cache, secs)  # (T, K)
     names = [m for m in _baselines_for(cell, design, baselines)
              if not (get_interval(m).needs_losses and not tr.has_losses.all())]
-    first = True
-    for target, a, b in _targets(cell.learners):
+    for ti, (target, a, b) in enumerate(_targets(cell.learners)):
         cond = truth[:, a] if b is None else truth[:, a] - truth[:, b]
         uncond = float(cond.mean())
         uncond_se = float(cond.std(ddof=1) / math.sqrt(cond.size)) if cond.size > 1 else math.nan
@@ -354,16 +358,24 @@ def _cell(test: UserTest, study: Study, cell, tr, reader, level: float,
         lo, hi = np.empty(tr.T), np.empty(tr.T)
         for i, fl in enumerate(fls):
             skipped: list[str] = []
+            # the first trial of a target is a probe: an undeclared method's first call
+            # on a cell (its design), any method's first call on a difference
             out = test.interval(fl, design, a, b, level,
                                 where=f"cell {cell.id!r}, target {target!r}, run {int(tr.runs[i])}",
-                                probe=first and test.designs is None, skipped=skipped)
+                                probe=i == 0 and (ti > 0 or test.designs is None),
+                                skipped=skipped)
             if out is None:
+                break
+            lo[i], hi[i] = out
+        secs["new method"] += time.perf_counter() - t
+        if out is None:
+            if ti == 0:
                 why.setdefault(f"design {cell.design!r}: the interval function raised "
                                f"{skipped[0]}", []).append(cell.id)
                 return 0
-            first = False
-            lo[i], hi[i] = out
-        secs["new method"] += time.perf_counter() - t
+            why.setdefault(_DIFFERENCES + f"the interval function raised {skipped[0]}",
+                           []).append(cell.id)
+            continue
         key = {"study": study.name, "cell": cell.id, "design": cell.design, "target": target,
                "kind": "error" if b is None else "difference", "unconditional": uncond,
                "unconditional_se": uncond_se}
@@ -380,6 +392,10 @@ def _cell(test: UserTest, study: Study, cell, tr, reader, level: float,
                          **_counts(s.low, s.high, cond, uncond)})
         series.append(({**key, "cond": cond, "runs": tr.runs}, got))
     return tr.T
+
+
+#: the start of a reason that a cell's differences (not the cell) were not read
+_DIFFERENCES = "differences not read: "
 
 
 def _counts(lo: np.ndarray, hi: np.ndarray, cond: np.ndarray, uncond: float) -> dict:

@@ -75,3 +75,23 @@ def test_only_the_632plus_method_reads_the_bootstrap_design():
     assert not get_interval("oob-632plus").fits(get_design("1x10cv"))
     with pytest.raises(SimstudyError, match=r"design 'boot\[r=1\]': parameter r=.* must be in"):
         get_design("boot[r=1]")
+
+
+def test_the_interval_card_reads_a_bootstrap_cell_for_one_learners_error(stored, tmp_path):
+    from simstudy.intervalcard import interval_card
+
+    def narrow(fl, design, a, b):  # oob-632plus at 80 %, declared as a 90 % interval
+        return get_interval("oob-632plus")(fl, design, a, b).confidence_interval(0.8)
+
+    narrow.confidence = 0.9
+    cell = Cell("population[data=nursery,n=100]", ("max", "nmc"), f"boot[r={R}]", ())
+    study = Study("boot", [cell], runs=2, seed=SEED, meta={"keep_losses": True})
+    path = str(tmp_path / "s.sqlite")
+    ss.run(study, store=path, progress=False, render="none")
+    c = interval_card(narrow, [study], path)
+    assert set(c.coverage["target"]) - {""} == {"error of max"}
+    assert set(c.coverage["method"]) == {"narrow", "oob-632plus"}
+    assert any("read for one learner's error only, differences not read" in n
+               and "for one learner's error" in n for n in c.notes)
+    p = c.paired.iloc[0]
+    assert p["width_ratio"] == pytest.approx(1.2815515655446004 / 1.6448536269514722)
