@@ -11,7 +11,9 @@ resampled t, the CV CLT and the others, on the same trials.
 It is called as the registered interval methods are, ``g(fold_losses, design, a, b)``
 (``b`` None: learner a's error; else the difference a - b), and returns a
 :class:`simstudy.stats.intervals.IntervalResult`, which the card reads at its level.  It
-reads the k-fold and resampling designs (declared in ``designs``)::
+reads the resampling designs (declared in ``designs``), where its rival is the corrected
+resampled t, which widens the same standard error by ``sqrt(1 + J n_test / n_train)``
+instead of a constant::
 
     python -m simstudy card --interval examples/widened_naive_cv.py:widened_naive_cv
 """
@@ -30,5 +32,5 @@ def widened_naive_cv(fold_losses, design, a, b):
     return replace(r, standard_error=WIDEN * r.standard_error, method="widened_naive_cv")
 
 
-widened_naive_cv.designs = {"1x10cv", "resample"}
+widened_naive_cv.designs = {"resample"}
 widened_naive_cv.kind = "interval"
