@@ -37,6 +37,11 @@ one id):
     fold i, test on fold i) and then one fit per pair of folds i < j (train without both,
     test on both), which is every inner fit of every outer fold at once.  Defaults are those
     of the authors' ``nestedcv`` R package; ``strat=1`` stratifies the folds.
+``boot[r=50]``
+    out-of-bag bootstrap for the .632+ estimator (Efron & Tibshirani 1997): an apparent
+    fit, a no-information fit and ``r`` bootstrap samples tested out of bag
+    (:class:`Bootstrap`).  Its training sets repeat instances, so it draws rows for the
+    runner rather than masks alone (:meth:`Bootstrap.rows`).
 
 Sizes.  Every design splits a random order of the instances round-robin into ``m`` cells
 (cell = rank mod m) whose sizes differ by at most one; the first ``n mod m`` cells get the
