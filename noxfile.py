@@ -49,7 +49,7 @@ def perf_weka(session: nox.Session) -> None:
     credit-g 10x10 cv splits, per fit and for the whole replicability cell; writes
     figures/perf-weka.json and .md with the commit measured."""
     session.install("-e", ".[dev]")
-    session.run("python", "-m", "simstudy.perf.weka_peer", "--out", "figures/perf-weka",
+    session.run("python", "-m", "simstudy", "perf", "weka", "--out", "figures/perf-weka",
                 *session.posargs)
     session.run("python", "-m", "simstudy", "pages")
 
@@ -60,7 +60,7 @@ def perf_startup(session: nox.Session) -> None:
     drawn and its first move; a one-cell run's fixed overhead beyond its trials' compute;
     figures/perf-startup.json and .md with the commit."""
     session.install("-e", ".[test]")
-    session.run("python", "-m", "simstudy.perf.startup", "--out", "figures/perf-startup",
+    session.run("python", "-m", "simstudy", "perf", "startup", "--out", "figures/perf-startup",
                 *session.posargs)
     session.run("python", "-m", "simstudy", "pages")
 
@@ -70,7 +70,7 @@ def perf_cluster(session: nox.Session) -> None:
     """Shards + merge against one run, two cooperating runs against two independent ones:
     wall and CPU of each command, figures/perf-cluster.json and .md with the commit."""
     session.install("-e", ".[test]")
-    session.run("python", "-m", "simstudy.perf.cluster", "--out", "figures/perf-cluster",
+    session.run("python", "-m", "simstudy", "perf", "cluster", "--out", "figures/perf-cluster",
                 *session.posargs)
 
 
@@ -82,8 +82,8 @@ def perf_compare(session: nox.Session) -> None:
     repeats (default 5)."""
     session.install("-e", ".[test]")
     repeats = int(session.posargs[0]) if session.posargs else 5
-    session.run("python", "-c", "from simstudy.perf.compare import write; "
-                f"print(*write('figures/perf-compare', repeats={repeats}), sep='\\n')")
+    session.run("python", "-m", "simstudy", "perf", "compare", "--out", "figures/perf-compare",
+                "--repeats", str(repeats))
 
 
 @nox.session(python=PY, name="weka-fixtures")
@@ -193,6 +193,6 @@ def reproduce(session: nox.Session) -> None:
                     "--out", f"out/reproduce/{name}", "--no-progress", *session.posargs)
     commit = session.run("git", "rev-parse", "--short", "HEAD", silent=True,
                          external=True).strip()
-    session.run("python", "-m", "simstudy.report.reproduce", store, "--commit", commit,
+    session.run("python", "-m", "simstudy", "cost", store, "--commit", commit,
                 "--out", "figures/REPRODUCE.md")
     session.run("python", "-m", "simstudy", "pages")

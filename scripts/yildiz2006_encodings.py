@@ -17,8 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's simstudy
 
-from simstudy.errors import SimstudyError, guarded  # noqa: E402
-from simstudy.params import POSITIVE_INT, ArgumentParser, arg_type  # noqa: E402
+from simstudy.cli import guarded  # noqa: E402
+from simstudy.cli.args import ArgumentParser, arg_type  # noqa: E402
+from simstudy.errors import SimstudyError  # noqa: E402
+from simstudy.params import POSITIVE_INT  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,7 +20,6 @@ Examples
 import importlib
 import importlib.util
 import sys
-import types
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -32,36 +31,15 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 # public name -> the module that defines it (imported on first use)
 _LAZY = {
     "run": "simstudy.api", "collect": "simstudy.api", "RunResult": "simstudy.api",
-    "snapshot": "simstudy.api",
+    "snapshot": "simstudy.api", "bench": "simstudy.api", "card": "simstudy.api",
+    "merge": "simstudy.api", "plan": "simstudy.api", "Plan": "simstudy.planning",
     "Study": "simstudy.study", "Cell": "simstudy.study", "cells": "simstudy.study",
     "get_study": "simstudy.catalog", "get_learner": "simstudy.learners",
     "get_test": "simstudy.stats.registry", "get_design": "simstudy.designs",
     "get_source": "simstudy.sources", "SimstudyError": "simstudy.errors",
     "compare": "simstudy.yourmodels", "Comparison": "simstudy.yourmodels",
 }
-# ``ss.bench(...)``, ``ss.card(...)`` and ``ss.merge(...)`` share their names with the
-# modules simstudy.bench, simstudy.card and simstudy.merge, which Python binds on this package
-# when they are imported; so those modules are made callable, calling the functions of the
-# same name in simstudy.api
-_CALLABLE = ("bench", "card", "merge")
-
-__all__ = ["__version__", *_LAZY, *_CALLABLE]
-
-
-class _CallableModule(types.ModuleType):
-    def __call__(self, *args, **kwargs):
-        api = importlib.import_module("simstudy.api")
-        return getattr(api, self.__name__.rpartition(".")[2])(*args, **kwargs)
-
-
-class _Package(types.ModuleType):
-    def __setattr__(self, name: str, value) -> None:
-        if name in _CALLABLE and type(value) is types.ModuleType:
-            value.__class__ = _CallableModule
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+__all__ = ["__version__", *_LAZY]
 
 
 def __getattr__(name: str):
@@ -69,8 +47,6 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value
         return value
-    if name in _CALLABLE:
-        return importlib.import_module(f"{__name__}.{name}")  # bound here, made callable
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -78,25 +54,37 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-def _studies_of_this_checkout() -> None:
-    """In a source checkout, ``studies/`` sits beside this package and an install maps it to
-    ``simstudy.studies``.  When this package is imported from the checkout itself (e.g.
-    ``python -m simstudy`` in the repository after a plain ``pip install .``, whose copy of
-    the studies lives in site-packages; or another checkout on ``PYTHONPATH`` while an
-    editable install points elsewhere), take the studies from the same checkout, so that
-    engine and study definitions are always one version."""
+class _CheckoutStudies:
+    """Where ``simstudy.studies`` is found when this package runs from a source checkout.
+
+    The studies are plugins: one package per study under ``studies/``, which an install
+    maps to ``simstudy.studies`` (``[tool.setuptools] package-dir``), and whose modules the
+    catalog (:mod:`simstudy.catalog`) indexes on first use.  An installed package carries
+    them inside it.  A checkout keeps ``studies/`` beside this package; when this package is
+    imported from the checkout itself (``python -m simstudy`` in the repository after a plain
+    ``pip install .``, or another checkout on ``PYTHONPATH`` while an editable install points
+    elsewhere), this finder, first on ``sys.meta_path``, answers ``simstudy.studies`` with
+    that folder, so that engine and studies are always one version.  It only says where the
+    package is: nothing of the studies runs until one of them is imported.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def find_spec(self, fullname: str, path=None, target=None):
+        if fullname != f"{__name__}.studies":
+            return None
+        return importlib.util.spec_from_file_location(
+            fullname, self.folder / "__init__.py", submodule_search_locations=[str(self.folder)])
+
+
+def _find_studies_of_this_checkout() -> None:
     here = Path(__file__).resolve().parent
     src = here.parent / "studies"
     if (here / "studies").is_dir() or not (src / "__init__.py").is_file():
         return  # an installed package (studies inside it), or not a checkout
-    if "simstudy.studies" in sys.modules:
-        return
-    spec = importlib.util.spec_from_file_location(
-        "simstudy.studies", src / "__init__.py", submodule_search_locations=[str(src)])
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["simstudy.studies"] = mod
-    spec.loader.exec_module(mod)
-    globals()["studies"] = mod
+    if not any(isinstance(f, _CheckoutStudies) for f in sys.meta_path):
+        sys.meta_path.insert(0, _CheckoutStudies(src))
 
 
-_studies_of_this_checkout()
+_find_studies_of_this_checkout()

@@ -240,13 +240,21 @@ def rejects(p: np.ndarray, alpha: float) -> np.ndarray:
 
 
 def repetitions(study: Study) -> tuple[str, int] | None:
-    """How a study repeats a data set: ``("sets", k)`` (runs k*i .. k*i+k-1 of a cell share
-    training set i: ``meta["runs_per_set"]``), ``("cell", runs)`` (every run of a cell
-    re-partitions one fixed data set: Bouckaert & Frank's ``replicability``), or None."""
-    k = (study.meta or {}).get("runs_per_set")
+    """How a study repeats a data set, as it declares in its ``meta``: ``("sets", k)`` (runs
+    k*i .. k*i+k-1 of a cell share training set i: ``meta["runs_per_set"] = k``), ``("cell",
+    runs)`` (every run of a cell re-partitions one fixed data set: ``meta["repetition"] =
+    "cell"``, as Bouckaert & Frank's ``replicability`` declares), or None.
+
+    >>> from simstudy.study import Study, cells
+    >>> s = Study("x", cells(["iris"], [("nmc", "1nn")], ["5x2"], ["t5x2cv"]), runs=10)
+    >>> repetitions(s), repetitions(s.replace(meta={"repetition": "cell"}))
+    (None, ('cell', 10))
+    """
+    meta = study.meta or {}
+    k = meta.get("runs_per_set")
     if k:
         return "sets", int(k)
-    if (study.meta or {}).get("paper") == "bouckaert2004" and study.runs >= 2:
+    if meta.get("repetition") == "cell" and study.runs >= 2:
         return "cell", int(study.runs)
     return None
 
@@ -302,7 +310,7 @@ def _choices_at(study: Study, trials: pd.DataFrame, results: pd.DataFrame,
                 alpha: float) -> pd.DataFrame:
     """Choice-method rows re-decided at ``alpha`` from the stored fold errors (no refit)."""
     from .core import FoldLosses
-    from .runner import evaluate
+    from .evaluation import evaluate
     from .stats.registry import is_choice
 
     sel = (results["a"] < 0) & (results["alpha"].astype(float) != alpha)

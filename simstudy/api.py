@@ -30,9 +30,10 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,10 +47,11 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .aggregate import StudyResult
+    from .planning import Plan
     from .runner import RunSummary
 
-__all__ = ["run", "collect", "bench", "card", "merge", "snapshot", "RunResult", "resolve",
-           "out_dir"]
+__all__ = ["run", "plan", "collect", "bench", "card", "merge", "snapshot", "RunResult",
+           "resolve", "out_dir"]
 
 
 def _store_faults(fn: Callable) -> Callable:
@@ -179,6 +181,24 @@ def out_dir(out: str | os.PathLike) -> Path:
     return out
 
 
+@contextlib.contextmanager
+def output_folder(out: str | os.PathLike) -> Iterator[Path]:
+    """:func:`out_dir` for the length of a block: the folders it made are removed again
+    when the block fails before writing into them (a store that cannot be opened, Ctrl-C),
+    so a failed command leaves no empty output folder."""
+    made = [d for d in (Path(out), *Path(out).parents) if not d.exists()]
+    target = out_dir(out)
+    try:
+        yield target
+    except BaseException:
+        for d in made:
+            try:
+                d.rmdir()
+            except OSError:  # not empty: something was written
+                break
+        raise
+
+
 @_store_faults
 def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
         alpha: float | None = None, store: str | os.PathLike = DEFAULT_STORE,
@@ -251,7 +271,8 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
     from .aggregate import collect as _collect
     from .aggregate import collect_seeds
     from .params import BACKEND, MAX_SEED, SEEDS, check, check_filter, check_shard, jobs_for
-    from .runner import run_study, validate
+    from .planning import make_plan, plan_note
+    from .runner import run_study
     from .sources import missing_notes
     from .store import Store
 
@@ -261,7 +282,7 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
         raise SimstudyError(f"scheduler {scheduler!r} needs backend 'dask' (--backend dask), "
                             f"not {backend!r}")
     shard = check_shard(shard)
-    if costs is not None and shard is None:
+    if costs is not None and shard is None:  # said before the study is resolved
         raise SimstudyError(f"costs {str(costs)!r} balances shards; it needs shard=(I, N) "
                             "(--shard I/N)")
     jobs, capped = jobs_for(jobs, backend, scheduler, force=force)
@@ -275,8 +296,11 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
     render = _render_choice(render, filtered, out)
     _say(capped)
     _say(plan_note(s, seeds, store))  # before planning, which walks every run of every cell
-    validate(s)  # before the store file is created
-    target = None if out is None or render == "none" else out_dir(out)
+    # keyed and validated once, before the store file is created (a bad grid leaves no
+    # file); planned again on the store at each root seed, not checked again
+    p = make_plan(s)
+    folder = contextlib.nullcontext() if out is None or render == "none" else \
+        output_folder(out)
     if record is None:
         record = {"study": study if isinstance(study, str) else s.name, "runs": runs,
                   "seed": seed, "alpha": alpha, "store": str(store), "filter": filter,
@@ -284,13 +308,14 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
                   "backend": backend, "scheduler": scheduler,
                   "out": None if out is None else str(out), "render": render,
                   "api": "simstudy.run"}
-    execution = {} if shard is None else {"shard": shard, "costs": costs}
     t0 = time.time()
-    with Store(store) as st:
+    with folder as target, Store(store) as st:
         roots = [s.seed + i for i in range(seeds)]
-        done = [run_study(s.replace(seed=sd), st, jobs=jobs, backend=backend,
-                          scheduler=scheduler, progress=progress, args=record, **execution)
-                for sd in roots]
+        done = []
+        for sd in roots:
+            p = make_plan(p, st, seed=sd, shard=shard, costs=costs)
+            done.append(run_study(p, st, jobs=jobs, backend=backend, scheduler=scheduler,
+                                  progress=progress, args=record))
         if shard is not None:  # a part of the work: read once merged
             return RunResult(s, None, done, time.time() - t0, str(st.path))
         result = _collect(s, st) if seeds == 1 else collect_seeds(s, st, roots)
@@ -317,6 +342,40 @@ def run(study: str | Study, *, runs: int | None = None, seed: int | None = None,
     return RunResult(s, result, done, time.time() - t0, str(st.path), paths, notes)
 
 
+@_store_faults
+def plan(study: str | Study, *, store: str | os.PathLike | None = DEFAULT_STORE,
+         runs: int | None = None, sets: int | None = None, seed: int | None = None,
+         alpha: float | None = None, chunk: int | None = None, filter: str | None = None,
+         shard: tuple[int, int] | str | None = None,
+         costs: str | os.PathLike | None = None) -> Plan:
+    """What :func:`run` with these arguments would do, computing nothing: the
+    :class:`~simstudy.planning.Plan` (keyed, validated cells; runs stored per cell; work
+    units to compute; test results to compute from stored losses; cost per trial;
+    definition hash).  ``store`` is opened read-only when it exists (else, or None:
+    nothing is stored yet); ``python -m simstudy run --dry-run`` prints it.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import simstudy as ss
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.sqlite")
+    >>> _ = ss.run("demo", runs=2, store=path, filter="iris/nmc~1nn", progress=False)
+    >>> p = ss.plan("demo", runs=5, store=path, filter="iris/nmc~1nn")
+    >>> p.total, p.done_before, [c.runs for c in p.chunks]
+    (5, 2, [(2, 3, 4)])
+    """
+    from .params import check_filter
+    from .planning import make_plan
+    from .store import Store
+
+    s = resolve(study, runs=runs, sets=sets, seed=seed, alpha=alpha, chunk=chunk,
+                filter=check_filter(filter))
+    if store is None or not Path(store).is_file():
+        return make_plan(s, shard=shard, costs=costs)
+    with Store(store, readonly=True) as st:
+        return make_plan(s, st, shard=shard, costs=costs)
+
+
 def _render_choice(render: str | None, filtered: bool, out: object) -> str:
     """What a run writes: ``render`` checked, or its default (the cells' table when the
     filter leaves out cells, else the study's rendering)."""
@@ -340,48 +399,6 @@ def _say(note: str | None) -> None:
         from .errors import SimstudyWarning
 
         warnings.warn(note, SimstudyWarning, stacklevel=4)  # the caller of run (decorated)
-
-
-#: a run of this many trials or more says its size and cost before it is planned
-LARGE_RUN = 10**6
-
-
-def plan_note(study: Study, seeds: int, store: str | os.PathLike) -> str | None:
-    """The size and estimated cost of running ``study`` at ``seeds`` root seeds, when it is
-    :data:`LARGE_RUN` trials or more (else None): trials, model fits, and CPU time from the
-    seconds per trial ``store`` measured for the cells (estimated from the cells' shapes for
-    the cells it has not measured), when it holds any.  Read before planning: nothing
-    here walks the runs.
-
-    Examples
-    --------
-    >>> from simstudy.catalog import get_study
-    >>> plan_note(get_study("demo", runs=10**6), 1, "no-such-store.sqlite")[:48]
-    'demo: 6,000,000 trials (6 cells x 1,000,000 runs'
-    """
-    trials = len(study.cells) * study.runs * seeds
-    if trials < LARGE_RUN:
-        return None
-    import numpy as np
-
-    from .designs import get_design
-    from .progress import trial_cost
-    from .shard import measured_costs
-
-    fits = sum(len(c.learners) * int(np.prod(get_design(c.design).shape))
-               for c in study.cells) * study.runs * seeds
-    line = (f"{study.name}: {trials:,} trials ({len(study.cells):,} cells x {study.runs:,} "
-            f"runs x {seeds:,} root seed{'s' if seeds > 1 else ''}), {fits:,} model fits")
-    got = measured_costs(store, [c.id for c in study.cells]) if Path(store).is_file() else {}
-    if not got:
-        return line + ("; no measured seconds per trial in the store to estimate its time "
-                       "(a short run of a few runs measures them); Ctrl-C stops it")
-    est = {c.id: trial_cost(c) for c in study.cells}
-    scale = float(np.median([got[c] / est[c] for c in got if est[c] > 0] or [1.0]))
-    cpu = sum(got.get(c, est[c] * scale) for c in est) * study.runs * seeds
-    return line + (f"; about {cpu / 3600:,.1f} CPU-hours at the seconds per trial the store "
-                   f"measured ({len(got)} of {len(est)} cells measured, the others estimated "
-                   "from their shapes); Ctrl-C stops it")
 
 
 def _cell_table(result: StudyResult) -> pd.DataFrame:
@@ -447,7 +464,7 @@ def bench(test: Callable | str, study: str | Study, store: Any = None, **options
     beside the stored baselines, from stored trials; no learner is fitted.
 
     ``test`` is a function or ``"MODULE:FUNCTION"``; ``options`` (``name``, ``alpha``,
-    ``runs``, ``seed``) and the rest are those of :func:`simstudy.bench.bench`.
+    ``runs``, ``seed``) and the rest are those of :func:`simstudy.benchmark.bench`.
 
     Examples
     --------
@@ -461,7 +478,7 @@ def bench(test: Callable | str, study: str | Study, store: Any = None, **options
     >>> ss.bench(mine, "demo", path)["mine"].tolist()
     [1.0]
     """
-    from . import bench as _bench
+    from . import benchmark as _bench
     from .stats.registry import is_choice
 
     _read_options([study], options.get("alpha"), options.get("runs"), options.get("seed"))
@@ -476,8 +493,9 @@ def card(test: Callable | str, studies: Sequence[str | Study] | None = None,
          store: Any = None, **options: Any):
     """A new test's report card (size, power, replicability beside the baselines) from
     the stored trials of ``studies`` (default: every shipped study) in ``store`` (default:
-    the shipped trials; a store is read only when named); no learner is fitted.  See :func:`simstudy.card.card`
-    for ``options`` and the result, and :func:`simstudy.report.card.write_card` to write it.
+    the shipped trials; a store is read only when named); no learner is fitted.  See
+    :func:`simstudy.testcard.card` for ``options`` and the result, and
+    :func:`simstudy.report.card.write_card` to write it.
 
     An interval method ``g(fold_losses, design, a, b) -> (low, high)`` gets the interval
     card (coverage and width beside every baseline interval method, on the interval
@@ -505,7 +523,11 @@ def card(test: Callable | str, studies: Sequence[str | Study] | None = None,
             from .usertest import load_function
 
             try:
-                fn = test = load_function(test)
+                fn = load_function(test)
+                # loaded once; named as the card would name the text (its FUNCTION part)
+                if options.get("name") is None:
+                    options["name"] = test.rsplit(":", 1)[1]
+                test = fn
             except SimstudyError:
                 fn = None  # the card that loads it says why, in its own words
         kind = getattr(fn, "kind", "test") if callable(fn) else "test"
@@ -518,14 +540,14 @@ def card(test: Callable | str, studies: Sequence[str | Study] | None = None,
 
         _read_options(list(studies or ()), None, options.get("runs"), options.get("seed"))
         return interval_card(test, studies, store, **options)
-    from . import card as _card
+    from . import testcard as _card
 
     _read_options(list(studies or ()), options.get("alpha"), options.get("runs"),
                   options.get("seed"))
     return _card.card(test, studies, store, **options)
 
 
-#: what ``card`` judges: a test (:func:`simstudy.card.card`) or an interval method
+#: what ``card`` judges: a test (:func:`simstudy.testcard.card`) or an interval method
 #: (:func:`simstudy.intervalcard.interval_card`)
 CARD_KINDS = ("test", "interval")
 
@@ -556,11 +578,13 @@ def snapshot(store: str | os.PathLike, dest: str | os.PathLike) -> Path:
 
 
 @_store_faults
-def merge(out: str | os.PathLike, inputs: Sequence[str | os.PathLike]):
+def merge(out: str | os.PathLike, inputs: Sequence[str | os.PathLike], *,
+          argv: Sequence[str] | None = None):
     """Combine the stores ``inputs`` (e.g. the shards of a job array) into the new store
-    ``out``; see :func:`simstudy.merge.merge_stores` for what is checked and returned."""
-    from .merge import merge_stores
+    ``out``; see :func:`simstudy.merging.merge_stores` for what is checked and returned
+    (``argv``: the command line, kept in the new store's log)."""
+    from .merging import merge_stores
 
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
-    return merge_stores(out, list(inputs))
+    return merge_stores(out, list(inputs), argv=argv)

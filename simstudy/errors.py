@@ -2,14 +2,14 @@
 
 Everything a user can get wrong (a name, a path, a number) raises :class:`SimstudyError`,
 a :class:`ValueError`, whose message names the bad value with ``!r`` and, where there is a
-finite set, the valid choices.  The CLI turns it into one line on stderr and exit status 2.
-A run stopped by its machine (a worker process killed) raises :class:`RunFailed`: one line
-and exit status 1.
+finite set, the valid choices.  The CLI (:func:`simstudy.cli.guarded`) turns it into one line on stderr and exit status
+2.  A run stopped by its machine (a worker process killed) raises :class:`RunFailed`: one
+line and exit status 1.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 
 class SimstudyError(ValueError):
@@ -82,10 +82,32 @@ _NEXT = {"SQLITE_FULL": "free space and rerun (what was stored before is kept)",
          "EDQUOT": "free space and rerun (files are written whole or not at all)"}
 
 
-def fault(e: BaseException, what: str = "") -> str | None:
+def _unwritable(path: object) -> str | None:
+    """Why the folder of ``path`` cannot take a new file, as a fault's name: a read-only
+    mount (``EROFS``), a full disk (``SQLITE_FULL``), a read-only folder
+    (``SQLITE_READONLY``); None when it can.  SQLite reports each of them, met while it sets
+    up its -wal/-shm files, as "unable to open" or an I/O error."""
+    import os
+    from pathlib import Path
+
+    try:
+        folder = Path(path).resolve().parent
+        st = os.statvfs(folder)
+    except (OSError, TypeError, ValueError):
+        return None
+    if st.f_flag & os.ST_RDONLY:
+        return "EROFS"
+    if st.f_bavail * st.f_frsize < 65536:
+        return "SQLITE_FULL"
+    return None if os.access(folder, os.W_OK) else "SQLITE_READONLY"
+
+
+def fault(e: BaseException, what: str = "", path: object = None) -> str | None:
     """One line naming an operating-system or SQLite fault for what it is (a full disk, a
     read-only file or mount, a lock held by another process, a truncated or foreign file),
-    or None when ``e`` is not such a fault.  ``what`` names the file concerned.
+    or None when ``e`` is not such a fault.  ``what`` names the file concerned; ``path``,
+    its path, tells what SQLite reports as "unable to open" or an I/O error for what it is
+    (a full disk, a read-only folder or mount).
 
     Why: the file is usually fine -- "damaged" for a full disk would have a user delete a
     healthy store.
@@ -112,9 +134,11 @@ def fault(e: BaseException, what: str = "") -> str | None:
                     break
         if name == "SQLITE_IOERR" and "short_read" in code.lower():
             return f"{what}: it is truncated (shorter than it says); restore a copy".lstrip(": ")
+        if name in ("SQLITE_IOERR", "SQLITE_CANTOPEN") and path is not None:
+            name = _unwritable(path) or name
         if name is None:
             return None
-        msg = _SQLITE_FAULTS[name]
+        msg = _SQLITE_FAULTS.get(name) or _OS_FAULTS[name]
     elif isinstance(e, OSError) and e.errno is not None:
         name = errno.errorcode.get(e.errno)
         if name not in _OS_FAULTS:
@@ -126,51 +150,3 @@ def fault(e: BaseException, what: str = "") -> str | None:
     tail = f"; {_NEXT[name]}" if name in _NEXT else ""
     return f"{what}: {msg}{tail}" if what else f"{msg}{tail}"
 
-
-def guarded(command: Callable[[], int | None]) -> int:
-    """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the check
-    and pilot scripts in ``scripts/``): a :class:`SimstudyError` or a fault of the machine
-    (:func:`fault`: full disk, read-only, locked, truncated or damaged store, an error
-    SQLite raised or pandas wrapped) is one line on stderr and exit status 2, a
-    :class:`RunFailed` one line and 1, Ctrl-C says how to resume (an :class:`Interrupted`
-    says what it was told instead; 130), a closed pipe is quiet.  Returns the exit status.
-
-    Examples
-    --------
-    >>> def bad():
-    ...     raise SimstudyError("runs must be a positive integer, got 0")
-    >>> guarded(bad)  # the line goes to stderr
-    2
-    """
-    import os
-    import sys
-
-    try:
-        rc = command()
-        sys.stdout.flush()
-    except SimstudyError as e:
-        print(f"simstudy: error: {e}", file=sys.stderr)
-        return 2
-    except RunFailed as e:
-        print(f"simstudy: error: {e}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        # the reader went away (report ... | head): stop quietly, as cat does
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    except KeyboardInterrupt as e:
-        said = str(e) if isinstance(e, Interrupted) and str(e) else \
-            "finished trials are stored, rerun to resume"
-        print(f"simstudy: interrupted; {said}", file=sys.stderr)
-        return 130
-    except Exception as e:
-        found = sqlite_fault(e)
-        # a full disk, a read-only mount: named; any other error propagates
-        named = store_fault(found) if found is not None else \
-            fault(e) if isinstance(e, OSError) else None
-        if named is None:
-            raise
-        print(f"simstudy: error: {named}", file=sys.stderr)
-        return 2
-    return int(rc or 0)

@@ -349,23 +349,23 @@ class Pool:
 
 
 class Execution:
-    """The work units of one ``run_study`` call, claimed, computed and accounted for.
+    """The work units of one plan (``plan.chunks``), claimed, computed and accounted for.
 
     Iterating yields each computed unit's trial records; the caller stores them before
     asking for the next (the unit's lease is released then).  ``progress(n)`` is told of
     trials other runs stored.  :attr:`facts` says what happened.
     """
 
-    def __init__(self, study, store, run_id: int, chunks: list, *, backend: str, jobs: int,
-                 scheduler: str | None, compute: Callable, needs_losses: Callable) -> None:
-        self.study, self.store, self.chunks = study, store, list(chunks)
+    def __init__(self, plan, store, run_id: int, *, backend: str, jobs: int,
+                 scheduler: str | None, compute: Callable) -> None:
+        self.study, self.store, self.chunks = plan.study, store, list(plan.chunks)
         self.compute = compute
         self.progress: Callable[[int], object] = lambda n: None
         self.facts: dict = {"backend": backend, "jobs": jobs, "trials_by_other_runs": 0,
                             "units_taken_over": 0}
         self.leases = Leases(store.path, run_id) if self.chunks else None
         self.pool = Pool(backend, jobs, scheduler, self.facts)
-        self.losses = {c.id: bool(needs_losses(c)) for c in study.cells}
+        self.losses = plan.losses
         self.poll = 1.0 if self.leases is None else min(1.0, self.leases.ttl / 4)
         self._timed = (0, 0.0)  # units computed by this run, their summed seconds
 
@@ -379,10 +379,9 @@ class Execution:
         return unit_id(cell, seed, lo, min(lo + step, self.study.runs))
 
     def _stored(self, chunk) -> Callable:
-        q = ("SELECT run FROM trials WHERE cell=? AND seed=? AND run>=? AND run<=?"
-             + (" AND losses IS NOT NULL" if self.losses.get(chunk.cell.id) else ""))
-        args = (chunk.cell.id, chunk.seed, min(chunk.runs), max(chunk.runs))
-        return lambda con: {int(r[0]) for r in con.execute(q, args)}
+        args = (chunk.cell.id, chunk.seed, min(chunk.runs), max(chunk.runs),
+                bool(self.losses.get(chunk.cell.id)))
+        return lambda table: table.stored_runs(*args)
 
     def _claim(self, chunks: list) -> list[tuple[str, object]]:
         """Per chunk ``(FREE, the chunk trimmed to its runs still missing)``, ``(DONE,

@@ -1,7 +1,7 @@
 """A new interval method's report card: coverage and width beside every baseline interval
 method, paired on the same stored trials (no learner is fitted).
 
-The counterpart of the test card (:mod:`simstudy.card`) for a method
+The counterpart of the test card (:mod:`simstudy.testcard`) for a method
 ``g(fold_losses, design, a, b) -> (low, high)`` of the generalization error, called as the
 registered interval methods are (:mod:`simstudy.stats.interval_registry`; loading, declared
 designs, probing and errors: :class:`simstudy.usertest.UserTest`, kind ``"interval"``).

@@ -17,20 +17,20 @@ machines use shards and ``merge`` instead.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import platform
-import sqlite3
 import threading
 import time
 import uuid
 from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .liveness import process_gone
+
+if TYPE_CHECKING:
+    from .store import LeaseTable
 
 LEASE_SECONDS = float(os.environ.get("SIMSTUDY_LEASE_SECONDS", "60"))
-
-_TABLE = ("CREATE TABLE IF NOT EXISTS leases (unit TEXT PRIMARY KEY, owner TEXT NOT NULL, "
-          "expires REAL NOT NULL)")
 
 FREE, DONE, HELD = "free", "done", "held"
 
@@ -46,52 +46,24 @@ def _alive_here(owner: str) -> bool:
         return True
 
 
-def process_started(pid: int) -> str | None:
-    """When process ``pid`` started (clock ticks since boot, from ``/proc``), or None where
-    that cannot be read: with the pid it names one process, not a later one given its pid."""
-    try:
-        with open(f"/proc/{int(pid)}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[19].decode()
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def process_gone(host: str | None, pid: int, started: str | None = None) -> bool:
-    """True only when ``pid`` (started at ``started``, if known) was a process on this host
-    and is no longer running; False when it lives or cannot be told (another host).
-
-    >>> process_gone(platform.node(), os.getpid())
-    False
-    """
-    if host != platform.node():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except (PermissionError, ValueError, OverflowError):
-        return False
-    return started is not None and process_started(pid) not in (None, started)
-
-
 class Leases:
     """This run's leases on one store: claim, release, heartbeat.
 
-    Uses its own connection (thread-safe behind a lock), since joblib pulls the next work
-    unit from a callback thread while the main thread writes trials.
+    Uses its own connection to the store (:class:`simstudy.store.LeaseTable`, behind a
+    lock), since joblib pulls the next work unit from a callback thread while the main
+    thread writes trials.
     """
 
     def __init__(self, path: str | os.PathLike, run_id: int, ttl: float | None = None) -> None:
+        from .store import LeaseTable
+
         self.ttl = float(LEASE_SECONDS if ttl is None else ttl)
         self.owner = f"{platform.node()}:{os.getpid()}:{run_id}:{uuid.uuid4().hex[:8]}"
-        self.con = sqlite3.connect(Path(path), timeout=60, check_same_thread=False,
-                                   isolation_level=None)
         self.lock = threading.Lock()
         self.taken_over = 0  # units claimed from an expired or dead holder
         self._released: list[str] = []  # stored units whose lease goes with the next claim
         with self.lock:
-            self.con.execute("PRAGMA synchronous=NORMAL")  # a lost lease only costs a rerun
-            self.con.execute(_TABLE)
+            self.table = LeaseTable(path)
         self._stop = threading.Event()
         self._beat = threading.Thread(target=self._heartbeat, name="simstudy-lease-heartbeat",
                                       daemon=True)
@@ -99,51 +71,42 @@ class Leases:
 
     def _heartbeat(self) -> None:
         while not self._stop.wait(self.ttl / 4):
-            with contextlib.suppress(sqlite3.Error), self.lock:
-                self.con.execute("UPDATE leases SET expires=? WHERE owner=?",
-                                 (time.time() + self.ttl, self.owner))
+            with self.lock:
+                self.table.renew(self.owner, time.time() + self.ttl)
 
-    def claim(self, unit: str, stored: Callable[[sqlite3.Connection], set[int]],
+    def claim(self, unit: str, stored: Callable[[LeaseTable], set[int]],
               runs: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
         """Try to claim ``unit``; ``(FREE, runs still missing)``, ``(DONE, ())`` or
         ``(HELD, runs)`` when another live run holds it.  One write transaction, so a unit
-        stored meanwhile by another run is seen as done."""
+        stored meanwhile by another run is seen as done: ``stored(table)`` reads the runs
+        already stored inside it (e.g. :meth:`LeaseTable.stored_runs`)."""
         return self.claim_many([(unit, stored, runs)])[0]
 
-    def claim_many(self, items: list[tuple[str, Callable[[sqlite3.Connection], set[int]],
+    def claim_many(self, items: list[tuple[str, Callable[[LeaseTable], set[int]],
                                           tuple[int, ...]]]) -> list[tuple[str, tuple]]:
         """:meth:`claim` for several units in one write transaction (short units would
         otherwise spend more time taking the store's write lock than computing)."""
         out = []
-        with self.lock:
-            self.con.execute("BEGIN IMMEDIATE")
-            try:
-                if self._released:
-                    self.con.executemany("DELETE FROM leases WHERE unit=? AND owner=?",
-                                         [(u, self.owner) for u in self._released])
-                    self._released.clear()
-                now = time.time()
-                for unit, stored, runs in items:
-                    have = stored(self.con)
-                    missing = tuple(r for r in runs if r not in have)
-                    if not missing:
-                        self.con.execute("DELETE FROM leases WHERE unit=?", (unit,))
-                        out.append((DONE, ()))
+        with self.lock, self.table.transaction() as t:
+            if self._released:
+                t.drop_many(self._released, self.owner)
+                self._released.clear()
+            now = time.time()
+            for unit, stored, runs in items:
+                have = stored(t)
+                missing = tuple(r for r in runs if r not in have)
+                if not missing:
+                    t.drop(unit)
+                    out.append((DONE, ()))
+                    continue
+                row = t.holder(unit)
+                if row is not None and row[0] != self.owner:
+                    if row[1] > now and _alive_here(row[0]):
+                        out.append((HELD, runs))
                         continue
-                    row = self.con.execute("SELECT owner, expires FROM leases WHERE unit=?",
-                                           (unit,)).fetchone()
-                    if row is not None and row[0] != self.owner:
-                        if row[1] > now and _alive_here(row[0]):
-                            out.append((HELD, runs))
-                            continue
-                        self.taken_over += 1
-                    self.con.execute("INSERT OR REPLACE INTO leases VALUES (?,?,?)",
-                                     (unit, self.owner, now + self.ttl))
-                    out.append((FREE, missing))
-                self.con.execute("COMMIT")
-            except BaseException:
-                self.con.execute("ROLLBACK")
-                raise
+                    self.taken_over += 1
+                t.put(unit, self.owner, now + self.ttl)
+                out.append((FREE, missing))
         return out
 
     def release(self, unit: str) -> None:
@@ -157,6 +120,6 @@ class Leases:
         """Stop the heartbeat and drop every lease this run still holds."""
         self._stop.set()
         self._beat.join(timeout=5)
-        with contextlib.suppress(sqlite3.Error), self.lock:
-            self.con.execute("DELETE FROM leases WHERE owner=?", (self.owner,))
-        self.con.close()
+        with self.lock:
+            self.table.drop_owner(self.owner)
+        self.table.close()

@@ -8,9 +8,9 @@ real numbers between bounds), :class:`Options` (a finite set) or :class:`Boolean
     <name> must be <what the constraint allows>, got <the bad value, !r>
 
 In the spirit of scikit-learn's ``_param_validation`` (``Interval``, ``StrOptions``), kept to
-what simstudy's parameters need.  :func:`arg_type` turns a constraint into an ``argparse``
-type and :class:`ArgumentParser` reports argparse's own errors in one line, so the command
-line and the Python API give the same message for the same bad value.
+what simstudy's parameters need.  The command line reads its options through the same
+constraints (:mod:`simstudy.cli.args`), so it and the Python API give the same message for
+the same bad value.
 
 Examples
 --------
@@ -25,15 +25,14 @@ simstudy.errors.SimstudyError: runs must be a positive integer, got 0
 
 from __future__ import annotations
 
-import argparse
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from .errors import SimstudyError
 
-__all__ = ["Interval", "Options", "Boolean", "check", "parse", "arg_type", "ArgumentParser",
+__all__ = ["Interval", "Options", "Boolean", "check", "parse",
            "ALPHA", "POSITIVE_INT", "SEED", "MAX_SEED", "RUNS", "MAX_RUNS", "SEEDS", "MAX_SEEDS",
            "JOBS", "MAX_JOBS", "BACKEND", "BACKENDS", "RENDER", "check_shard", "check_filter",
            "jobs_for"]
@@ -297,23 +296,3 @@ def jobs_for(jobs: Any, backend: str, scheduler: str | None, *, force: bool = Fa
                    "workers (more would only share the cores); force=True (--force) to start "
                    f"{jobs}")
 
-
-def arg_type(name: str, constraint: Constraint) -> Callable[[str], Any]:
-    """An ``argparse`` ``type=``: :func:`parse` with the message argparse shows as is."""
-
-    def convert(text: str) -> Any:
-        try:
-            return parse(name, text, constraint)
-        except SimstudyError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
-
-    convert.__name__ = name  # argparse names the type in some messages
-    return convert
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """An ``argparse`` parser whose errors are one :class:`SimstudyError` line (argparse
-    itself prints the usage too and exits), as every ``python -m simstudy`` command."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise SimstudyError(message)

@@ -3,9 +3,10 @@
 A study's cells differ in cost by orders of magnitude (``type1``: iris's 150 x 4 beside
 optdigits' 5620 x 64), so a bar over trials moves fast through the cheap cells and then
 stalls, and its first estimate extrapolates start-up.  :class:`Progress` counts each work
-unit as its *cost*: the mean seconds per trial this store measured for the cell in earlier
-runs (any root seed), else an estimate from the cell's shape (:func:`trial_cost`) scaled to
-the measured cells when some are.  The percentage is of that work.  The time left is the
+unit as its *cost*, which the run's plan holds (:attr:`simstudy.planning.Plan.costs`): the
+mean seconds per trial the store measured for the cell in earlier runs (any root seed), else
+an estimate from the cell's shape (:func:`simstudy.planning.trial_cost`) scaled to the
+measured cells when some are.  The percentage is of that work.  The time left is the
 remaining cost times the seconds per cost unit the workers measured on the units done so
 far, over the workers: their own timings, so the run's start-up is not extrapolated, and
 not on a worker's first unit, which also loads the learners' kernels.  Before that, the
@@ -42,7 +43,7 @@ def cold_kernels(learners: Iterable) -> list[str]:
 
     A family counts as warm when any of its kernels is cached (a family holds kernels of
     several solvers, most runs use some of them); a learner without numba kernels is never
-    cold.  The families' modules must be imported already (``runner.validate`` does).
+    cold.  The families' modules must be imported already (:func:`simstudy.planning.validate` does).
     """
     numba = sys.modules.get("numba")
     if numba is None:
@@ -61,43 +62,6 @@ def cold_kernels(learners: Iterable) -> list[str]:
     return cold
 
 
-#: per model, cost grows as (instances x features) ** this: fitted on README command 1
-#: (type1, 10 runs: MLPs on iris .. optdigits, 12,000 .. 7 M) where the linear model put
-#: optdigits' two cells at 94 % of the work, measured 67 % (this: 81 %)
-SIZE_EXPONENT = 0.7
-
-
-def trial_cost(cell) -> float:
-    """Estimated relative cost of one trial of ``cell``: its models (learners x
-    replications x folds) times (instances x features) ** :data:`SIZE_EXPONENT`.
-
-    Fixed costs per fit (calls, iterations that do not scale with the data) make small
-    data sets dearer than their size says.
-    """
-    from .designs import get_design
-    from .shard import estimated_cost
-
-    R, F = get_design(cell.design).shape
-    models = len(cell.learners) * R * F
-    return models * (estimated_cost(cell) / models) ** SIZE_EXPONENT
-
-
-def cell_seconds(study, store, chunks: Sequence) -> tuple[dict[str, float], bool]:
-    """Cost per trial of each cell with a unit in ``chunks``, and whether every one of them
-    is measured (then the costs are seconds)."""
-    from .shard import measured_costs
-
-    cells = {c.cell.id: c.cell for c in chunks}
-    got = measured_costs(store.path, list(cells)) if cells else {}
-    est = {cid: trial_cost(cell) for cid, cell in cells.items() if cid not in got}
-    if got and est:  # the estimates in the measured cells' seconds
-        both = {cid: trial_cost(cells[cid]) for cid in got}
-        ratios = sorted(got[c] / both[c] for c in got if both[c] > 0) or [1.0]
-        scale = ratios[len(ratios) // 2]
-        est = {cid: v * scale for cid, v in est.items()}
-    return {**est, **got}, not est
-
-
 def _clock(seconds: float) -> str:
     s = int(round(seconds))
     h, s = divmod(s, 3600)
@@ -111,18 +75,16 @@ class Progress:
 
     Parameters
     ----------
-    study, store
-        The run's study and open store (its measured seconds per trial are read).
-    chunks : the work units still to compute.
-    total, done_before : the study's trials, and those stored before the run.
+    plan : Plan
+        The run's plan (:func:`simstudy.planning.make_plan`): its work units, its trials in
+        all and stored before, and the cost per trial of its cells.
     jobs : workers computing units at once.
     enabled : show the bar (``False``: every method does nothing).
     """
 
-    def __init__(self, study, store, chunks: Sequence, total: int, done_before: int, *,
-                 jobs: int = 1, enabled: bool = True) -> None:
+    def __init__(self, plan, *, jobs: int = 1, enabled: bool = True) -> None:
         self.enabled = bool(enabled)
-        self.trials, self.total = done_before, total
+        self.trials, self.total = plan.done_before, plan.total
         self.bar = None
         if not self.enabled:
             return
@@ -131,9 +93,10 @@ class Progress:
         else:  # tqdm.auto would import asyncio too
             from tqdm import tqdm
 
-        from .learners import get_learner as _learner
+        from .trialdata import learner_of
 
-        self.per, self.measured = cell_seconds(study, store, chunks)
+        chunks = plan.chunks
+        self.per, self.measured = plan.costs
         self.units = len(chunks)
         self.jobs = max(1, int(jobs))
         todo = sum(self.per[c.cell.id] * len(c.runs) for c in chunks)
@@ -142,12 +105,12 @@ class Progress:
         self.t0 = time.perf_counter()
         # the bar is the whole study: what was stored before counts as done, at the mean
         # cost per trial of what is left
-        done = todo / max(1, sum(len(c.runs) for c in chunks)) * done_before
-        cold = cold_kernels({_learner(ln) for c in chunks for ln in c.cell.learners}
+        done = todo / max(1, sum(len(c.runs) for c in chunks)) * plan.done_before
+        cold = cold_kernels({learner_of(ln) for c in chunks for ln in c.cell.learners}
                             ) if chunks else []
         self.note = COMPILING if cold else ""
-        self.bar = tqdm(total=done + todo, initial=done, desc=study.name, dynamic_ncols=True,
-                        bar_format=self._format())
+        self.bar = tqdm(total=done + todo, initial=done, desc=plan.study.name,
+                        dynamic_ncols=True, bar_format=self._format())
 
     def __enter__(self) -> Progress:
         return self

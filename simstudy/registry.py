@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from .errors import SimstudyError, unknown
@@ -156,3 +157,21 @@ class Registry(Generic[T]):
         new: Registry[T] = Registry(self.kind)
         new._entries = dict(self._entries)
         return new
+
+
+def study_files(name: str) -> list[Path]:
+    """Every file called ``name`` in the folders of the study packages (``simstudy.studies``),
+    in path order: what the plugins declare as data.  A study declares data the library
+    reads generically (the ``truth.csv``
+    of :mod:`simstudy.truth`, the named sources of :mod:`simstudy.sources.gaussian`) in its
+    own folder, where the library finds it without naming the study.  The package is
+    located, not run: declarations are read before any study is asked for.
+
+    >>> [p.parent.name for p in study_files("truth.csv")][:1]
+    ['ban']
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("simstudy.studies")
+    folders = spec.submodule_search_locations if spec else None
+    return sorted(p for folder in folders or () for p in Path(folder).rglob(name))

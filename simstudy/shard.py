@@ -24,10 +24,14 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .study import Study
+
+if TYPE_CHECKING:
+    from .store import Store
 
 _COST_SCALE = 10**6  # integer cost units for the largest per-trial cost
 
@@ -76,16 +80,19 @@ def estimated_cost(cell) -> float:
     return float(len(cell.learners) * R * F * n * max(d, 1))
 
 
-def measured_costs(path: str | os.PathLike, cells: list[str]) -> dict[str, float]:
-    """Mean stored ``seconds`` per trial of each of ``cells`` held in the store at ``path``."""
+def measured_costs(store: Store | str | os.PathLike, cells: list[str]) -> dict[str, float]:
+    """Mean stored ``seconds`` per trial of each of ``cells`` held in ``store``: an open
+    store (the run's own, read through its connection) or the path of one (opened
+    read-only)."""
     from .store import Store
 
-    with Store(path, readonly=True) as st:
-        rows = st.con.execute(
-            "SELECT cell, AVG(seconds) FROM trials WHERE seconds IS NOT NULL GROUP BY cell"
-        ).fetchall()
+    if isinstance(store, Store):
+        per = store.mean_seconds()
+    else:
+        with Store(store, readonly=True) as st:
+            per = st.mean_seconds()
     want = set(cells)
-    return {c: float(s) for c, s in rows if c in want and s is not None and s > 0}
+    return {c: float(s) for c, s in per.items() if c in want and s is not None and s > 0}
 
 
 def cell_costs(study: Study, costs: str | os.PathLike | None = None) -> dict[str, int]:

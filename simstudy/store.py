@@ -30,6 +30,11 @@ Opening: :class:`Store` with ``readonly=True`` (``report``, ``bench``) opens the
 read-only and never creates or alters anything; ``readonly=False`` (``run``) creates a new
 store, migrates a store of schema 1 in place (one transaction, after a backup copy) and
 refuses a SQLite file that is not a simstudy store.
+
+Every SQL statement of simstudy is written here: other modules read and write through
+named methods of :class:`Store`, :class:`MergeTarget` (``merge``) and :class:`LeaseTable`
+(``lease``), and read stored trials through :class:`TrialReader`, which the shipped trials
+implement too.
 """
 
 from __future__ import annotations
@@ -44,10 +49,10 @@ import platform
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
@@ -55,57 +60,13 @@ import pandas as pd
 from . import __version__
 from .core import FoldLosses, pack_losses, unpack_losses
 from .errors import SimstudyError, fault
+from .provenance import blas_kernels, compile_target
 
 if TYPE_CHECKING:
     from .study import Cell
 
 DEFAULT_STORE = "simstudy-store.sqlite"
 SCHEMA_VERSION = 2
-
-
-def compile_target() -> str:
-    """The CPU numba compiles for (``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` when set, else
-    the host's) and numba's version, recorded with each invocation in ``runs.args``.
-
-    Why: the default ``lp`` / ``mlp-<h>`` (L-BFGS kernels with ``fastmath`` reassociation,
-    so their row sums vectorise) are bitwise reproducible for one compile target, not across
-    targets -- the same trials computed for ``skylake-avx512`` and for ``znver5`` differ in
-    the last bits and, in about 2 % of runs, in a prediction; for ``znver5`` and ``znver1``
-    an ``mlp`` trial's fold moved by up to 16 % of its test instances (its L-BFGS ends in
-    another optimum; :data:`simstudy.trials.CPU_KERNELS`).  Setting ``NUMBA_CPU_NAME``
-    pins the target across machines that support it.
-    """
-    import llvmlite.binding as llvm
-    import numba
-    from numba.core import config
-
-    cpu = config.CPU_NAME or llvm.get_host_cpu_name()
-    feats = f" [{config.CPU_FEATURES}]" if config.CPU_FEATURES else ""
-    return f"{cpu}{feats}, numba {numba.__version__}"
-
-
-def blas_kernels() -> str:
-    """The BLAS libraries numpy and scipy load, with the CPU kernels OpenBLAS chose, e.g.
-    ``"openblas 0.3.30 Haswell; openblas 0.3.31.188.0 Haswell"``; recorded per invocation.
-
-    Why: OpenBLAS (``DYNAMIC_ARCH``) picks its kernels for the CPU at load time, and its
-    sums are ordered per kernel, so learner work that goes through BLAS (the fold means and
-    sds of ``preprocess.fold_stats``, hence ``svm``; ``lda``) can differ in the last bits
-    between machines.  For example, Wang Table 5's sigmoid-SVM and LDA cells
-    computed on an AVX-512 machine are reproduced exactly here with
-    ``OPENBLAS_CORETYPE=SKYLAKEX`` (this machine's default, ``Haswell``, changes 2 of 6
-    checked reject proportions by 0.001).
-    """
-    import scipy.linalg  # noqa: F401 - loads scipy's own BLAS, which lda uses
-    from threadpoolctl import threadpool_info
-
-    libs = []
-    for info in threadpool_info():
-        if info.get("user_api") != "blas":
-            continue
-        arch = f" {info['architecture']}" if info.get("architecture") else ""
-        libs.append(f"{info.get('internal_api', '?')} {info.get('version') or '?'}{arch}")
-    return "; ".join(sorted(set(libs))) or "none found"
 
 
 @functools.cache
@@ -264,6 +225,24 @@ def _header_problem(path: Path) -> str | None:
 
 def _wal_files(path: Path) -> bool:
     return any(Path(f"{path}{x}").exists() for x in ("-wal", "-shm"))
+
+
+def readonly_uri(path: Path) -> str:
+    """The URI SQLite opens the store at ``path`` read-only with.  A WAL store in a folder
+    this process cannot write (a read-only folder or mount) cannot get the -shm file SQLite
+    reads it with, and one in a file it cannot write gets -wal/-shm files it cannot remove;
+    with no -wal beside it no writer is at work (a writer would need one there), so it is
+    then read as an immutable file."""
+    path = Path(path).resolve()
+    uri = f"{path.as_uri()}?mode=ro"
+    if not _wal_files(path) and not (os.access(path.parent, os.W_OK)
+                                     and os.access(path, os.W_OK)):
+        uri += "&immutable=1"
+    return uri
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(readonly_uri(path), uri=True, timeout=60)
 
 
 def _tidy_wal(path: Path) -> None:
@@ -449,8 +428,7 @@ class Store:
                 self.con = sqlite3.connect(":memory:")
                 self.con.deserialize(_gunzip(self.path))
             elif readonly:
-                self.con = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                           timeout=60)
+                self.con = _connect_readonly(self.path)
             else:
                 if not self.path.exists():
                     try:
@@ -472,7 +450,7 @@ class Store:
                 self._open_for_writing(version)
         except sqlite3.Error as e:
             self._close_quietly()
-            raise SimstudyError(fault(e, f"store {str(self.path)!r}") or
+            raise SimstudyError(fault(e, f"store {str(self.path)!r}", self.path) or
                                 f"{str(self.path)!r} is not a readable simstudy store ({e})"
                                 ) from None
         except SimstudyError:
@@ -593,7 +571,7 @@ class Store:
             [r.values(cell, seed, run) for r in results])
 
     def start_run(self, study: str, args: dict) -> int:
-        from .lease import process_started
+        from .liveness import process_started
 
         pid = os.getpid()
         args = {**args, "compile_target": compile_target(), "blas": blas_kernels(),
@@ -651,7 +629,89 @@ class Store:
             self.con, params=(cell, int(seed), int(runs)))
 
     def count(self) -> int:
+        """Number of stored trials."""
         return int(self.con.execute("SELECT COUNT(*) FROM trials").fetchone()[0])
+
+    def total_seconds(self) -> float | None:
+        """The summed ``seconds`` (each trial's own compute time) of every stored trial;
+        None for an empty store."""
+        return self.con.execute("SELECT sum(seconds) FROM trials").fetchone()[0]
+
+    def mean_seconds(self) -> dict[str, float | None]:
+        """Cell id -> mean stored ``seconds`` per trial, over the trials that recorded it."""
+        return dict(self.con.execute(
+            "SELECT cell, AVG(seconds) FROM trials WHERE seconds IS NOT NULL GROUP BY cell"
+        ).fetchall())
+
+    def studies(self) -> list[str]:
+        """The distinct ``study`` names of the stored trials, sorted."""
+        return [r[0] for r in self.con.execute(
+            "SELECT DISTINCT study FROM trials ORDER BY study").fetchall()]
+
+    def study_groups(self, study: str) -> list[tuple[str, int, int, str, str, str]]:
+        """(cell, seed, trials, source, learners, design) per (cell, seed) of ``study``'s
+        trials, in the order they were first stored."""
+        return self.con.execute(
+            "SELECT cell, seed, COUNT(*), MIN(source), MIN(learners), MIN(design) FROM trials "
+            "WHERE study=? GROUP BY cell, seed ORDER BY MIN(rowid)", (study,)).fetchall()
+
+    def provenance_rows(self, cell: str, seed: int) -> list[tuple]:
+        """Per stored trial of a cell, in run order: (run, trial_seed, created, seconds,
+        version, impl, source_hash, source, learners, design)."""
+        return self.con.execute(
+            "SELECT run, trial_seed, created, seconds, version, impl, source_hash, source, "
+            "learners, design FROM trials WHERE cell=? AND seed=? ORDER BY run",
+            (cell, seed)).fetchall()
+
+    def packed_losses(self, cell: str, seed: int) -> list[tuple[int, bytes | None]]:
+        """(run, packed per-instance losses or None) of a cell's trials in run order, still
+        packed (:func:`core.pack_losses`): a caller decodes one at a time."""
+        return self.con.execute(
+            "SELECT run, losses FROM trials WHERE cell=? AND seed=? ORDER BY run",
+            (cell, seed)).fetchall()
+
+    def result_tests(self, cell: str, seed: int) -> list[tuple[str, int | None, float | None]]:
+        """(test, smallest ``a``, largest alpha) per test or choice method with results
+        stored for a cell, in the order first stored (``a`` < 0: a choice method)."""
+        return self.con.execute(
+            "SELECT test, MIN(a), MAX(alpha) FROM results WHERE cell=? AND seed=? GROUP BY test "
+            "ORDER BY MIN(rowid)", (cell, seed)).fetchall()
+
+    def run_args(self) -> list[tuple[str | None, str | None]]:
+        """(study, args JSON) of each recorded invocation, in order."""
+        return self.con.execute("SELECT study, args FROM runs ORDER BY id").fetchall()
+
+    def result_stats_versions(self) -> list[tuple[str, str | None]]:
+        """The distinct (study, statistics version) of the stored results."""
+        return self.con.execute(
+            "SELECT DISTINCT t.study, r.stats_version FROM results r JOIN trials t "
+            "ON t.cell = r.cell AND t.seed = r.seed AND t.run = r.run").fetchall()
+
+    def content_digest(self, timing: Iterable[str] = ("seconds", "created")) -> dict[str, list]:
+        """[rows, sha256] of the ``trials`` and ``results`` tables in key order, the
+        ``timing`` columns left out: equal for two stores holding the same numbers."""
+        out = {}
+        for t, key in (("trials", "cell, seed, run"), ("results", "cell, seed, run, test, a, b")):
+            cols = [r[1] for r in self.con.execute(f"PRAGMA table_info({t})")
+                    if r[1] not in set(timing)]
+            h, n = hashlib.sha256(), 0
+            for row in self.con.execute(f"SELECT {', '.join(cols)} FROM {t} ORDER BY {key}"):
+                h.update(repr(row).encode())
+                n += 1
+            out[t] = [n, h.hexdigest()]
+        return out
+
+    @contextlib.contextmanager
+    def read_snapshot(self):
+        """One read transaction around the block: every read inside sees the same committed
+        state, also while a run writes to the store; ended (rolled back) on leaving."""
+        if not self.con.in_transaction:
+            self.con.execute("BEGIN")
+        try:
+            yield self
+        finally:
+            if self.con.in_transaction:
+                self.con.rollback()
 
     def snapshot(self, dest: str | os.PathLike) -> Path:
         """A consistent one-file copy of this store at ``dest``, safe while a run writes to it.
@@ -758,16 +818,44 @@ class Store:
         """The invocations, one row each.  A run whose process ended without recording an
         end (SIGKILL, a power cut) reads as ``interrupted``, with the trials it stored,
         although its row still says ``running`` (a read-only reader cannot fix it; the next
-        run on the store does)."""
+        run on the store does).  One on another host whose leases all expired reads as
+        ``stale``: this host cannot tell whether that process lives."""
         log = pd.read_sql_query("SELECT * FROM runs ORDER BY id", self.con)
         for i, msg, done in self._dead(log):
             log.loc[i, ["status", "message", "trials_done"]] = ["interrupted", msg, done]
+        for i, msg in self._stale(log):
+            log.loc[i, ["status", "message"]] = ["stale", msg]
         return log
+
+    def _stale(self, log: pd.DataFrame) -> list[tuple[int, str]]:
+        """(row, message) of the ``running`` invocations on another host whose leases
+        (:mod:`simstudy.lease`) all expired: their process stopped renewing them, so it
+        most likely ended (this host cannot look at another's processes to be sure)."""
+        if "leases" not in _tables(self.con):
+            return []
+        out = []
+        now = time.time()
+        for i, r in enumerate(log.itertuples(index=False)):
+            if r.status != "running" or r.host == platform.node():
+                continue
+            try:
+                pid = int(json.loads(r.args)["pid"])
+            except (ValueError, KeyError, TypeError):
+                continue
+            last = self.con.execute(
+                "SELECT MAX(expires) FROM leases WHERE owner LIKE ?",
+                (f"{r.host}:{pid}:{int(r.id)}:%",)).fetchone()[0]
+            if last is not None and float(last) < now:
+                when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(last)))
+                out.append((i, f"its leases expired at {when} unrenewed: the process {pid} "
+                               f"on {r.host} has most likely ended; if it has, rerun to "
+                               "resume"))
+        return out
 
     def _dead(self, log: pd.DataFrame) -> list[tuple[int, str, int]]:
         """(row, message, trials stored) of the ``running`` invocations whose process on
         this host is gone (its pid, and start time where known, no longer running)."""
-        from .lease import process_gone
+        from .liveness import process_gone
 
         out = []
         starts = log["started"].astype(float).to_numpy()
@@ -957,6 +1045,225 @@ def mixed_provenance(con: sqlite3.Connection, study: str | None = None) -> list[
     return notes
 
 
+# what identifies a row, and what two copies of it must agree in (a trial's timing is not
+# part of its identity): the columns merging compares
+TRIAL_KEY = ("cell", "seed", "run")
+TRIAL_COLS = ("study", "source", "learners", "design", "trial_seed", "errors", "n_train",
+              "n_test", "version", "impl", "source_hash", "losses")
+TIMING_COLS = ("seconds", "created")
+RESULT_KEY = ("cell", "seed", "run", "test", "a", "b")
+RESULT_COLS = ("statistic", "pvalue", "df", "alpha", "reject", "extra", "stats_version")
+RUN_COLS = ("study", "args", "version", "host", "started", "finished", "trials_done",
+            "status", "message")
+
+
+def stored_row(path: str | os.PathLike, table: str, keycols: Sequence[str], key: tuple,
+               cols: Sequence[str]) -> tuple | None:
+    """The ``cols`` of the row of ``table`` whose ``keycols`` equal ``key`` in the store
+    file at ``path`` (opened read-only), or None."""
+    where = " AND ".join(f"{c}=?" for c in keycols)
+    with contextlib.closing(sqlite3.connect(readonly_uri(Path(path)), uri=True,
+                                            timeout=60)) as con:
+        return con.execute(f"SELECT {', '.join(cols)} FROM {table} WHERE {where}",
+                           key).fetchone()
+
+
+class MergeTarget:
+    """A new store file being filled from other stores (:func:`simstudy.merging.merge_stores`).
+
+    Created with the tables and meta rows of this schema in ``journal_mode=DELETE`` (one
+    self-contained file); :meth:`absorb` copies one input in one transaction.  Closing does
+    not rename anything: the caller moves the finished file into place.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> Store(d / "a.sqlite").close()
+    >>> with MergeTarget(d / "m.sqlite", "doctest") as m:
+    ...     m.absorb(d / "a.sqlite", "a", lambda table, key: ValueError(key)), m.count()
+    (0, (0, 0))
+    """
+
+    def __init__(self, path: str | os.PathLike, created_by: str) -> None:
+        self.path = Path(path)
+        self._con = sqlite3.connect(self.path.resolve().as_uri(), isolation_level=None, uri=True)
+        try:
+            self._con.execute("PRAGMA journal_mode=DELETE")
+            self._con.executescript(_TABLES)
+            self._con.execute("INSERT INTO meta VALUES ('schema_version', ?)",
+                              (str(SCHEMA_VERSION),))
+            self._con.execute("INSERT INTO meta VALUES ('created_by', ?)", (created_by,))
+        except BaseException:
+            self._con.close()
+            raise
+
+    def __enter__(self) -> MergeTarget:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._con.close()
+
+    def _differs(self, table: str, key: tuple, cols: tuple) -> tuple | None:
+        """The key of the first row of ``src.table`` whose twin in ``main`` differs."""
+        on = " AND ".join(f"m.{k} = s.{k}" for k in key)
+        ne = " OR ".join(f"s.{c} IS NOT m.{c}" for c in cols)
+        return self._con.execute(f"SELECT {', '.join('s.' + k for k in key)} FROM src.{table} s "
+                                 f"JOIN main.{table} m ON {on} WHERE {ne} LIMIT 1").fetchone()
+
+    def absorb(self, src: str | os.PathLike, name: str,
+               conflict: Callable[[str, tuple], BaseException]) -> int:
+        """Copy the trials, results and invocations of the store file ``src`` (attached
+        read-only) in one transaction; the number of trials new here.  Each copied
+        invocation's ``args`` gets ``merged_from: name``.  A trial or result already here
+        that differs in a compared column raises ``conflict(table, key)`` (nothing of
+        ``src`` is kept)."""
+        con = self._con
+        tcols = ", ".join(TRIAL_KEY + TRIAL_COLS + TIMING_COLS)
+        rcols = ", ".join(RESULT_KEY + RESULT_COLS)
+        con.execute("ATTACH DATABASE ? AS src", (readonly_uri(Path(src)),))
+        try:
+            con.execute("BEGIN")
+            bad = self._differs("trials", TRIAL_KEY, TRIAL_COLS)
+            if bad is not None:
+                raise conflict("trials", bad)
+            bad = self._differs("results", RESULT_KEY, RESULT_COLS)
+            if bad is not None:
+                raise conflict("results", bad)
+            before = con.total_changes
+            con.execute(f"INSERT OR IGNORE INTO main.trials ({tcols}) SELECT {tcols} "
+                        "FROM src.trials ORDER BY cell, seed, run")
+            new = con.total_changes - before
+            con.execute(f"INSERT OR IGNORE INTO main.results ({rcols}) SELECT {rcols} "
+                        "FROM src.results ORDER BY cell, seed, run, test, a, b")
+            for row in con.execute(f"SELECT {', '.join(RUN_COLS)} FROM src.runs "
+                                   "ORDER BY id").fetchall():
+                row = list(row)
+                try:
+                    a = json.loads(row[1]) if row[1] else {}
+                except ValueError:
+                    a = {"unreadable_args": row[1]}
+                a["merged_from"] = name
+                row[1] = json.dumps(a, default=str)
+                con.execute(f"INSERT INTO main.runs ({', '.join(RUN_COLS)}) VALUES "
+                            f"({','.join('?' * len(RUN_COLS))})", row)
+            con.execute("COMMIT")
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+        finally:
+            con.execute("DETACH DATABASE src")
+        return new
+
+    def count(self) -> tuple[int, int]:
+        """(trials, results) held."""
+        return (self._con.execute("SELECT COUNT(*) FROM trials").fetchone()[0],
+                self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+
+    def held(self, study: str, seed: int, runs: int) -> int:
+        """Trials held of ``study`` at root seed ``seed`` with run < ``runs``."""
+        return self._con.execute("SELECT COUNT(*) FROM trials WHERE study=? AND seed=? AND run<?",
+                                 (study, seed, int(runs))).fetchone()[0]
+
+    def mixed(self) -> list[str]:
+        """:func:`mixed_provenance` of what is held."""
+        return mixed_provenance(self._con)
+
+    def record(self, args: dict, trials_done: int, message: str) -> None:
+        """The merge's own invocation row (finished now)."""
+        now = time.time()
+        self._con.execute(
+            "INSERT INTO runs (study, args, version, host, started, finished, trials_done, "
+            "status, message) VALUES (NULL, ?, ?, ?, ?, ?, ?, 'finished', ?)",
+            (json.dumps(args), __version__, platform.node(), now, now, trials_done, message))
+
+
+LEASE_TABLE = ("CREATE TABLE IF NOT EXISTS leases (unit TEXT PRIMARY KEY, owner TEXT NOT NULL, "
+               "expires REAL NOT NULL)")
+
+
+class LeaseTable:
+    """The ``leases`` table of a store (:mod:`simstudy.lease`), on a connection of its own.
+
+    The connection may be used from any thread (joblib asks for the next work unit from a
+    callback thread while the main thread writes trials); the caller serialises its use.
+    Statements outside :meth:`transaction` commit at once.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.sqlite"
+    >>> Store(p).close()
+    >>> t = LeaseTable(p)
+    >>> with t.transaction():
+    ...     t.put("u", "me", 1e12)
+    >>> t.holder("u"), t.stored_runs("iris/nmc~1nn/5x2", 0, 0, 9)
+    (('me', 1000000000000.0), set())
+    >>> t.close()
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self._con = sqlite3.connect(Path(path), timeout=60, check_same_thread=False,
+                                    isolation_level=None)
+        self._con.execute("PRAGMA synchronous=NORMAL")  # a lost lease only costs a rerun
+        self._con.execute(LEASE_TABLE)
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """One write transaction (``BEGIN IMMEDIATE``): committed at the end of the block,
+        rolled back on an error."""
+        self._con.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+            self._con.execute("COMMIT")
+        except BaseException:
+            self._con.execute("ROLLBACK")
+            raise
+
+    def stored_runs(self, cell: str, seed: int, lo: int, hi: int,
+                    with_losses: bool = False) -> set[int]:
+        """Runs ``lo <= run <= hi`` of a cell stored (``with_losses``: only those that kept
+        per-instance losses), read on this connection (inside its transaction)."""
+        q = ("SELECT run FROM trials WHERE cell=? AND seed=? AND run>=? AND run<=?"
+             + (" AND losses IS NOT NULL" if with_losses else ""))
+        return {int(r[0]) for r in self._con.execute(q, (cell, seed, lo, hi))}
+
+    def holder(self, unit: str) -> tuple[str, float] | None:
+        """(owner, expiry time) of the lease on ``unit``, or None."""
+        return self._con.execute("SELECT owner, expires FROM leases WHERE unit=?",
+                                 (unit,)).fetchone()
+
+    def put(self, unit: str, owner: str, expires: float) -> None:
+        """Give ``unit``'s lease to ``owner`` until ``expires`` (replacing any)."""
+        self._con.execute("INSERT OR REPLACE INTO leases VALUES (?,?,?)", (unit, owner, expires))
+
+    def drop(self, unit: str, owner: str | None = None) -> None:
+        """Remove the lease on ``unit`` (only ``owner``'s, when given)."""
+        if owner is None:
+            self._con.execute("DELETE FROM leases WHERE unit=?", (unit,))
+        else:
+            self._con.execute("DELETE FROM leases WHERE unit=? AND owner=?", (unit, owner))
+
+    def drop_many(self, units: Iterable[str], owner: str) -> None:
+        """Remove ``owner``'s leases on ``units``."""
+        self._con.executemany("DELETE FROM leases WHERE unit=? AND owner=?",
+                              [(u, owner) for u in units])
+
+    def renew(self, owner: str, expires: float) -> None:
+        """Extend every lease of ``owner`` to ``expires``; a renewal that fails (the store
+        busy past the timeout) is skipped: the next one retries."""
+        with contextlib.suppress(sqlite3.Error):
+            self._con.execute("UPDATE leases SET expires=? WHERE owner=?", (expires, owner))
+
+    def drop_owner(self, owner: str) -> None:
+        """Remove every lease of ``owner``; a failure is ignored (the leases expire)."""
+        with contextlib.suppress(sqlite3.Error):
+            self._con.execute("DELETE FROM leases WHERE owner=?", (owner,))
+
+    def close(self) -> None:
+        self._con.close()
+
+
 def _damage(con: sqlite3.Connection) -> str | None:
     """SQLite's ``quick_check`` of an open database: None when it says ok, else its first
     finding (pages a truncated file lacks, overwritten pages)."""
@@ -1013,7 +1320,52 @@ def migrate(path: str | os.PathLike) -> str:
             f"backup at {path.name}.v1.bak")
 
 
-def open_reader(x: object):
+@runtime_checkable
+class TrialReader(Protocol):
+    """What reads stored trials: a result store (:class:`Store`) and the shipped trials
+    (:class:`simstudy.trials.ShippedTrials`) both answer these, with the same columns and
+    orders, so ``card``, ``bench`` and the user-test adapter read either alike.
+
+    >>> import tempfile, pathlib
+    >>> with Store(pathlib.Path(tempfile.mkdtemp()) / "s.sqlite") as s:
+    ...     isinstance(s, TrialReader), s.describe().startswith("store ")
+    (True, True)
+    """
+
+    def describe(self) -> str:
+        """A short name for messages (``store 'path'``, ``shipped trials of ...``)."""
+        ...
+
+    def holdings(self, cells: list[str] | None = None) -> pd.DataFrame:
+        """Per (cell, seed) held: columns cell, seed, trials, runs (largest run + 1)."""
+        ...
+
+    def fold_errors(self, cells: Iterable[str], seed: int,
+                    runs: int | None = None) -> dict[str, CellTrials]:
+        """Cell id -> :class:`CellTrials` for each held cell asked for (runs < ``runs``)."""
+        ...
+
+    def pvalues(self, cells: Sequence[Cell], seed: int, runs: int | None = None) -> pd.DataFrame:
+        """p-values of the pairwise tests each cell asks for: columns cell, test, a, b, run,
+        statistic, pvalue, in the cells' order, then test order, a, b, run."""
+        ...
+
+    def choices(self, cells: Sequence[Cell], seed: int, runs: int | None = None) -> pd.DataFrame:
+        """Choice-method results each cell asks for: columns cell, test, run, best (-1 =
+        none), alpha."""
+        ...
+
+    def losses(self, cell: str, seed: int, runs: int | None = None) -> list[np.ndarray | None]:
+        """Per-instance 0/1 losses of a cell's trials aligned with :meth:`fold_errors`
+        (int8 (K, R, F, n), -1 off the test positions; None where not kept)."""
+        ...
+
+    def close(self) -> None:
+        """Release what the reader holds open."""
+        ...
+
+
+def open_reader(x: object) -> TrialReader:
     """A reader of stored trials: a path (``.sqlite``, ``.sqlite.gz``) opens a read-only
     :class:`Store`; an open store (or any object with the same readers, such as the shipped
     trials) passes through.

@@ -37,8 +37,9 @@ class Cell:
     tests: tuple[str, ...]
     labels: tuple[tuple[str, Any], ...] = ()
     # the source's part of the id when it is not the spec itself: a user file is keyed by
-    # its content ("data@1a2b3c4d5e"), so editing the file makes a new cell
-    source_key: str = ""
+    # its content ("data@1a2b3c4d5e"), so editing the file makes a new cell; "" when the
+    # spec is the key, None while the source is not resolved yet (Study.keyed)
+    source_key: str | None = None
 
     @property
     def id(self) -> str:
@@ -79,10 +80,6 @@ class Study:
     description: str = ""
     render: Callable[..., list[Path]] | None = None
     meta: dict = field(default_factory=dict)
-    # facts about the cells, established once per run (see replace): keyed by their sources'
-    # content (keyed), every name resolved and every cell checked runnable (runner.validate)
-    is_keyed: bool = field(default=False, init=False, repr=False, compare=False)
-    is_valid: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.runs = check("runs", self.runs, RUNS)
@@ -125,37 +122,38 @@ class Study:
                 f"--filter {pattern!r} matches no cell of study {self.name!r}; cells: "
                 + ", ".join(c.id for c in self.cells)
             )
-        out = self.replace(cells=keep)
-        out.is_keyed, out.is_valid = self.is_keyed, self.is_valid  # a subset stays so
-        return out
+        return self.replace(cells=keep)
 
     def replace(self, **changes: Any) -> Study:
-        """A copy with ``changes``; what was established about the cells (keyed, valid)
-        carries over unless the cells change."""
+        """A copy with ``changes`` (checked as the constructor checks them)."""
         import dataclasses
 
-        out = dataclasses.replace(self, **changes)
-        if "cells" not in changes:
-            out.is_keyed, out.is_valid = self.is_keyed, self.is_valid
-        return out
+        return dataclasses.replace(self, **changes)
 
     def keyed(self) -> Study:
         """A copy whose cells carry their sources' content keys (see :attr:`Cell.source_key`).
 
-        Resolves every source (unknown names raise :class:`SimstudyError`); sources whose
-        name already determines their content keep their spec as the key.  A keyed study
-        is returned as it is.
+        Resolves the source of every cell not keyed yet (unknown names raise
+        :class:`SimstudyError`); sources whose name already determines their content get
+        ``""`` (the spec is the key).  A study whose cells are all keyed is returned as it
+        is: keying is a fact about each cell, so it is done once per cell.
+
+        Examples
+        --------
+        >>> s = Study("s", cells(["iris"], [("nmc", "1nn")], ["5x2cv"], ["t5x2cv"]))
+        >>> s.cells[0].source_key, s.keyed().cells[0].source_key, s.keyed().cells[0].id
+        (None, '', 'iris/nmc~1nn/5x2cv')
         """
         import dataclasses
 
         from .sources import get_source
 
-        if self.is_keyed:
+        if all(c.source_key is not None for c in self.cells):
             return self
         out = []
         for c in self.cells:
-            key = getattr(get_source(c.source), "key", None) or ""
-            out.append(dataclasses.replace(c, source_key="" if key == c.source else key))
-        keyed = self.replace(cells=out)
-        keyed.is_keyed = True
-        return keyed
+            if c.source_key is None:
+                key = getattr(get_source(c.source), "key", None) or ""
+                c = dataclasses.replace(c, source_key="" if key == c.source else key)
+            out.append(c)
+        return self.replace(cells=out)

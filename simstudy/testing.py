@@ -7,11 +7,14 @@ in another order, gives bitwise the same predictions); and, where the learner do
 draw at random (other seeds, same predictions), agreement with its reference path
 (``get_learner(spec, reference=True)``).
 
-:func:`check_test` asks a named test of :mod:`simstudy.stats.registry`: p-values in
-``[0, 1]``; swapping the two learners gives the same two-sided p-value (a one-sided test's
-p-value moves to the mirrored alternative); an undefined statistic (two identical learners)
-gives ``p = 1``; ``alternative=greater`` and ``less`` are the two tails of one statistic.  A
-choice method (best of K) must name a learner or none and order all of them.
+:func:`check_test` asks a test -- a spec of :mod:`simstudy.stats.registry`, a registry
+object, or a user's function as ``card`` and ``bench`` call it (:class:`simstudy.usertest.
+UserTest`) -- for: p-values in ``[0, 1]``; swapping the two learners gives the same
+two-sided p-value (a one-sided test's p-value moves to the mirrored alternative); an
+undefined statistic (two identical learners) gives ``p = 1``; ``alternative=greater`` and
+``less`` are the two tails of one statistic (variants read from the entry's declared
+parameters).  A choice method (best of K) must name a learner or none and order all of
+them.
 
 Both raise :class:`AssertionError` naming the learner or test and what failed, as
 scikit-learn's ``check_estimator`` does; ``tests/test_conformance.py`` runs them over every
@@ -22,6 +25,11 @@ Examples
 >>> from simstudy.testing import check_learner, check_test
 >>> check_learner("nmc")
 >>> check_test("t5x2cv")
+>>> def my_t(d, *, n_train, n_test):
+...     from simstudy.stats import ttest_5x2cv
+...     return ttest_5x2cv(d)
+>>> my_t.designs = {"5x2cv"}
+>>> check_test(my_t)
 """
 
 from __future__ import annotations
@@ -36,7 +44,6 @@ __all__ = ["check_learner", "check_test", "fold_losses", "learner_specs", "test_
 
 #: designs a test is tried on, the first it fits is used
 _DESIGNS = ("5x2cv", "b5x2", "b3x2", "1x10cv", "2x5cv", "resample", "holdout")
-_VARIANT = re.compile(r"\[(\w+)=([^\]\s;,]+)\]")
 
 
 def tiny_dataset(seed: int = 0, n: int = 80) -> Any:
@@ -89,16 +96,23 @@ class _Watched(np.random.SeedSequence):
         return super().spawn(*args, **kw)
 
 
-def check_learner(spec: str, data: Any = None, *, models: int = 4, reference: bool = True) -> None:
-    """Check learner ``spec`` against the batch contract (see the module docstring).
+def check_learner(spec: Any, data: Any = None, *, models: int = 4,
+                  reference: bool = True) -> None:
+    """Check learner ``spec`` (a registered spec, or a learner object) against the batch
+    contract (see the module docstring).
 
     ``data`` defaults to :func:`tiny_dataset`; ``models`` is the batch size; with
-    ``reference=False`` the comparison with the reference path is skipped.  Raises
-    :class:`AssertionError` saying what failed.
+    ``reference=False`` (and for an object, which has no registered reference path) the
+    comparison with the reference path is skipped.  Raises :class:`AssertionError` saying
+    what failed.
     """
     from .learners import get_learner
 
-    learner = get_learner(spec)
+    if isinstance(spec, str):
+        learner = get_learner(spec)
+    else:
+        learner, reference = spec, False
+        spec = getattr(learner, "name", type(learner).__name__)
     real = learner.task == "regression"
     if data is None:
         data = tiny_dataset()
@@ -201,43 +215,25 @@ def fold_losses(design: Any, *, n: int = 60, seed: int = 0, same: bool = False,
 
 
 def learner_specs() -> list[str]:
-    """Every registered learner (a template such as ``mlp-<h>`` as ``mlp-3``) and each of its
-    spec variants the description lists as ``[k=v1|v2]`` (``lp[solver=online]``, ...)."""
-    from .learners import describe_learners
+    """Every registered learner (a template such as ``mlp-{h}`` as ``mlp-3``) and each of
+    the variants it declares (``lp[solver=online]``, ...:
+    :func:`simstudy.learners.registry.learner_variants`)."""
+    from .learners.registry import learner_variants
 
     out = []
-    for name, desc in describe_learners():
-        if "@" in name or ":" in name:  # NAME@sklearn and import paths: not registered names
-            continue
-        base = name.replace("<h>", "3")
-        out.append(base)
-        holes = set(re.findall(r"<(\w+)>", name))  # mlp[h=10] spells the template itself
-        out += [f"{base}[{k}={v}]" for k, vs in _VARIANT.findall(desc) if k not in holes
-                for v in vs.split("|") if v]
+    for name, variants in learner_variants().items():
+        base = name.replace("{h}", "3")
+        out += [base, *(f"{base}[{v}]" for v in variants)]
     return sorted(dict.fromkeys(out))
 
 
 def test_specs() -> list[str]:
     """Every registered test and choice method, and each of its parametrised variants
-    (``tB3x2cv[crit=one-sided]``, ``multitest[holm=1]``, ...), read from the registry."""
-    from .stats.registry import describe_tests
+    (``tB3x2cv[crit=one-sided]``, ``multitest[holm=1]``, ...), as the entries declare them
+    (:func:`simstudy.stats.registry.declaration`)."""
+    from .stats.registry import declaration, list_tests
 
-    out = []
-    for name, desc in describe_tests():
-        out.append(name)
-        for k, values in _variants(name).items():
-            out += [f"{name}[{k}={v}]" for v in values]
-        out += [v for v in re.findall(r"(?:^|; )(" + re.escape(name) + r"\[[^\]]+\]):", desc)]
-    return sorted(dict.fromkeys(out))
-
-
-def _variants(name: str) -> dict[str, tuple[str, ...]]:
-    """The spec parameters of registered test ``name`` and their values, read from the
-    description the registry composes (``[k=v1|v2]``)."""
-    from .stats.registry import describe_tests
-
-    desc = dict(describe_tests()).get(name, "")
-    return {k: tuple(v.split("|")) for k, v in _VARIANT.findall(desc) if "|" in v}
+    return sorted({s for name in list_tests() for s in declaration(name).specs})
 
 
 def _draws(test: Any, fl: Any) -> bool:
@@ -253,17 +249,87 @@ def _draws(test: Any, fl: Any) -> bool:
     return False
 
 
-def check_test(name: str) -> None:
-    """Check named test (or choice method) ``name`` (see the module docstring).  Raises
-    :class:`AssertionError` saying what failed."""
-    from .stats.registry import ChoiceMethod, get_test
+class _UserPairwise:
+    """A user's pairwise function (:class:`simstudy.usertest.UserTest`) called as a
+    registered test is, ``test(fold_losses, a, b) -> TestResult``: through the one adapter
+    card and bench call it with (its declarations, its output read by the one parser)."""
 
-    test = get_test(name)
+    needs_losses = False
+
+    def __init__(self, user: Any) -> None:
+        self.user, self.name = user, user.name
+        self.needs_losses = user.needs_losses
+
+    def fits(self, design: Any) -> bool:
+        said = self.user.fits(design.name)
+        if said is not None:
+            return said
+        skipped: list[str] = []  # undeclared: probed on a trial, as card probes a cell
+        return self._out(fold_losses(design), 0, 1, skipped) is not None
+
+    def _out(self, fl: Any, a: int, b: int, skipped: list | None = None) -> Any:
+        ntr = np.array([float(np.mean(fl.n_train))])
+        nte = np.array([float(np.mean(fl.n_test))])
+        losses = [fl.losses[[a, b]]] if self.needs_losses else None
+        return self.user.pvalues(fl.diff(a, b)[None], ntr, nte, runs=np.zeros(1, np.int64),
+                                 where="a synthetic trial", losses=losses, skipped=skipped)
+
+    def __call__(self, fl: Any, a: int = 0, b: int = 1) -> Any:
+        from .stats import TestResult
+
+        out = self._out(fl, a, b, [])
+        assert out is not None, f"{self.name}: raised ValueError or IndexError on a trial " \
+            "of a design it read before"
+        # the output protocol carries no direction: the swap is not checked
+        return TestResult(float(out.statistic[0]), float(out.pvalue[0]), None, "unknown")
+
+
+def _as_test(test: Any, kind: str) -> tuple[Any, str, bool]:
+    """``(test object, name, registered)`` of what :func:`check_test` was given."""
+    from .stats.registry import TESTS, ChoiceMethod, StatTest, get_test
+    from .usertest import UserTest
+
+    if isinstance(test, (StatTest, ChoiceMethod)):
+        return test, test.name, True
+    if isinstance(test, str) and ":" not in test:
+        from .spec import parse_spec
+
+        if TESTS.find(parse_spec(test)[0]) is not None:
+            return get_test(test), test, True
+        raise TESTS.unknown(test)
+    user = UserTest.of(test, kind=kind)  # a function, MODULE:FUNCTION or file.py:FUNCTION
+    if user.kind == "choice":
+        def choose(errors: np.ndarray, alpha: float) -> tuple:
+            best = user.choose(errors[None], alpha, runs=np.zeros(1, np.int64),
+                               where="a synthetic trial")
+            return (None if best is None or best[0] < 0 else int(best[0])), None
+
+        def fits(design: Any) -> bool:
+            said = user.fits(design.name)
+            return True if said is None else said
+
+        return ChoiceMethod(user.name, fits, choose), user.name, False
+    return _UserPairwise(user), user.name, False
+
+
+def check_test(test: Any, *, kind: str = "pairwise", call: bool = True) -> None:
+    """Check a test (see the module docstring): a registered spec (``"t5x2cv"``,
+    ``"cv-clt[alternative=greater]"``), a registry object, or a user's function (or
+    ``MODULE:FUNCTION``, ``file.py:FUNCTION``; ``kind='choice'`` for a best-of-K method)
+    with the declarations :mod:`simstudy.usertest` reads.  ``call=False`` checks what can
+    be checked without calling it (the name, signature and declarations).  Raises
+    :class:`AssertionError` saying what failed (a user's function's bad declaration or
+    output: :class:`~simstudy.errors.SimstudyError`, as card says it)."""
+    from .stats.registry import ChoiceMethod, declaration, get_test
+
+    test, name, registered = _as_test(test, kind)
+    if not call:
+        return
     design = _design(test)
     if isinstance(test, ChoiceMethod):
         _check_choice(name, test, design)
         return
-    mc = _draws(test, fold_losses(design))
+    mc = _draws(test, fold_losses(design)) if registered else False
     for trial in range(4):
         fl = fold_losses(design, seed=trial)
         r = test(fl, 0, 1)
@@ -280,14 +346,19 @@ def check_test(name: str) -> None:
                 assert np.isclose(s.pvalue, r.pvalue, rtol=1e-9, atol=1e-12), (
                     f"{name}: swapping the learners changes the two-sided p from "
                     f"{r.pvalue!r} to {s.pvalue!r}")
-        else:
+        elif alt in ("greater", "less"):
             mirror = {"greater": "less", "less": "greater"}[alt]
             m = get_test(re.sub(r"alternative=\w+", f"alternative={mirror}", name))(fl, 1, 0)
             assert np.isclose(m.pvalue, r.pvalue, rtol=1e-9, atol=1e-12), (
                 f"{name}: swapped with alternative={mirror}, p is {m.pvalue!r}, not {r.pvalue!r}")
+        else:
+            assert not registered, f"{name}: alternative {alt!r} is none of two-sided, " \
+                "greater, less"
+    if not registered:
+        return
     same = test(fold_losses(design, same=True), 0, 1)
     assert same.pvalue == 1.0, f"{name}: two identical learners give p = {same.pvalue!r}, not 1"
-    alts = _variants(name.split("[")[0]).get("alternative", ())
+    alts = declaration(name).params.get("alternative", ())
     if "[" not in name and {"greater", "less", "two-sided"} <= set(alts):
         fl = fold_losses(design, seed=5)
         p = {a: get_test(f"{name}[alternative={a}]")(fl, 0, 1) for a in alts}

@@ -70,11 +70,15 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .errors import SimstudyError
+
+if TYPE_CHECKING:
+    from .store import CellTrials
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "MAX_FILE_BYTES", "ExportSummary",
            "ShippedTrials", "VerifyReport", "export", "open_path", "open_shipped",
@@ -343,9 +347,7 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
     """
     from .core import unpack_losses
 
-    rows = store.con.execute(
-        "SELECT run, losses FROM trials WHERE cell=? AND seed=? ORDER BY run",
-        (cell["cell"], seed)).fetchall()
+    rows = store.packed_losses(cell["cell"], seed)
     if not any(r[1] is not None for r in rows):
         return None
     have = np.array([r[1] is not None for r in rows])
@@ -382,9 +384,7 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
 
 def _tests_in_store(store, cell: str, seed: int) -> tuple[list[str], float | None, list[str]]:
     """Pairwise tests and choice methods the store holds results for, and their alpha."""
-    rows = store.con.execute(
-        "SELECT test, MIN(a), MAX(alpha) FROM results WHERE cell=? AND seed=? GROUP BY test "
-        "ORDER BY MIN(rowid)", (cell, seed)).fetchall()
+    rows = store.result_tests(cell, seed)
     pair = [r[0] for r in rows if r[1] is not None and r[1] >= 0]
     choice = [r[0] for r in rows if r[1] is not None and r[1] < 0]
     alphas = [r[2] for r in rows if r[2] is not None]
@@ -434,22 +434,19 @@ def export(store: object, study: str, out: str | os.PathLike, *,
         raise _err(f"study must be a study name, got {study!r}")
     if int(max_file_bytes) < 100_000:
         raise _err(f"max_file_bytes must be at least 100000, got {max_file_bytes!r}")
-    own = not hasattr(store, "con")
+    own = not isinstance(store, Store)
     st = Store(store, readonly=True) if own else store
+    snapshot = contextlib.ExitStack()
     writers: list[_PartWriter] = []
     try:
         out = Path(out)
         if out.exists() and not out.is_dir():
             raise _err(f"--out {str(out)!r} is a file; give a directory")
         old = _old_manifest(out, study)
-        if not st.con.in_transaction:  # one snapshot, also while a run writes to the store
-            st.con.execute("BEGIN")
-        groups = st.con.execute(
-            "SELECT cell, seed, COUNT(*), MIN(source), MIN(learners), MIN(design) FROM trials "
-            "WHERE study=? GROUP BY cell, seed ORDER BY MIN(rowid)", (study,)).fetchall()
+        snapshot.enter_context(st.read_snapshot())  # one snapshot, also while a run writes
+        groups = st.study_groups(study)
         if not groups:
-            held = [r[0] for r in st.con.execute(
-                "SELECT DISTINCT study FROM trials ORDER BY study").fetchall()]
+            held = st.studies()
             raise _err(f"store {str(st.path)!r} holds no trials of study {study!r}; "
                        f"studies it holds: {', '.join(map(str, held)) or 'none'}")
         try:
@@ -512,10 +509,9 @@ def export(store: object, study: str, out: str | os.PathLike, *,
                 tmp.unlink(missing_ok=True)
         raise
     finally:
+        snapshot.close()
         if own:
             st.close()
-        elif st.con.in_transaction:
-            st.con.rollback()  # a read transaction: ends the snapshot
     files_bytes = {k: v["bytes"] for k, v in manifest["files"].items()}
     files_bytes[MANIFEST] = (out / MANIFEST).stat().st_size
     return ExportSummary(out, study, int(manifest["trials"]), len(cells_meta), files_bytes,
@@ -546,10 +542,7 @@ def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, d
 
     ct = st.fold_errors([cid], seed)[cid]
     T, K, R, F = ct.errors.shape
-    rows = st.con.execute(
-        "SELECT run, trial_seed, created, seconds, version, impl, source_hash, source, "
-        "learners, design FROM trials WHERE cell=? AND seed=? ORDER BY run",
-        (cid, seed)).fetchall()
+    rows = st.provenance_rows(cid, seed)
     runs = np.array([r[0] for r in rows], dtype=np.int64)
     if not np.array_equal(runs, ct.runs):
         raise _err(f"cell {cid!r}: the store changed while exporting")
@@ -606,7 +599,7 @@ def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, d
 
 def _manifest(st, study: str, cells: list[dict], files: dict, invs: list[dict],
               used: list[int]) -> dict:
-    from .store import blas_kernels, compile_target
+    from .provenance import blas_kernels, compile_target
 
     try:
         from .catalog import get_study
@@ -736,109 +729,8 @@ def _eq(a: pd.Series, b: pd.Series) -> pd.Series:
 
 
 # =========================================================================================
-# batched p-values (bit-identical to the registry's per-trial functions; checked per cell)
+# p-values trial by trial (the tests without a batch form)
 # =========================================================================================
-
-def _unit(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per trial ``d / max|d|`` (as ``pairwise._d_array``), flattened to (T, n); and max|d|
-    of the result (1 or 0)."""
-    x = d.reshape(d.shape[0], -1)
-    m = np.abs(x).max(axis=1)
-    x = np.where(m[:, None] > 0, x / np.where(m > 0, m, 1.0)[:, None], x)
-    return np.ascontiguousarray(x), np.abs(x).max(axis=1)
-
-
-def _degenerate(ss: np.ndarray, scale: np.ndarray, count: int) -> np.ndarray:
-    from .stats._common import REL_TOL
-
-    return ss <= count * (REL_TOL * scale) ** 2
-
-
-def _t_p(t: np.ndarray, df: float) -> np.ndarray:
-    from scipy import special
-
-    return np.minimum(1.0, 2.0 * special.stdtr(df, -np.abs(t)))
-
-
-def _paired(d: np.ndarray, factor: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    x, scale = _unit(d)
-    n = x.shape[1]
-    m = x.mean(axis=1)
-    ss = ((x - m[:, None]) ** 2).sum(axis=1)
-    bad = _degenerate(ss, scale, n)
-    c = 1.0 / n if factor is None else factor
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = m / np.sqrt(c * ss / (n - 1))
-    p = _t_p(t, float(n - 1))
-    return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
-
-
-def _s2(x: np.ndarray) -> np.ndarray:
-    a = x.reshape(-1, 5, 2)
-    diff = np.ascontiguousarray(a[:, :, 0] - a[:, :, 1])
-    return (diff * diff).sum(axis=1) / 2.0
-
-
-def _fast_t5x2(d, ntr, nte):
-    x, scale = _unit(d)
-    s2 = _s2(x)
-    bad = _degenerate(2.0 * s2, scale, 5)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = x[:, 0] / np.sqrt(s2 / 5.0)
-    return np.where(bad, np.nan, t), np.where(bad, 1.0, _t_p(t, 5.0))
-
-
-def _fast_f(df_num: float):
-    def f(d, ntr, nte):
-        from scipy import special
-
-        x, scale = _unit(d)
-        s2 = _s2(x)
-        bad = _degenerate(2.0 * s2, scale, 5)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            fv = 1.0 * (x * x).sum(axis=1) / (2.0 * s2)
-        return np.where(bad, np.nan, fv), np.where(bad, 1.0, special.fdtrc(df_num, 5.0, fv))
-    return f
-
-
-def _fast_tb3x2(one_sided: bool):
-    def f(d, ntr, nte):
-        from scipy import special
-
-        x, scale = _unit(d)
-        m = x.mean(axis=1)
-        ss = ((x - m[:, None]) ** 2).sum(axis=1)
-        bad = _degenerate(ss, scale, 6)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = m / np.sqrt(ss / 6.0)
-        p = special.stdtr(5.0, -np.abs(t)) if one_sided else _t_p(t, 5.0)
-        return np.where(bad, np.nan, t), np.where(bad, 1.0, p)
-    return f
-
-
-def _mean_size(x: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(x.reshape(x.shape[0], -1)).mean(axis=1)
-
-
-def _fast_corrected(d, ntr, nte):
-    n = d[0].size
-    factor = 1.0 / n + _mean_size(nte) / _mean_size(ntr)
-    return _paired(d, factor)
-
-
-_FAST = {
-    "t5x2cv": _fast_t5x2,
-    "F5x2cv": _fast_f(10.0),
-    "FB5x2cv": _fast_f(7.0),
-    "tB3x2cv": _fast_tb3x2(False),
-    "tB3x2cv[crit=one-sided]": _fast_tb3x2(True),
-    "cv-t": lambda d, ntr, nte: _paired(d[:, 0], None),
-    "resampled-t": lambda d, ntr, nte: _paired(d[:, :, 0], None),
-    "corrected-resampled-t": lambda d, ntr, nte: _fast_corrected(d[:, :, 0], ntr, nte),
-    "corrected-rxk-t": _fast_corrected,
-    "rxk-t": lambda d, ntr, nte: _paired(d, None),
-}
-
 
 def _per_trial(test, ct, a: int, b: int, idx: Iterable[int], losses=None
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -1124,7 +1016,8 @@ class ShippedTrials:
             df = df[df["cell"].isin(list(cells))].reset_index(drop=True)
         return df
 
-    def fold_errors(self, cells: Iterable[str], seed: int, runs: int | None = None) -> dict:
+    def fold_errors(self, cells: Iterable[str], seed: int,
+                    runs: int | None = None) -> dict[str, CellTrials]:
         """Cell id -> :class:`simstudy.store.CellTrials` for every shipped cell asked for at
         ``seed`` (runs < ``runs``); fold errors decoded from their counts (bit-identical to
         the store's)."""
@@ -1143,11 +1036,10 @@ class ShippedTrials:
         from the fold errors: columns cell, test, a, b, run, statistic, pvalue, ordered as
         :meth:`simstudy.store.Store.pvalues`.
 
-        Tests with a batched form (the 5x2, 3x2, k-fold and resampled t and F tests) are
-        computed over all trials of a cell at once; a few trials of each cell (first, last,
-        undefined statistics) are also computed with the registry's own function and the
-        batch is used only when they agree bit for bit (else the cell goes trial by trial,
-        noted in :attr:`notes`).  Tests that need per-instance losses read them.
+        Tests whose registry entry declares a batch form are computed over all trials of a
+        cell at once (bit for bit what the entry's function gives trial by trial:
+        tests/test_stats_registry.py); tests that need per-instance losses read them and
+        go trial by trial.
         """
         from .stats.registry import ChoiceMethod, get_test
 
@@ -1183,23 +1075,16 @@ class ShippedTrials:
         return df[cols]
 
     def _pair_pvalues(self, test, ct, a: int, b: int, idx: np.ndarray, losses):
-        fast = _FAST.get(test.name)
-        if fast is None or losses is not None or idx.size < ct.T:
+        if test.batch is None or losses is not None or idx.size < ct.T:
             return _per_trial(test, ct, a, b, idx, losses)
-        d = ct.errors[:, a] - ct.errors[:, b]
+        from .stats.baselines import Trials
+
         try:
             with np.errstate(all="ignore"):
-                stat, p = fast(d, ct.n_train, ct.n_test)
+                out = test.batch(Trials(ct.errors, ct.n_train, ct.n_test), a, b)
         except Exception:  # noqa: BLE001 - a shape the batch does not know: per trial
             return _per_trial(test, ct, a, b, idx)
-        probe = sorted({0, ct.T - 1, ct.T // 2, *np.flatnonzero(np.isnan(stat))[:3].tolist()})
-        ps, pp = _per_trial(test, ct, a, b, probe)
-        if _same_bits(np.nan_to_num(ps, nan=-7.0), np.nan_to_num(stat[probe], nan=-7.0)) and \
-                _same_bits(pp, p[probe]):
-            return stat, p
-        self.notes.append(f"{ct.cell}: {test.name} computed trial by trial (its batched "
-                          "form differs from the registry's function)")
-        return _per_trial(test, ct, a, b, idx)
+        return out.statistic, out.pvalue
 
     def choices(self, cells: Sequence, seed: int, runs: int | None = None) -> pd.DataFrame:
         """Choice-method results (``a = b = -1`` in a store) recomputed from the fold errors
@@ -1262,7 +1147,7 @@ class ShippedTrials:
         else:  # bit offset of each trial: its test positions (sum of n_test) times K
             npos = ct.n_test[has].reshape(TL, -1).sum(1).astype(np.int64) * K
             offsets = np.concatenate([[0], np.cumsum(npos)])
-        masks = _MaskMaker(self.study, self.cell(g["cell"], g["seed"]), int(g["seed"]))
+        masks = _MaskMaker(self.cell(g["cell"], g["seed"]), int(g["seed"]))
         out: dict[int, np.ndarray] = {}
         for i in indices:
             if not has[i]:
@@ -1393,17 +1278,15 @@ def _remember(stamp: str) -> None:
 class _MaskMaker:
     """The test masks (R, F, n) of a cell's trials, recomputed as the runner draws them."""
 
-    def __init__(self, study: str, cell, seed: int) -> None:
-        from .runner import Chunk
-
-        self.chunk = Chunk(study, cell, (), seed, 0.05, True)
+    def __init__(self, cell, seed: int) -> None:
+        self.cell, self.seed = cell, seed
 
     def test(self, run: int) -> np.ndarray:
-        from .runner import _design, _trial_block, _trial_data
+        from .trialdata import design_of, trial_block, trial_data
 
-        d, tr, te = _trial_data(self.chunk, run)
-        R, F = _design(self.chunk.cell.design).shape
-        _, _, _, test = _trial_block(d, tr, te, R * F)
+        d, tr, te = trial_data(self.cell, self.seed, run)
+        R, F = design_of(self.cell.design).shape
+        _, _, _, test = trial_block(d, tr, te, R * F)
         return test.reshape(R, F, -1)
 
 
@@ -1681,8 +1564,8 @@ def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int 
     >>> verify([], 0.5).ok
     True
     """
+    from .provenance import blas_kernels, compile_target
     from .runner import Chunk, compute_chunk
-    from .store import blas_kernels, compile_target
 
     if not (isinstance(fraction, (int, float)) and 0 < fraction <= 1):
         raise _err(f"sample must be a fraction in (0, 1], got {fraction!r}")
@@ -1818,123 +1701,6 @@ def _trial_invocations(r: ShippedTrials, g: dict, ct) -> np.ndarray:
         return np.full(ct.T, at(int(g["invocation"])), dtype=np.int64)
     raw = r._file(g["file"])[f"g{g['index']}_inv"].astype(np.int64) - 1
     return np.array([at(int(x)) for x in raw], dtype=np.int64)
-
-
-# =========================================================================================
-# command line: python -m simstudy trials export|verify|info
-# =========================================================================================
-
-def add_trials_parser(sub) -> None:
-    """The ``trials`` subcommand and its three actions (imports nothing heavy)."""
-    t = sub.add_parser("trials", help="shipped trials: export a store, verify, describe",
-                       description="The shipped trials: a study's stored trials in the "
-                                   "compact form kept in the repository (figures/STUDY/"
-                                   "trials), read by card and bench when no store is given.")
-    ts = t.add_subparsers(dest="trials_command", metavar="ACTION")
-    ex = ts.add_parser("export", help="write a store's trials of one study in the shipped form")
-    ex.add_argument("store", help="result store (.sqlite or .sqlite.gz)")
-    ex.add_argument("--study", required=True, help="the study to export (as the store names it)")
-    ex.add_argument("--out", help="directory to write (default figures/STUDY/trials)")
-    ex.add_argument("--max-file-mb", default="5", help="largest file in MB (5)")
-    ex.add_argument("--no-check", action="store_true",
-                    help="skip reading the export back and comparing it with the store")
-    ex.add_argument("--no-progress", action="store_true", help="no progress bar")
-    ve = ts.add_parser("verify", help="recompute a random sample of shipped trials from their "
-                                      "seeds and compare bit for bit")
-    ve.add_argument("--study", help="comma-separated studies (default: every shipped study)")
-    ve.add_argument("--dir", action="append", help="a shipped-trials directory (repeatable)")
-    ve.add_argument("--sample", default="0.001", help="fraction of each study's trials (0.001)")
-    ve.add_argument("--seed", default="0", help="seed of the sample (0)")
-    ve.add_argument("--out", help="also write one row per trial to this CSV file")
-    ve.add_argument("--no-progress", action="store_true", help="no progress bar")
-    inf = ts.add_parser("info", help="what is shipped: trials, cells, bytes, provenance")
-    inf.add_argument("--study", help="comma-separated studies (default: every shipped study)")
-    inf.add_argument("--dir", action="append", help="a shipped-trials directory (repeatable)")
-
-
-def _number(name: str, text: str, kind: type, ok, want: str):
-    try:
-        v = kind(text)
-    except (TypeError, ValueError):
-        v = None
-    if v is None or (isinstance(v, float) and not math.isfinite(v)) or not ok(v):
-        raise _err(f"{name} must be {want}, got {text!r}")
-    return v
-
-
-def _readers(args) -> list[ShippedTrials]:
-    if args.dir:
-        readers = []
-        for d in args.dir:
-            r = open_path(d)
-            if r is None:
-                raise _err(f"--dir {d!r} holds no shipped trials (no {MANIFEST})")
-            readers.append(r)
-        return readers
-    found = shipped_dirs()
-    if args.study:
-        names = [s.strip() for s in args.study.split(",") if s.strip()]
-        missing = [s for s in names if s not in found]
-        if missing:
-            raise _err(f"no shipped trials of study {missing[0]!r}; shipped: "
-                       f"{', '.join(found) or 'none'}")
-        return [ShippedTrials(found[s]) for s in names]
-    if not found:
-        raise _err("no shipped trials found (figures/STUDY/trials of this checkout, or "
-                   f"${ENV_DIRS}); export one: python -m simstudy trials export STORE "
-                   "--study NAME")
-    return [ShippedTrials(d) for d in found.values()]
-
-
-def cmd_trials(args) -> int:
-    """Run ``python -m simstudy trials ACTION``; returns the exit status."""
-    action = getattr(args, "trials_command", None)
-    if action is None:
-        raise _err("trials needs an action; valid choices: export, info, verify")
-    if action == "export":
-        mb = _number("--max-file-mb", args.max_file_mb, float, lambda v: v >= 0.1,
-                     "a number of megabytes >= 0.1")
-        out = Path(args.out) if args.out else Path("figures") / args.study / "trials"
-        s = export(args.store, args.study, out, max_file_bytes=int(mb * 1_000_000),
-                   check=not args.no_check, progress=not args.no_progress)
-        print(s.line())
-        bad = s.checks.get("pvalues", {})
-        if bad and bad.get("identical") != bad.get("compared"):
-            print(f"simstudy: note: {bad['compared'] - bad['identical']:,} recomputed "
-                  "p-values differ from the store's (the statistics code changed since the "
-                  f"run?), e.g. {bad['differing'][:1]}", file=sys.stderr)
-        return 0
-    if action == "verify":
-        frac = _number("--sample", args.sample, float, lambda v: 0 < v <= 1,
-                       "a fraction in (0, 1]")
-        seed = _number("--seed", args.seed, int, lambda v: 0 <= v < 2**63,
-                       "an integer in [0, 2**63 - 1]")
-        readers = _readers(args)
-        rep = verify(readers, frac, seed, progress=not args.no_progress)
-        files = sum(len(r.manifest["files"]) for r in readers)
-        print(f"checked {files} files of {len(readers)} studies (sha256, counts, cell labels); "
-              f"recomputed {int((rep.rows['status'] != 'damaged').sum()):,} trials in "
-              f"{rep.seconds:.1f} s on compile target "
-              f"{rep.here['compile_target']!r}, BLAS {rep.here['blas']!r}")
-        from .report import to_markdown
-
-        print(to_markdown(rep.summary()))
-        for r in rep.rows[rep.rows["status"] != "identical"].itertuples(index=False):
-            at = f"seed {r.seed} run {r.run}" if r.run >= 0 else ""
-            print(f"  {r.status}: {r.study} {r.cell} {at}: {r.detail}".replace(" :", ":"))
-        if args.out:
-            rep.rows.to_csv(args.out, index=False)
-            print(f"wrote {args.out}")
-        st = rep.rows["status"]
-        why = ("damaged files or manifest entries" if (st == "damaged").any() else
-               "trials that differ beyond what a CPU-dependent kernel explains")
-        print("verify: " + ("passed" if rep.ok else f"FAILED: {why}"))
-        return 0 if rep.ok else 1
-    damaged = 0
-    for r in _readers(args):
-        print(info_text(r))
-        damaged += bool(r.problems())
-    return 2 if damaged else 0
 
 
 def info_text(r: ShippedTrials) -> str:

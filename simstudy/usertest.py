@@ -6,10 +6,11 @@
 * **Loading**: ``MODULE:FUNCTION`` (imported from the current directory too) or
   ``path/to/file.py:FUNCTION``; a callable passes through.
 * **Two kinds.** A *pairwise test* ``f(d, *, n_train, n_test[, losses])``: ``d`` the (R, F)
-  fold differences of error rates, learner a minus learner b; it returns an object with
-  ``.pvalue`` (and ``.statistic``) or a ``(statistic, pvalue)`` tuple, optionally a
-  confidence interval for the difference in error, as ``(statistic, pvalue, (low, high))``
-  or an attribute ``ci = (low, high)``.  A *choice method* ``g(errors, *, alpha)``:
+  fold differences of error rates, learner a minus learner b; it returns the shape of
+  :class:`simstudy.stats.TestResult` (scipy's: ``.statistic``, ``.pvalue``, optionally
+  ``confidence_interval()``) or a ``(statistic, pvalue)`` tuple, or the p-value alone;
+  optionally a confidence interval for the difference in error, as
+  ``(statistic, pvalue, (low, high))`` or an attribute ``ci = (low, high)``.  A *choice method* ``g(errors, *, alpha)``:
   ``errors`` one trial's (K, R, F) fold error rates; it returns the index of the best
   learner or ``None`` (a ``(best, order)`` tuple is accepted).
 * **Declarations** (attributes of the function, all optional):
@@ -64,6 +65,7 @@ from .errors import Interrupted, SimstudyError
 from .spec import parse_spec
 
 if TYPE_CHECKING:
+    from .store import TrialReader
     from .study import Study
 
 KINDS = ("pairwise", "choice", "interval")
@@ -329,18 +331,25 @@ class UserTest:
             raise SimstudyError(f"the {noun} function raised on {where}: "
                                 f"{type(e).__name__}: {e}") from None
 
-    def _scalar_out(self, out: object, where: str) -> tuple[float, float, tuple | None]:
-        ci = None
+    def _fields(self, out: object, where: str, vector: bool) -> tuple[object, object, object]:
+        """``(statistic, pvalue, interval)`` as returned, the one reading of the output
+        protocol: a result with ``.pvalue`` (``.statistic``, an interval as ``ci`` or
+        scipy's ``confidence_interval()``), a ``(statistic, pvalue[, (low, high)])``
+        tuple, or the p-value alone (a number; arrays of them when vectorised)."""
         if hasattr(out, "pvalue"):
-            stat, p = getattr(out, "statistic", np.nan), out.pvalue
-            ci = _ci_attr(out, self)
-        elif isinstance(out, tuple) and len(out) in (2, 3):
-            stat, p = out[0], out[1]
-            ci = out[2] if len(out) == 3 else None
-        else:
-            raise SimstudyError(
-                f"the test function returned {out!r:.80} on {where}; it must return an object "
-                "with .pvalue or a (statistic, pvalue) tuple")
+            return getattr(out, "statistic", None), out.pvalue, _ci_attr(out, self)
+        if isinstance(out, tuple) and len(out) in (2, 3):
+            return out[0], out[1], out[2] if len(out) == 3 else None
+        if (isinstance(out, np.ndarray) and vector) or _real(out) is not None:
+            return None, out, None
+        what = "the vectorised test function" if vector else "the test function"
+        raise SimstudyError(
+            f"{what} returned {out!r:.80} on {where}; it must return a result with .statistic "
+            f"and .pvalue (as scipy's), a (statistic, pvalue) tuple or the p-value"
+            + (" (arrays of T values)" if vector else ""))
+
+    def _scalar_out(self, out: object, where: str) -> tuple[float, float, tuple | None]:
+        stat, p, ci = self._fields(out, where, vector=False)
         p_, stat_ = _real(p), np.nan if stat is None else _real(stat)
         if p_ is None:
             raise SimstudyError(f"the test function returned the p-value {p!r:.80} "
@@ -360,17 +369,7 @@ class UserTest:
         return stat, p, ci
 
     def _vector_out(self, out: object, T: int, where: str, runs: np.ndarray) -> Output:
-        ci = None
-        if hasattr(out, "pvalue"):
-            stat, p = getattr(out, "statistic", None), out.pvalue
-            ci = _ci_attr(out, self)
-        elif isinstance(out, tuple) and len(out) in (2, 3):
-            stat, p = out[0], out[1]
-            ci = out[2] if len(out) == 3 else None
-        else:
-            raise SimstudyError(f"the vectorised test function returned {out!r:.80} on "
-                                f"{where}; it must return (statistics, pvalues) arrays or an "
-                                "object with .statistic and .pvalue")
+        stat, p, ci = self._fields(out, where, vector=True)
         try:
             p_in = np.asarray(p).reshape(-1)
         except (TypeError, ValueError):
@@ -483,6 +482,8 @@ def _ci_attr(out: object, test: UserTest):
                 ci = ci(confidence_level=test.confidence)
             except TypeError:
                 ci = ci()
+            except SimstudyError:  # a simstudy result of a test that has no interval
+                ci = None
     if ci is not None and hasattr(ci, "low") and hasattr(ci, "high"):
         ci = (ci.low, ci.high)
     return ci
@@ -557,7 +558,8 @@ def progress_bar(enabled: bool | None, total: int, desc: str):
 
 # --- where the trials come from ---------------------------------------------------------
 
-def open_readers(store: object, studies: Sequence[str] = ()) -> tuple[list, list]:
+def open_readers(store: object, studies: Sequence[str] = ()
+                 ) -> tuple[list[TrialReader], list[TrialReader]]:
     """Readers of stored trials for ``store``: a path or an open store, a list of them, or
     None for the shipped trials (:mod:`simstudy.trials`).  A store is read only when it is
     named: ``simstudy-store.sqlite`` in the current directory is never picked up by itself,
@@ -599,7 +601,8 @@ def local_store_hint() -> str | None:
             f"--store {DEFAULT_STORE})")
 
 
-def default_readers(studies: Sequence[str] = ()) -> tuple[list, list]:
+def default_readers(studies: Sequence[str] = ()
+                    ) -> tuple[list[TrialReader], list[TrialReader]]:
     """The readers used when no store is given: the shipped trials alone (see
     :func:`open_readers`)."""
     readers = shipped_readers(studies)
@@ -613,7 +616,7 @@ def default_readers(studies: Sequence[str] = ()) -> tuple[list, list]:
     return readers, list(readers)
 
 
-def shipped_readers(studies: Sequence[str] = ()) -> list:
+def shipped_readers(studies: Sequence[str] = ()) -> list[TrialReader]:
     """The shipped trials holding ``studies`` (all when empty): readers from
     ``simstudy.trials.open_shipped``; none when this simstudy ships no trials."""
     try:
@@ -666,8 +669,8 @@ def settle_study(row: dict, why: dict[str, list[str]], label: str, n_cells: int,
         row["status"] = "covered"
 
 
-def locate(st: Study | str, readers: list, runs: int | None, seed: int | None,
-           alpha: float | None):
+def locate(st: Study | str, readers: Sequence[TrialReader], runs: int | None,
+           seed: int | None, alpha: float | None) -> tuple[Study, TrialReader | None]:
     """``(study, reader)``: the study scoped to the first reader holding any of its cells,
     or ``(study, None)`` when none does.  A name is scoped to the stored seed and runs (the
     study's own seed where several are stored); a Study is read as given unless ``runs`` or
@@ -695,13 +698,12 @@ def locate(st: Study | str, readers: list, runs: int | None, seed: int | None,
     return study, None
 
 
-def no_trials(st: Study | str, study: Study, readers: list) -> str:
+def no_trials(st: Study | str, study: Study, readers: Sequence[TrialReader]) -> str:
     """Why a study cannot be read, with the command that computes it."""
-    from .store import run_hint
+    from .store import Store, run_hint
 
     asked = st if isinstance(st, str) else study.name
     where = ", ".join(r.describe() for r in readers)
-    path = next((getattr(r, "path", None) for r in readers
-                 if getattr(r, "path", None) is not None and hasattr(r, "con")), None)
+    path = next((r.path for r in readers if isinstance(r, Store)), None)
     return (f"no trials of study {asked!r} in {where}; compute them: "
             f"{run_hint(asked, path)}")

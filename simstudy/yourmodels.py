@@ -9,7 +9,7 @@ the tests of :mod:`simstudy.stats.registry` on those same losses: asking for ano
 or another alpha refits nothing.  Beside each verdict stand the test's size (worst H0 cell
 and the mean over H0 cells) and power (mean over H1 cells of known difference) measured on
 the shipped trials of the same design (:mod:`simstudy.trials`, computed by
-:func:`simstudy.card.card`, the report card's machinery).
+:func:`simstudy.testcard.card`, the report card's machinery).
 
 The default tests are the recommended ones for the design (:data:`RECOMMENDED`):
 
@@ -46,6 +46,7 @@ import itertools
 import math
 import os
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,8 +57,8 @@ from scipy import special
 
 from .core import Dataset, FoldLosses
 from .designs import Design, get_design
-from .errors import SimstudyError
-from .params import ALPHA, check
+from .errors import SimstudyError, SimstudyWarning
+from .params import ALPHA, check, jobs_for
 from .seeding import ModelSeeds
 from .spec import parse_spec
 from .stats.registry import ChoiceMethod, StatTest, get_test, list_tests
@@ -311,14 +312,14 @@ def measured_size_power(design: str, tests: Sequence[str], alpha: float) -> pd.D
     difference) of ``tests`` on the shipped trials of ``design``, with trial counts: one
     row per test; tests the shipped trials cannot measure are left out.
 
-    Computed by the report card (:func:`simstudy.card.card`) from the shipped fold errors:
+    Computed by the report card (:func:`simstudy.testcard.card`) from the shipped fold errors:
     the first test no stored cell holds is the card's new test, the stored ones and the card's
     baselines come with it (a few seconds; remembered in this process).
     """
     key = (design, tuple(tests), float(alpha))
     if key in _MEASURED:
         return _MEASURED[key]
-    from .card import NEW_BASELINES, card
+    from .testcard import card
     from .trials import open_shipped
     from .usertest import locate
 
@@ -342,7 +343,7 @@ def measured_size_power(design: str, tests: Sequence[str], alpha: float) -> pd.D
             new = todo[0]
             try:
                 c = card(_as_user_test(new, design), studies, readers, name=new, alpha=alpha,
-                         progress=False, baselines=NEW_BASELINES)
+                         progress=False)
             except SimstudyError:  # no shipped cell this test reads: not measured
                 todo = todo[1:]
                 continue
@@ -385,6 +386,14 @@ def _as_user_test(name: str, design: str) -> Callable:
 
     def f(d, *, n_train, n_test):
         T = d.shape[0]
+        if test.batch is not None:  # the entry's batch form: each trial as alone
+            from .stats.baselines import Trials
+
+            full = (T, *d.shape[1:])
+            return tuple(test.batch(Trials(
+                np.stack([d, np.zeros(full)], axis=1),
+                np.ascontiguousarray(np.broadcast_to(n_train[:, None, None], full)),
+                np.ascontiguousarray(np.broadcast_to(n_test[:, None, None], full))), 0, 1))
         stat, p = np.empty(T), np.empty(T)
         zero = np.zeros(d.shape[1:])
         for i in range(T):
@@ -536,8 +545,9 @@ def compare(models: Sequence[Any], X: Any, y: Any = None, *, design: str = "5x2c
     if len(models) < 2:
         raise SimstudyError(f"compare needs at least two models, got {len(models)}: "
                             f"{list(models)!r:.120}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise SimstudyError(f"jobs must be a positive integer, got {jobs!r}")
+    jobs, capped = jobs_for(jobs, "joblib", None)  # the bounds and cap of a run's --jobs
+    if capped:  # (compare has no force)
+        warnings.warn(capped.split("; force=True")[0], SimstudyWarning, stacklevel=2)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SimstudyError(f"seed must be a non-negative integer, got {seed!r}")
     taken: set[str] = set()
@@ -685,7 +695,7 @@ def _stored(store, cell: str, seed: int) -> FoldLosses | None:
 
 def _keep(store, cell: str, seed: int, ms, design: str, data_name: str, fl: FoldLosses,
           seconds: float) -> None:
-    from .runner import learner_impl
+    from .provenance import learner_impl
     from .store import Store, TrialRecord
 
     rec = TrialRecord(cell=cell, seed=seed, run=0, study="compare", source=data_name,

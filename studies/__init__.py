@@ -53,6 +53,11 @@ FIDELITY_ROWS: tuple[str, ...] = (
     "simstudy.studies.yildiz2006.fidelity:rows",
 )
 
+#: what the variant rows of ``figures/FIDELITY.md`` are (the page prints it above them)
+FIDELITY_VARIANTS = ("The same checks under the scenarios the `*-paper` studies and `odr-size` "
+                     "add (their RESULTS.md say which are fixed a priori and which are "
+                     "hypotheses read off the paper's tables).")
+
 #: the lines of ``figures/NUMBERS.md``, per paper: ``f(figures) -> list[str]``
 NUMBERS_LINES: tuple[str, ...] = (
     "simstudy.studies.alpaydin1999.fidelity:numbers",

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from simstudy.bench import bench, bench_choice
+from simstudy.benchmark import bench, bench_choice
 from simstudy.catalog import get_study
 from simstudy.errors import SimstudyError
 from simstudy.runner import run_study
@@ -178,6 +178,49 @@ def test_a_returned_interval_is_read_in_every_form():
     assert (got.ci_low[0], got.ci_high[0]) == pytest.approx((want.low, want.high))
 
 
+def test_the_output_protocol_is_one_reading_for_scalar_and_vectorised_functions():
+    """A result of simstudy's tests (scipy's shape), a tuple, or the p-value alone: the same
+    numbers whether the function is called per trial or once per cell."""
+    from simstudy.stats import ttest_5x2cv
+
+    rng = np.random.default_rng(4)
+    d, n, runs = rng.normal(0, 0.02, (3, 5, 2)), np.full(3, 90.0), np.arange(3)
+    from simstudy.stats.baselines import Outcome
+
+    def both(x):
+        return np.array([list(ttest_5x2cv(y)) for y in x]).T
+
+    forms = {
+        "result": (lambda x: ttest_5x2cv(x), lambda x: Outcome(*both(x))),
+        "tuple": (lambda x: tuple(ttest_5x2cv(x)), lambda x: tuple(both(x))),
+        "p only": (lambda x: ttest_5x2cv(x).pvalue, lambda x: both(x)[1]),
+    }
+    want = [ttest_5x2cv(x).pvalue for x in d]
+    for name, (one, many) in forms.items():
+        def f(x, *, n_train, n_test, _one=one):
+            return _one(x)
+
+        def g(x, *, n_train, n_test, _many=many):
+            return _many(x)
+
+        g.vectorized = True
+        a = UserTest.of(f).pvalues(d, n, n, runs=runs, where="w")
+        b = UserTest.of(g).pvalues(d, n, n, runs=runs, where="w")
+        assert a.pvalue.tolist() == b.pvalue.tolist() == want, name
+        assert np.isnan(a.statistic).all() == (name == "p only"), name
+    # simstudy's t results carry the interval they invert (scipy's confidence_interval());
+    # an F result has none, and gives no interval rather than an error
+    got = UserTest.of(lambda x, *, n_train, n_test: ttest_5x2cv(x)).pvalues(
+        d, n, n, runs=runs, where="w")
+    lo, hi = ttest_5x2cv(d[0]).confidence_interval(0.95)
+    assert (got.ci_low[0], got.ci_high[0]) == (lo, hi) and lo < d[0, 0, 0] < hi
+    assert UserTest.of(lambda x, *, n_train, n_test: ftest_5x2cv(x)).pvalues(
+        d, n, n, runs=runs, where="w").ci_low is None
+    with pytest.raises(SimstudyError, match="returned 'p' on w, run 0; it must return a result "
+                                            "with .statistic and .pvalue"):
+        UserTest.of(lambda x, *, n_train, n_test: "p").pvalues(d, n, n, runs=runs, where="w")
+
+
 # --- K learners ------------------------------------------------------------------------------
 
 def test_choice_functions_go_through_the_same_adapter(tmp_path):
@@ -214,7 +257,7 @@ def test_bench_shows_progress_over_trials(store, capsys):
     assert "bench F" in err and "6/6" in err
 
 
-@pytest.mark.parametrize("module", ["usertest", "bench", "card", "aggregate", "store"])
+@pytest.mark.parametrize("module", ["usertest", "benchmark", "testcard", "aggregate", "store"])
 def test_docstring_examples_run(module, tmp_path, monkeypatch):
     import doctest
     import importlib

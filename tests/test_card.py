@@ -12,16 +12,17 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from simstudy import runner as runner_mod
-from simstudy.card import NEW_BASELINES, _matched_alpha, _reject_rate, card
 from simstudy.catalog import get_study
 from simstudy.cli import main
 from simstudy.errors import SimstudyError
 from simstudy.report.card import write_card
 from simstudy.runner import run_study
 from simstudy.stats import consistency_from_counts, mcnemar
+from simstudy.stats.registry import baselines
 from simstudy.store import Store
 from simstudy.study import Cell
-from simstudy.truth import KNOWN, truth, truth_text
+from simstudy.testcard import _matched_alpha, _reject_rate, card
+from simstudy.truth import ANY, known_truth, truth, truth_text
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -92,7 +93,9 @@ def no_fits(monkeypatch):
                         counting("fit_predict", runner_mod._fit_predict))
     import simstudy.learners as L
     monkeypatch.setattr(L, "get_learner", counting("get_learner", L.get_learner))
-    runner_mod._learner.cache_clear()
+    from simstudy.trialdata import learner_of
+
+    learner_of.cache_clear()  # a learner resolved earlier would not pass get_learner again
     return calls
 
 
@@ -219,9 +222,14 @@ def test_truth_labels():
     c = Cell("iris", ("nmc", "1nn"), "5x2", (), (("true_diff", 0.02),))
     assert truth(c) == (False, 0.02) and truth_text(*truth(c)) == "H1 (Δ=+0.020)"
     assert truth(Cell("iris", ("a", "b"), "5x2", (), (("h0", True),))) == (True, 0.0)
-    for (src, a, b), (m, _se, _how) in KNOWN.items():
-        assert truth(Cell(src, (a, b), "5x2", ())) == (False, m)
-        assert truth(Cell(src, (b, a), "5x2", ())) == (False, -m)
+    known = known_truth()
+    assert len(known) == 36  # 32 Gaussian cells, 3 BAN sources, 1 exact H0 (ban source 1)
+    for (src, a, b), k in known.items():
+        if a == ANY:
+            assert k.h0 and truth(Cell(src, ("nb", "j48"), "5x2", ())) == (True, 0.0)
+            continue
+        assert truth(Cell(src, (a, b), "5x2", ())) == (False, k.true_diff)
+        assert truth(Cell(src, (b, a), "5x2", ())) == (False, -k.true_diff)
 
 
 def test_report_shows_truth(demo_store, capsys):
@@ -243,7 +251,7 @@ def test_cli_card_writes_the_card(demo_store, tmp_path, capsys, monkeypatch):
     summary = pd.read_csv(out / "card_summary.csv")
     assert summary["test"].tolist()[0] == "pooled_t"
     # the classic tests the cells store, and the fold-error tests proposed since 1998
-    assert set(summary["test"]) == {"pooled_t", "t5x2cv", "F5x2cv", *NEW_BASELINES}
+    assert set(summary["test"]) == {"pooled_t", "t5x2cv", "F5x2cv", *baselines(fold_errors_only=True)}
 
 
 def test_cli_card_bad_input(demo_store, capsys):
@@ -357,10 +365,10 @@ def test_ban_source_1_is_exactly_h0():
 
 
 def test_a_known_gaussian_difference_is_reproduced_on_other_seeds():
-    """Recompute one entry of KNOWN on an independent seed: within 4 combined SEs."""
+    """Recompute one declared truth on an independent seed: within 4 combined SEs."""
     from simstudy.truth import gaussian_true_diff
 
-    m0, se0, _ = KNOWN[("wang-case3", "svm", "ab")]
+    _, m0, se0, _ = known_truth()[("wang-case3", "svm", "ab")]
     m1, se1 = gaussian_true_diff("wang-case3", ("svm", "ab"), runs=4, seed=99)
     assert abs(m1 - m0) < 4 * np.hypot(se0, se1)
 

@@ -4,11 +4,12 @@ import numpy as np
 import pytest
 
 import simstudy as ss
-from simstudy.card import NEW_BASELINES, card
 from simstudy.errors import SimstudyError
 from simstudy.stats import ttest_5x2cv
 from simstudy.stats.baselines import Trials, evaluate
+from simstudy.stats.registry import baselines
 from simstudy.store import Store
+from simstudy.testcard import card
 
 
 def _t(d, *, n_train, n_test):
@@ -27,7 +28,7 @@ def test_new_baselines_are_ranked_beside_the_classic_tests(demo):
     tests = c.summary["test"].tolist()
     assert tests[0] == "_t"  # the new test first
     assert {"t5x2cv", "F5x2cv"} <= set(tests)
-    assert set(NEW_BASELINES) <= set(tests)  # every fold-error baseline fits 5x2
+    assert set(baselines(fold_errors_only=True)) <= set(tests)  # every fold-error baseline fits 5x2
 
 
 def test_a_baseline_reject_rate_is_its_own_decisions_on_the_same_trials(demo):
@@ -42,6 +43,6 @@ def test_a_baseline_reject_rate_is_its_own_decisions_on_the_same_trials(demo):
 
 def test_classic_only_and_unknown_names(demo):
     tests = card(_t, ["demo"], demo, baselines=()).summary["test"].tolist()
-    assert not set(NEW_BASELINES) & set(tests)
+    assert not set(baselines(fold_errors_only=True)) & set(tests)
     with pytest.raises(SimstudyError, match="no-such-test"):
         card(_t, ["demo"], demo, baselines=("no-such-test",))

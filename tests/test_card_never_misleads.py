@@ -16,7 +16,7 @@ import pytest
 from scipy import optimize, special
 from scipy import stats as sps
 
-from simstudy import card as card_mod
+from simstudy import testcard as card_mod
 from simstudy.aggregate import (
     named_pairs,
     newcombe_unpaired,
@@ -24,13 +24,13 @@ from simstudy.aggregate import (
     tango_paired,
     wilson,
 )
-from simstudy.card import POOLED, POWER, SIZE, UNKNOWN, card
 from simstudy.catalog import get_study
 from simstudy.errors import SimstudyError
 from simstudy.report.card import write_card
 from simstudy.runner import run_study
 from simstudy.store import Store, run_hint
 from simstudy.study import Cell
+from simstudy.testcard import POOLED, POWER, SIZE, UNKNOWN, card
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -176,7 +176,7 @@ def test_card_takes_paths_or_stores(stores, how):
 
 
 def test_bench_takes_paths_too(stores):
-    from simstudy.bench import bench
+    from simstudy.benchmark import bench
 
     t = bench(t5x2, A, str(stores[1]), name="t")
     assert t.columns.tolist() == ["cell", "t5x2cv", "F5x2cv", "t"]
@@ -347,8 +347,8 @@ def test_interval_coverage_on_cells_of_known_truth(stores):
 
 
 def test_the_registry_corrected_t_beside_a_tests_interval_is_scipys_t_interval_scaled():
-    from simstudy.card import _registry_interval
     from simstudy.store import CellTrials
+    from simstudy.testcard import _registry_interval
 
     rng = np.random.default_rng(3)
     e = rng.normal(0.2, 0.03, (4, 2, 10, 1))

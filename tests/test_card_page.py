@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simstudy import card as card_mod
+from simstudy import testcard as card_mod
 from simstudy.aggregate import tango_paired
-from simstudy.card import _matched_frame, _size_key, card
 from simstudy.report.card import local_paths_out, write_card
 from simstudy.stats import folds
+from simstudy.testcard import _matched_frame, _size_key, card
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))

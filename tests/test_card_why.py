@@ -27,12 +27,12 @@ from scipy import stats as sps
 from test_card_never_misleads import pooled_t, t5x2
 
 from simstudy.aggregate import newcombe_unpaired, tango_paired
-from simstudy.card import POOLED, POWER, SIZE, UNKNOWN, card, h0_width_ratio
 from simstudy.catalog import get_study
 from simstudy.cli import main
 from simstudy.report.card import write_card
 from simstudy.runner import run_study
 from simstudy.store import Store
+from simstudy.testcard import POOLED, POWER, SIZE, UNKNOWN, card, h0_width_ratio
 
 ROOT = Path(__file__).resolve().parents[1]
 trials_mod = pytest.importorskip("simstudy.trials")
@@ -74,7 +74,7 @@ def test_alpaydins_studies_ship_every_cell_at_1000_runs(study):
 
 def test_with_no_store_card_and_bench_read_the_shipped_trials_and_say_so(tmp_path,
                                                                         monkeypatch):
-    from simstudy.bench import bench
+    from simstudy.benchmark import bench
 
     monkeypatch.chdir(tmp_path)  # no simstudy-store.sqlite here
     where = trials_mod.ShippedTrials(SHIPPED["type1"]).describe()
@@ -171,7 +171,7 @@ def test_a_long_card_says_what_it_reads_before_the_first_trial(capsys, tmp_path)
 
 def test_the_command_line_prints_a_first_line_before_locating_anything(capsys, monkeypatch,
                                                                        tmp_path):
-    import simstudy.card as card_mod
+    import simstudy.testcard as card_mod
 
     seen = {}
 

@@ -173,3 +173,28 @@ def test_scripts_give_one_line_errors(script, args, needle, tmp_path):
     lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
     assert r.returncode == 2 and len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
     assert needle in lines[0]
+
+
+@pytest.mark.parametrize("module", ["simstudy.cli", "simstudy.cli.args",
+                                    "simstudy.perf.learners", "simstudy.perf.card",
+                                    "simstudy.perf.cluster", "simstudy.perf.startup",
+                                    "simstudy.perf.weka_peer"])
+def test_docstring_examples_run(module):
+    """The argparse adapter's examples, and the benchmarks' checks before they measure."""
+    import doctest
+    import importlib
+
+    res = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert res.failed == 0 and res.attempted > 0
+
+
+def test_every_command_has_its_module_or_is_here():
+    """Each command name parses, and one defined in a module of its own has its cmd_NAME."""
+    import importlib
+
+    from simstudy.cli import _STUDY_COMMANDS, COMMANDS, build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert set(sub.choices) == set(COMMANDS)
+    for name in set(COMMANDS) - set(_STUDY_COMMANDS):
+        assert callable(getattr(importlib.import_module(f"simstudy.cli.{name}"), f"cmd_{name}"))

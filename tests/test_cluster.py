@@ -11,7 +11,7 @@ import pytest
 from simstudy.catalog import get_study
 from simstudy.cli import main
 from simstudy.errors import SimstudyError
-from simstudy.merge import merge_stores
+from simstudy.merging import merge_stores
 from simstudy.params import check_shard
 
 # tables(path): (rows, sha256) of the trials and results tables without the timing columns
@@ -47,7 +47,7 @@ def shards(demo, tmp_path_factory):
     return paths
 
 
-@pytest.mark.parametrize("module", ["simstudy.shard", "simstudy.merge"])
+@pytest.mark.parametrize("module", ["simstudy.shard", "simstudy.merging"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

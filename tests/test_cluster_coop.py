@@ -68,7 +68,7 @@ def _leased(path) -> int:
 
 
 def _lease(path, unit: str, owner: str, expires: float) -> None:
-    from simstudy.lease import _TABLE
+    from simstudy.store import LEASE_TABLE as _TABLE
 
     with Store(path):
         pass

@@ -63,3 +63,69 @@ def test_a_learner_that_peeks_at_the_batch_fails() -> None:
         from simstudy.learners.registry import LEARNERS
 
         LEARNERS.unregister("peeking-conformance")
+
+
+# --- check_test and check_learner take objects, specs and functions -------------------------
+
+def test_check_test_takes_a_registry_object_and_a_users_function(tmp_path) -> None:
+    from simstudy.errors import SimstudyError
+    from simstudy.stats import ttest_5x2cv
+    from simstudy.stats.registry import get_test
+
+    check_test(get_test("tB3x2cv[crit=one-sided]"))
+
+    def my_t(d, *, n_train, n_test):
+        return ttest_5x2cv(d)
+
+    check_test(my_t)  # undeclared designs: probed, as card probes a cell
+    my_t.designs = {"5x2cv"}
+    check_test(my_t)
+    path = tmp_path / "mine.py"
+    path.write_text("from simstudy.stats import ttest_5x2cv\n"
+                    "def t(d, *, n_train, n_test):\n    return ttest_5x2cv(d)\n")
+    check_test(f"{path}:t")
+
+    def nan_is_not_undefined(d, *, n_train, n_test):
+        return float("nan"), 0.5  # an undefined statistic must give p = 1
+
+    with pytest.raises(AssertionError, match="undefined statistic but p = 0.5"):
+        check_test(nan_is_not_undefined)
+    calls = []
+
+    def counted(d, *, n_train, n_test):
+        calls.append(1)
+        return 0.0, 1.0
+
+    check_test(counted, call=False)  # the declarations alone: not called
+    assert calls == []
+    with pytest.raises(SimstudyError, match="cannot be called as f"):
+        check_test(lambda d: 0.5, call=False)
+
+    def best_first(errors, *, alpha):
+        return 0
+
+    check_test(best_first, kind="choice")
+
+    def out_of_range(errors, *, alpha):
+        return 7
+
+    with pytest.raises(SimstudyError, match="learner index 0..2 or None, got 7"):
+        check_test(out_of_range, kind="choice")
+    with pytest.raises(SimstudyError, match="unknown test 'no-such-test'"):
+        check_test("no-such-test")
+
+
+def test_variants_come_from_the_declared_parameters() -> None:
+    from simstudy.stats.registry import declaration
+
+    specs = test_specs()
+    assert {"tB3x2cv[crit=one-sided]", "cv-clt[alternative=less]", "multitest[holm=1]",
+            "mcs[stat=max]", "paired-bootstrap[resamples=exact]"} <= set(specs)
+    assert declaration("cv-clt").params["alternative"] == ("two-sided", "greater", "less")
+    assert declaration("testfirst").specs == ("testfirst", "testfirst[family=pairs]")
+
+
+def test_check_learner_takes_a_learner_object() -> None:
+    from simstudy.learners import get_learner
+
+    check_learner(get_learner("nmc"))

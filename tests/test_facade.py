@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from simstudy import runner
+from simstudy import planning
 from simstudy import sources as sources_pkg
 from simstudy.store import Store
 
@@ -39,7 +39,7 @@ def calls(monkeypatch):
         monkeypatch.setattr(obj, name, g)
 
     counted(sources_pkg, "get_source")
-    counted(runner, "check_folds")
+    counted(planning, "check_folds")
     counted(Store, "done_runs")
     return n
 
@@ -58,18 +58,19 @@ def test_a_cli_run_plans_once(tmp_path, calls):
     assert calls["get_source"] <= 8 + 2
 
 
-def test_replace_keeps_what_was_established_unless_the_cells_change():
+def test_keying_is_a_fact_of_each_cell_kept_by_replace_and_select(calls):
     from simstudy.catalog import get_study
+    from simstudy.study import Cell, Study
 
     s = get_study("demo")
-    assert s.is_keyed
-    runner.validate(s)
-    assert s.is_valid
-    t = s.replace(seed=3, runs=7)
-    assert t.is_keyed and t.is_valid
-    assert s.select("iris").is_valid
-    u = s.replace(cells=s.cells[:2])
-    assert not u.is_keyed and not u.is_valid
+    n = calls["get_source"]
+    assert all(c.source_key == "" for c in s.cells)  # keyed: the spec is the key
+    for t in (s.replace(seed=3, runs=7), s.select("iris"), s.replace(cells=s.cells[:2])):
+        assert t.keyed() is t  # already keyed: nothing resolved again
+    assert calls["get_source"] == n
+    u = Study("u", [Cell("iris", ("nmc", "1nn"), "5x2", ())])
+    assert u.cells[0].source_key is None and u.keyed().cells[0].source_key == ""
+    assert calls["get_source"] == n + 1
 
 
 @pytest.mark.parametrize("module", ["simstudy", "simstudy.api", "simstudy.params",
@@ -88,12 +89,19 @@ def test_import_simstudy_stays_cheap():
     assert _fresh(code) == ["[]", "True", "True", "True"]  # nothing heavy until a name is used
 
 
-def test_card_and_bench_are_the_modules_and_the_calls():
-    import simstudy as ss
-    from simstudy import card as card_module
+def test_the_verbs_are_the_functions_of_the_api():
+    """``ss.card``, ``ss.bench`` and ``ss.merge`` are plain functions; the modules behind
+    them have names of their own, so importing one binds nothing over a verb."""
+    import types
 
-    assert card_module is sys.modules["simstudy.card"] is ss.card
-    assert callable(ss.card) and callable(ss.bench) and hasattr(ss.bench, "bench_choice")
+    import simstudy as ss
+    from simstudy import api, benchmark, merging, testcard  # noqa: F401 - bound on the package
+
+    for verb in ("card", "bench", "merge"):
+        f = getattr(ss, verb)
+        assert isinstance(f, types.FunctionType) and f is getattr(api, verb), verb
+    assert ss.benchmark is sys.modules["simstudy.benchmark"] and hasattr(ss.benchmark,
+                                                                          "bench_choice")
 
 
 def test_run_and_collect_agree_with_the_store(tmp_path):

@@ -5,9 +5,11 @@ commands leave no -wal/-shm files beside the store."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import multiprocessing as mp
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -21,7 +23,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simstudy.errors import fault, guarded
+from simstudy.cli import guarded
+from simstudy.errors import fault
 from simstudy.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -295,3 +298,194 @@ def test_fault_is_none_for_other_errors():
     assert fault(ValueError("x")) is None
     assert fault(OSError(errno.ENOENT, "No such file")) is None
     assert fault(sqlite3.OperationalError("no such table: x")) is None
+
+
+# --- faults SQLite reports as "unable to open" or an I/O error ------------------------------
+
+def _statvfs(flag: int = 0, free_blocks: int = 10**6):
+    real = os.statvfs
+
+    def fake(path):
+        s = real(path)
+        return os.statvfs_result((s.f_bsize, 4096, s.f_blocks, free_blocks, free_blocks,
+                                  s.f_files, s.f_ffree, s.f_favail, flag, s.f_namemax))
+    return fake
+
+
+@pytest.mark.parametrize("flag, free, said", [
+    (os.ST_RDONLY, 10**6, "the file system is mounted read-only"),
+    (0, 0, "no space left on the device (disk full)"),
+    (0, 10**6, "an input/output error reading or writing it"),
+])
+def test_an_io_error_is_named_by_the_place_of_the_file(tmp_path, monkeypatch, flag, free, said):
+    """SQLite says "disk I/O error" when it cannot make a store's -shm file on a full disk,
+    "unable to open" on a read-only mount: the folder says which."""
+    e = sqlite3.OperationalError("disk I/O error")
+    e.sqlite_errorname = "SQLITE_IOERR_TRUNCATE"
+    monkeypatch.setattr(os, "statvfs", _statvfs(flag, free))
+    line = fault(e, "store 's'", tmp_path / "s.sqlite")
+    assert line == f"store 's': {said}" + (
+        "; free space and rerun (what was stored before is kept)" if free == 0 else "")
+    assert fault(e, "store 's'") == "store 's': an input/output error reading or writing it"
+
+
+def _unprivileged() -> list[str]:
+    """A prefix that runs a command without root's power over file permissions."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("root without setpriv: permissions are not enforced")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+
+
+def test_a_store_in_a_read_only_folder_is_read(tmp_path):
+    """A WAL store in a folder no one may write: read as it is (no -shm can be made)."""
+    d = tmp_path / "ro"
+    d.mkdir()
+    p = _store_with_pages(d / "s.sqlite", 3)
+    with Store(p) as st:  # left in WAL mode, as a run leaves it
+        assert st.con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    d.chmod(0o555)
+    try:
+        code = ("from simstudy.store import Store; import sys; "
+                "st = Store(sys.argv[1], readonly=True); print(len(st.runs_log()))")
+        q = subprocess.run([*_unprivileged(), sys.executable, "-c", code, str(p)], env=ENV,
+                           capture_output=True, text=True, timeout=120)
+        w = subprocess.run([*_unprivileged(), sys.executable, "-m", "simstudy", "run", "demo",
+                            "--runs", "1", "--store", str(p), "--no-render"], env=ENV,
+                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        copies = [subprocess.run([*_unprivileged(), sys.executable, "-m", "simstudy", *args],
+                                 env=ENV, capture_output=True, text=True, timeout=300,
+                                 cwd=tmp_path)
+                  for args in (["snapshot", "c.sqlite", "--store", str(p)],
+                               ["merge", "m.sqlite", str(p)])]
+    finally:
+        d.chmod(0o755)
+    assert q.returncode == 0 and q.stdout.split() == ["3"], q.stderr
+    assert [c.returncode for c in copies] == [0, 0], [c.stderr for c in copies]
+    for c in ("c.sqlite", "m.sqlite"):
+        with Store(tmp_path / c, readonly=True) as st:
+            assert len(st.runs_log()) == 3 + (c == "m.sqlite")  # merge records itself
+    assert w.returncode == 2 and "read-only" in _one_line(w.stderr), w.stderr
+    assert sorted(x.name for x in d.iterdir()) == ["s.sqlite"]
+
+
+def test_a_run_that_cannot_open_its_store_leaves_no_output_folder(tmp_path):
+    import simstudy as ss
+    from simstudy.errors import SimstudyError
+
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a store\n" * 100)
+    with pytest.raises(SimstudyError, match="not a SQLite database"):
+        ss.run("demo", runs=1, filter="iris/nmc~1nn", store=bad, out=tmp_path / "a" / "b",
+               progress=False)
+    assert not (tmp_path / "a").exists()
+    (tmp_path / "kept").mkdir()  # a folder that was there stays
+    with pytest.raises(SimstudyError):
+        ss.run("demo", runs=1, filter="iris/nmc~1nn", store=bad, out=tmp_path / "kept",
+               progress=False)
+    assert (tmp_path / "kept").is_dir()
+
+
+def test_a_store_on_a_full_mount_is_named_disk_full(tmp_path):
+    """A real 2 MiB tmpfs, filled (needs root to mount; skipped elsewhere)."""
+    m = tmp_path / "disk"
+    m.mkdir()
+    if os.geteuid() != 0 or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(m)],
+            capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        p = _store_with_pages(m / "s.sqlite", 3)
+        free = os.statvfs(m).f_bavail * os.statvfs(m).f_frsize
+        with contextlib.suppress(OSError), open(m / "filler", "wb") as f:
+            f.write(b"\0" * free)
+        q = _cli("run", "demo", "--runs", "1", "--store", str(p), "--no-render",
+                 cwd=tmp_path)
+        assert q.returncode == 2
+        assert "no space left on the device (disk full)" in _one_line(q.stderr), q.stderr
+    finally:
+        subprocess.run(["umount", "-l", str(m)], check=False)
+
+
+def test_a_run_on_another_host_with_expired_leases_reads_stale(tmp_path):
+    """This host cannot look at another's processes: a run there whose leases all expired
+    (it stopped renewing them) reads as stale, one with a live lease stays running."""
+    import json
+
+    from simstudy.lease import Leases
+
+    p = tmp_path / "s.sqlite"
+    with Store(p) as st:
+        ids = [st.start_run("demo", {}) for _ in range(3)]
+        Leases(p, ids[0]).close()  # makes the leases table
+        with st.con:
+            for rid, expires in ((ids[0], time.time() - 5), (ids[1], time.time() + 60)):
+                st.con.execute("UPDATE runs SET host='elsewhere', args=? WHERE id=?",
+                               (json.dumps({"pid": 4242}), rid))
+                st.con.execute("INSERT INTO leases VALUES (?,?,?)",
+                               (f"unit{rid}", f"elsewhere:4242:{rid}:abcd", expires))
+            st.con.execute("UPDATE runs SET host='elsewhere', args=? WHERE id=?",
+                           (json.dumps({"pid": 4243}), ids[2]))  # no lease: no evidence
+    with Store(p, readonly=True) as st:
+        log = st.runs_log().set_index("id")
+    assert log.loc[ids[0], "status"] == "stale"
+    assert "leases expired" in log.loc[ids[0], "message"]
+    assert "process 4242 on elsewhere" in log.loc[ids[0], "message"]
+    assert log.loc[ids[1], "status"] == "running" and log.loc[ids[2], "status"] == "running"
+
+
+@pytest.mark.parametrize("command, said", [
+    ("report", "this command stores nothing: rerun it to start again"),
+    ("card", "this command stores nothing: rerun it to start again"),
+    ("merge", "this command stores nothing: rerun it to start again"),
+    ("run", "finished trials are stored, rerun to resume"),
+    ("demo", "finished trials are stored, rerun to resume"),  # short for run demo
+])
+def test_ctrl_c_before_a_command_starts_says_what_it_keeps(command, said, monkeypatch, capsys):
+    """Ctrl-C while the command line is still read (imports, a loaded machine): a card or
+    a report stores nothing, so "rerun to resume" would be wrong there."""
+    import simstudy.cli as cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main([command, "x"]) == 130
+    assert _one_line(capsys.readouterr().err) == f"simstudy: interrupted; {said}"
+
+
+def test_a_read_only_store_file_is_read_without_leaving_wal_files(tmp_path):
+    """A WAL store chmod 444 in a writable folder: read, and no -wal/-shm left (SQLite's
+    read-only open makes them and could not remove them)."""
+    p = _store_with_pages(tmp_path / "s.sqlite", 3)
+    p.chmod(0o444)
+    code = ("from simstudy.store import Store; import sys; "
+            "st = Store(sys.argv[1], readonly=True); print(len(st.runs_log())); st.close()")
+    q = subprocess.run([*_unprivileged(), sys.executable, "-c", code, str(p)], env=ENV,
+                       capture_output=True, text=True, timeout=120)
+    assert q.returncode == 0 and q.stdout.split() == ["3"], q.stderr
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["s.sqlite"]
+
+
+def test_sigterm_once_a_run_is_recorded_is_said_and_recorded(tmp_path):
+    """SIGTERM in the moment between the run's record and its first trial (planning the
+    results, starting workers): one line, exit 130, the run log says interrupted."""
+    p = tmp_path / "s.sqlite"
+    Store(p).close()
+    q = subprocess.Popen([sys.executable, "-m", "simstudy", "run", "demo", "--runs", "400",
+                          "--filter", "iris/nmc~1nn", "--store", str(p), "--no-render",
+                          "--backend", "serial"], env=ENV, cwd=tmp_path,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    t0 = time.time()
+    while q.poll() is None and time.time() - t0 < 300:
+        with Store(p, readonly=True) as st:
+            if len(st.runs_log()):
+                break
+        time.sleep(0.01)
+    q.send_signal(signal.SIGTERM)
+    _, err = q.communicate(timeout=300)
+    assert q.returncode == 130, err
+    assert _one_line(err).startswith("simstudy: interrupted; "), err
+    with Store(p, readonly=True) as st:
+        assert st.runs_log()["status"].tolist() == ["interrupted"]

@@ -9,7 +9,7 @@ from contextlib import closing
 
 from simstudy.catalog import get_study
 from simstudy.cli import main
-from simstudy.merge import merge_stores
+from simstudy.merging import merge_stores
 from simstudy.runner import run_study
 from simstudy.store import Store
 

@@ -60,6 +60,10 @@ def test_wheel_has_no_top_level_studies(tmp_path):
     assert "studies" not in tops
     assert "simstudy/studies/alpaydin1999/grid.py" in names
     assert "simstudy/studies/reference/bouckaert2004_table5.csv" in names
+    declared = {f"simstudy/studies/{p.relative_to(ROOT / 'studies').as_posix()}"
+                for name in ("truth.csv", "gaussian_sources.json")
+                for p in (ROOT / "studies").rglob(name)}  # what the studies declare
+    assert len(declared) == 3 and declared <= set(names)
     assert "simstudy/sources/data/MANIFEST.csv" in names
     # the shipped trials travel with the package: every file each manifest lists
     shipped = sorted((ROOT / "figures").glob("*/trials/manifest.json"))

@@ -17,8 +17,9 @@ from simstudy.studies.alpaydin1999 import calibration as PC
 from simstudy.aggregate import collect
 from simstudy.catalog import get_study
 from simstudy.learners import get_learner
+from simstudy.planning import validate
 from simstudy.report import prose
-from simstudy.runner import run_study, validate
+from simstudy.runner import run_study
 from simstudy.store import Store
 
 
@@ -294,7 +295,8 @@ def test_type1_paper_render_counts_match_its_tables(tmp_path):
 def test_calibration_script_rejects_runs_below_one(capsys):
     import importlib.util
 
-    from simstudy.errors import SimstudyError, guarded
+    from simstudy.cli import guarded
+    from simstudy.errors import SimstudyError
 
     path = Path(__file__).resolve().parents[1] / "scripts" / "alpaydin1999_calibration.py"
     spec = importlib.util.spec_from_file_location("_alpaydin1999_calibration", path)

@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from simstudy.perf import KEYS, main, run_perf
+from simstudy.cli import main
+from simstudy.perf import KEYS, run_perf
 
 
 def test_tiny_run_has_required_keys(tmp_path) -> None:
@@ -23,13 +24,15 @@ def test_tiny_run_has_required_keys(tmp_path) -> None:
 
 
 def test_cli_rejects_unknown_option(capsys) -> None:
-    import pytest
-
-    from simstudy.errors import SimstudyError
-
-    # a SimstudyError, which `python -m simstudy perf` prints as one line (exit 2)
-    with pytest.raises(SimstudyError, match="--nope"):
-        main(["--nope"])
+    # one line, exit 2, before any benchmark starts
+    assert main(["perf", "--nope"]) == 2
+    assert "--nope" in capsys.readouterr().err
+    assert main(["perf", "--quick", "card"]) == 2
+    assert "belong to the learner benchmark" in capsys.readouterr().err
+    assert main(["perf", "card", "--cases", "nope"]) == 2
+    assert "unknown case 'nope'; valid choices: corrected_t" in capsys.readouterr().err
+    assert main(["perf", "--json", "/no/such/folder/p.json"]) == 2
+    assert "'/no/such/folder/p.json' must be a file in an existing" in capsys.readouterr().err
 
 
 def test_startup_benchmark_reads_the_bar_through_a_terminal(tmp_path, monkeypatch):

@@ -11,7 +11,7 @@ import pytest
 from simstudy.errors import SimstudyError
 from simstudy.learners import get_learner
 from simstudy.learners.base import check_task, instance_losses
-from simstudy.runner import validate
+from simstudy.planning import validate
 from simstudy.sources import get_source
 from simstudy.study import Cell, Study
 
@@ -183,14 +183,15 @@ def test_check_task_accepts_the_matching_task():
 
 @pytest.mark.parametrize("loss", ["squared", "absolute"])
 def test_runner_fold_losses_of_a_regression_cell_by_hand(loss):
-    from simstudy.runner import Chunk, _trial_data, compute_chunk
+    from simstudy.runner import Chunk, compute_chunk
+    from simstudy.trialdata import trial_data
 
     ols = "ols" if loss == "squared" else "ols[loss=absolute]"
     cell = Cell("lingauss[n=40,p=3]", (ols, "knn-reg"), "2x4cv", ())
     chunk = Chunk("t", cell, (0, 1), 5, 0.05, keep_losses=True)
     recs = compute_chunk(chunk)
     for rec in recs:
-        d, train, test = _trial_data(chunk, rec.run)
+        d, train, test = trial_data(cell, chunk.seed, rec.run)
         fl = rec.losses
         for r in range(2):
             for f in range(4):
@@ -241,17 +242,17 @@ def test_truth_needs_a_generator():
 
 def test_cells_of_one_generator_share_data_and_truth_per_run():
     from simstudy.interval_truth import conditional_truth
-    from simstudy.runner import Chunk, _trial_data
+    from simstudy.trialdata import trial_data
 
     a = Cell("lingauss[n=30,p=3]", ("ols", "ridge"), "1x5cv", ())
     b = Cell("lingauss[n=30,p=3]", ("knn-reg", "ols"), "ncv[k=3,reps=1]", ())
     for run in (0, 3):
-        da = _trial_data(Chunk("t", a, (run,), 1, 0.05), run)[0]
-        db = _trial_data(Chunk("t", b, (run,), 1, 0.05), run)[0]
+        da = trial_data(a, 1, run)[0]
+        db = trial_data(b, 1, run)[0]
         np.testing.assert_array_equal(da.y, db.y)
         assert (conditional_truth(a, 1, run, 5000).error[0]
                 == conditional_truth(b, 1, run, 5000).error[1])
-    assert not np.array_equal(_trial_data(Chunk("t", a, (0,), 1, 0.05), 0)[0].y, da.y)
+    assert not np.array_equal(trial_data(a, 1, 0)[0].y, da.y)
 
 
 def test_ci_synthetic_declares_runnable_cells_with_their_interval_methods():

@@ -232,7 +232,7 @@ def test_provenance_from_the_store(site):
     assert f"{(runs[0][2] - runs[0][1]):.1f} s" in html
     assert str((site / "store.sqlite").resolve()) in html
     # what the last bits depend on besides the code: numba's target and the BLAS kernels
-    from simstudy.store import blas_kernels, compile_target
+    from simstudy.provenance import blas_kernels, compile_target
 
     assert f"(numba target {compile_target()}; BLAS {blas_kernels()})" in html
     t1 = (site / "site" / "type1" / "report.html").read_text()

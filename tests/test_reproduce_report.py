@@ -39,3 +39,14 @@ def test_page_names_commit_and_every_study(demo_store):
 
 def test_module_example_runs():
     assert doctest.testmod(reproduce).failed == 0
+
+
+def test_the_cost_command_writes_the_page(demo_store, tmp_path, capsys):
+    from simstudy.cli import main
+
+    out = tmp_path / "REPRODUCE.md"
+    assert main(["cost", str(demo_store), "--commit", "abc1234", "--out", str(out)]) == 0
+    assert out.read_text() == reproduce.render([demo_store], commit="abc1234")
+    assert capsys.readouterr().out == f"wrote {out}\n"
+    assert main(["cost", str(tmp_path / "nope.sqlite"), "--commit", "abc1234"]) == 2
+    assert "nope.sqlite' does not exist" in capsys.readouterr().err

@@ -103,6 +103,7 @@ def old_store(tmp_path) -> Path:
 
 def test_old_store_resumes_without_fitting(old_store, monkeypatch):
     from simstudy import runner
+    from simstudy.planning import make_plan
     from simstudy.store import Store, stats_version
 
     def no_fit(chunk):  # pragma: no cover - reached only if a trial were planned
@@ -123,19 +124,19 @@ def test_old_store_resumes_without_fitting(old_store, monkeypatch):
             study = maker._get(part["study"], part["runs"], part["filter"]).keyed()
             assert [c.id for c in study.cells] == part["cells"], part["study"]
             assert study.seed == part["seed"]
-            chunks, total, done = runner.plan(study, st)
-            assert chunks == [] and done == total == part["runs"] * len(part["cells"])
-            todo = runner.plan_results(study, st)
+            p = make_plan(study, st)
+            total = p.total
+            assert p.chunks == () and p.done_before == total == part["runs"] * len(part["cells"])
             if changed:  # every stored trial's results, once, from the stored losses
-                assert sum(len(runs) for _, runs, _ in todo) == total
+                assert sum(len(runs) for _, runs, _ in p.results) == total
             else:
-                assert todo == []
-            s = runner.run_study(study, st, backend="serial", progress=False)
+                assert p.results == ()
+            s = runner.run_study(p, st, backend="serial", progress=False)
             assert s.trials_computed == 0 and s.trials_done_before == total
             n_trials += total
             n_results += s.results_recomputed
             # a second resume has nothing left to do
-            assert runner.plan_results(study, st) == []
+            assert make_plan(p, st).results == ()
     after = _results(old_store)
     assert n_trials == 44 - len(apart)
     assert set(after) == set(before)

@@ -14,7 +14,8 @@ import pytest
 from simstudy.aggregate import collect, reject_table, wilson
 from simstudy.catalog import get_study
 from simstudy.errors import SimstudyError
-from simstudy.runner import compute_chunk, plan, run_study
+from simstudy.planning import make_plan
+from simstudy.runner import compute_chunk, run_study
 from simstudy.store import Store
 
 COLS = ["cell", "run", "test", "statistic", "pvalue", "reject"]
@@ -193,9 +194,9 @@ def test_reject_table_confidence_level():
 
 def test_plan_uses_canonical_blocks(demo, tmp_path):
     with Store(tmp_path / "p.sqlite") as s:
-        chunks, total, done = plan(demo, s)
-    assert total == demo.runs * len(demo.cells) and done == 0
-    assert {c.runs for c in chunks} == {(0, 1, 2), (3, 4, 5), (6, 7)}
+        p = make_plan(demo, s)
+    assert p.total == demo.runs * len(demo.cells) and p.done_before == 0
+    assert {c.runs for c in p.chunks} == {(0, 1, 2), (3, 4, 5), (6, 7)}
 
 
 # --- bench: a new test on stored losses, no learner fitted -------------------------------------
@@ -210,7 +211,7 @@ def my_F(d, *, n_train, n_test):
 
 
 def test_bench_uses_stored_losses_without_fitting(demo, tmp_path, monkeypatch):
-    from simstudy.bench import bench
+    from simstudy.benchmark import bench
     from simstudy.learners.base import Learner
 
     path = tmp_path / "b.sqlite"

@@ -14,17 +14,9 @@ from hypothesis import strategies as st
 
 from simstudy.errors import SimstudyError
 from simstudy.sources import dataset_info, get_source, list_sources
-from simstudy.sources.bundled import (
-    ALPAYDIN1999,
-    BOUCKAERT2004,
-    DATA_DIR,
-    WANG2016,
-    YILDIZ2006,
-    load_bundled,
-    verify,
-)
+from simstudy.sources.bundled import DATA_DIR, load_bundled, verify
 from simstudy.sources.encode import encode
-from simstudy.sources.gaussian import WANG2016_CASES
+from simstudy.sources.gaussian import declared_gaussians
 
 REF = Path(__file__).resolve().parents[1] / "studies" / "reference"
 INFO = dataset_info()
@@ -189,7 +181,25 @@ def test_sha256_mismatch_detected(tmp_path: Path) -> None:
     assert "iris.csv.gz" in str(e.value)
 
 
+def _paper_sets() -> tuple[dict, dict, dict, dict]:
+    """Each study's map of its paper's data-set names to ours (a spec's bundled file)."""
+    from simstudy.studies.alpaydin1999.grid import DATASETS as A
+    from simstudy.studies.alpaydin1999.grid import NUMERATOR_SETS
+    from simstudy.studies.bouckaert2004.grid import DATASETS as B
+    from simstudy.studies.wang2016.grid import DATASETS as W
+    from simstudy.studies.yildiz2006.grid import DATASETS as Y
+
+    from simstudy.spec import parse_spec
+
+    def base(m):
+        return {k: v if v is None else parse_spec(v)[0] for k, v in m.items()}
+
+    alp = {**NUMERATOR_SETS, **{k: src for k, (src, _) in A.items()}}
+    return base(Y), base(B), base(W), base(alp)
+
+
 def test_paper_name_mappings_cover_the_papers() -> None:
+    YILDIZ2006, BOUCKAERT2004, WANG2016, ALPAYDIN1999 = _paper_sets()
     bundled = set(INFO["name"])
     yildiz = pd.read_csv(REF / "yildiz2006_table1.csv")["dataset"].unique()
     assert sorted(YILDIZ2006) == sorted(yildiz)
@@ -213,6 +223,7 @@ def test_paper_name_mappings_cover_the_papers() -> None:
 
 def test_yildiz_max_error_fits_mapping() -> None:
     # the MAX column (majority-class error over 5x2 folds) is close to the minority share
+    YILDIZ2006 = _paper_sets()[0]
     t1 = pd.read_csv(REF / "yildiz2006_table1.csv")
     mx = t1[t1.algorithm == "MAX"].set_index("dataset")["error_mean_pct"]
     info = INFO.set_index("name")
@@ -307,7 +318,8 @@ def test_fixed_sources_are_cached() -> None:
 def test_wang_cases_match_table_3() -> None:
     t3 = pd.read_csv(REF / "wang2016_table3.csv", dtype=str).drop_duplicates("case")
     for r in t3.itertuples():
-        mu1, c1 = WANG2016_CASES[int(r.case)]
+        case = declared_gaussians()["wang-case{k}"]["cases"][str(int(r.case))]
+        mu1, c1 = case["mu1"], case["s1"]
         assert mu1 == f"({r.mu1_x_as_printed},{r.mu1_y_as_printed})"
         assert c1 == r.sigma1_multiplier_of_I2_as_printed
         src = get_source(f"wang-case{r.case}")

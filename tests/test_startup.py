@@ -55,9 +55,9 @@ def test_scan_reads_literal_registrations_only() -> None:
 
     text = ('@register_learner("a", description="first (one) line "\n    "continued")\n'
             "class A: ...\n"
-            'register_learner("b-{h}", params={"x"}, description="b")(B)\n'
+            'register_learner("b-{h}", params={"x"}, description="b", variants=("x=1",))(B)\n'
             '    """a docstring naming register_learner( is no call"""\n')
-    assert _scan(text) == [("a", "first (one) line continued"), ("b-{h}", "b")]
+    assert _scan(text) == [("a", "first (one) line continued", ()), ("b-{h}", "b", ("x=1",))]
     assert _scan("register_learner(NAME, description='x')(f)\n") is None  # imported instead
 
 
@@ -107,19 +107,20 @@ def test_a_filtered_run_renders_the_study_when_asked(tmp_path) -> None:
 
 def test_progress_counts_cost_units(tmp_path) -> None:
     from simstudy.api import resolve
-    from simstudy.progress import Progress, cell_seconds, cold_kernels
-    from simstudy.runner import _learner, plan
+    from simstudy.planning import make_plan
+    from simstudy.progress import Progress, cold_kernels
     from simstudy.store import Store
+    from simstudy.trialdata import learner_of
 
-    study = resolve("demo", runs=2).keyed()
+    study = resolve("demo", runs=2)
     with Store(tmp_path / "s.sqlite") as st:
-        chunks, total, done = plan(study, st)
-        per, measured = cell_seconds(study, st, chunks)
+        plan = make_plan(study, st)
+        per, measured = plan.costs
         assert not measured and len(per) == 6
         # wine (178 x 13) costs more per trial than iris (150 x 4), by its shape
         assert per["wine/nmc~1nn/5x2"] > per["iris/nmc~1nn/5x2"]
-        assert cold_kernels([_learner("max"), _learner("nmc")]) == []  # no numba kernels
-        with Progress(study, st, chunks, total, done, enabled=False) as bar:
+        assert cold_kernels([learner_of("max"), learner_of("nmc")]) == []  # no numba kernels
+        with Progress(plan, enabled=False) as bar:
             bar.update([object()] * 2)
         assert bar.trials == 2 and bar.bar is None
 

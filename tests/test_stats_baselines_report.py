@@ -15,16 +15,15 @@ from simstudy.report.baselines import (
     COLUMNS,
     baselines_table,
     benchmark,
-    main,
     synthetic_trials,
     write_baselines,
 )
 from simstudy.runner import run_study
 from simstudy.seeding import trial_seed
 from simstudy.stats import bayes as BY
-from simstudy.stats.baselines import NEW_TESTS, Trials, choose, evaluate
+from simstudy.stats.baselines import Trials, choose, evaluate
 from simstudy.stats.mcs import mcs_choice
-from simstudy.stats.registry import get_test
+from simstudy.stats.registry import baselines, get_test
 from simstudy.store import Store
 from simstudy.study import Cell, Study
 
@@ -55,7 +54,7 @@ def test_the_table_has_every_fitting_new_test_beside_the_stored_ones(stored):
     assert list(t.columns) == COLUMNS
     by_cell = {c: set(g.loc[g["new"], "test"]) for c, g in t.groupby("cell")}
     five = by_cell["iris/nmc~1nn/5x2"]
-    assert set(NEW_TESTS) <= five  # 5x2 with losses: every new test fits
+    assert set(baselines()) <= five  # 5x2 with losses: every new test fits
     assert {"cv-clt", "bayes-correlated-t", "wilcoxon"} <= by_cell["wine/nmc~1nn/2x5cv"]
     assert "conservative-z" not in by_cell["wine/nmc~1nn/2x5cv"]
     assert not {"cv-clt", "conservative-z", "combined-t5x2cv"} & by_cell[
@@ -97,7 +96,7 @@ def test_stored_values_match_the_named_tests_trial_by_trial(stored):
 
 def test_vectorised_evaluation_is_each_trial_alone():
     tr = synthetic_trials(40, seed=5, K=3)
-    for spec in NEW_TESTS:
+    for spec in baselines():
         whole = evaluate(spec, tr, 0, 2)
         for i in (0, 17, 39):
             one = Trials(tr.errors[i:i + 1], tr.n_train[i:i + 1], tr.n_test[i:i + 1],
@@ -137,7 +136,7 @@ def test_a_study_that_asks_for_them_stores_them(tmp_path):
     # the stored losses to the same numbers
     import json
 
-    from simstudy.runner import evaluate as run_evaluate
+    from simstudy.evaluation import evaluate as run_evaluate
 
     cell = Cell("iris", ("nmc", "1nn"), "5x2", ("bayes-correlated-t", "paired-permutation",
                                                 "mcnemar-midp"))
@@ -173,7 +172,7 @@ def test_a_study_that_asks_for_them_stores_them(tmp_path):
 
 def test_replicability_where_the_study_repeats_a_data_set(stored):
     path, study = stored
-    rep = study.replace(meta={**study.meta, "paper": "bouckaert2004"})
+    rep = study.replace(meta={**study.meta, "repetition": "cell"})
     t = baselines_table(path, rep, choices=())
     pw = t[t["measure"] != "choice"]
     assert (pw["rep_units"] == 1).all()  # each cell repeats its data set: one unit
@@ -204,16 +203,18 @@ def test_writing_and_the_command_line(stored, tmp_path, capsys):
     assert [f.name for f in files] == ["baselines.md", "baselines.csv", "baselines.tex"]
     back = pd.read_csv(files[1])
     assert len(back) == len(t) and list(back.columns) == COLUMNS
-    assert main(["nosuch", "--store", str(path)]) == 2
+    from simstudy.cli import main
+
+    assert main(["baselines", "nosuch", "--store", str(path)]) == 2
     assert "nosuch" in capsys.readouterr().err
-    assert main(["demo"]) == 2
+    assert main(["baselines", "demo"]) == 2
     assert "--store" in capsys.readouterr().err
 
 
 def test_benchmark_reports_every_new_test():
     b = benchmark(300, mc_trials=100, mcs_trials=5, out=open("/dev/null", "w"))
     names = set(b["test"])
-    for spec in NEW_TESTS:
+    for spec in baselines():
         if spec in ("paired-permutation", "paired-bootstrap"):
             spec = f"{spec} (B = 9999)"
         assert spec in names

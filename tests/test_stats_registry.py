@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 from pathlib import Path
 
@@ -169,3 +170,108 @@ def test_the_stats_package_stays_pure():
             for m in mods:
                 assert m in allowed or m.split(".")[0] in {"numpy", "scipy"} or (
                     isinstance(node, ast.ImportFrom) and node.level == 1), (f.name, m)
+
+
+# --- one entry per test: the batch form is the scalar form, trial by trial -------------------
+
+_BATCH_DESIGNS = ("5x2cv", "b5x2", "b3x2", "1x10cv", "2x5cv", "10x10cv", "resample", "ncv")
+
+
+def _batch_trials(design, T: int = 12):
+    """T synthetic trials of ``design`` (fold sizes varying with n; the last two with
+    identical learners, so undefined statistics) as FoldLosses and stacked."""
+    from simstudy.seeding import trial_seed
+    from simstudy.stats.baselines import Trials
+    from simstudy.testing import fold_losses
+
+    fls = [fold_losses(design, n=57 + 3 * i, seed=i, learners=3, same=i >= T - 2)
+           for i in range(T)]
+    fls = [dataclasses.replace(fl, seed=trial_seed(7, "c", i)) for i, fl in enumerate(fls)]
+    tr = Trials(np.stack([fl.errors for fl in fls]), np.stack([fl.n_train for fl in fls]),
+                np.stack([fl.n_test for fl in fls]), losses=[fl.losses for fl in fls],
+                seeds=[fl.seed for fl in fls])
+    return fls, tr
+
+
+def _bits(x) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    return np.where(np.isnan(x), np.nan, x).view(np.uint64)  # every nan one pattern
+
+
+def test_every_batch_form_is_its_scalar_form_bit_for_bit():
+    from simstudy.testing import test_specs
+
+    checked = set()
+    for dname in _BATCH_DESIGNS:
+        design = get_design(dname)
+        fls, tr = _batch_trials(design)
+        for spec in test_specs():
+            test = get_test(spec)
+            if isinstance(test, ChoiceMethod) or test.batch is None or not test.fits(design):
+                continue
+            for a, b in ((0, 1), (2, 0)):
+                out = test.batch(tr, a, b)
+                one = [test(fl, a, b) for fl in fls]
+                assert np.array_equal(_bits(out.pvalue), _bits([r.pvalue for r in one])), \
+                    (spec, dname, a, b)
+                assert np.array_equal(_bits(out.statistic), _bits([r.statistic for r in one])), \
+                    (spec, dname, a, b)
+            checked.add(spec)
+    # every test with a batch form was checked on some design, the classic ones included
+    batched = {s for s in test_specs() if not isinstance(get_test(s), ChoiceMethod)
+               and get_test(s).batch is not None}
+    assert checked == batched
+    assert {"t5x2cv", "F5x2cv", "FB5x2cv", "tB3x2cv", "tB3x2cv[crit=one-sided]", "cv-t",
+            "resampled-t", "corrected-resampled-t", "corrected-rxk-t", "rxk-t"} <= checked
+
+
+def test_the_choice_batch_is_the_choice_trial_by_trial():
+    from simstudy.stats.baselines import choose
+
+    fls, tr = _batch_trials(get_design("5x2cv"), T=6)
+    for spec in ("mcs", "mcs[stat=max]"):
+        want = [get_test(spec)(fl.errors, 0.05)[0] for fl in fls]
+        assert choose(spec, tr).tolist() == [-1 if w is None else w for w in want]
+
+
+def test_baselines_are_the_tagged_entries_in_registration_order():
+    from simstudy.stats.registry import baselines, declaration
+
+    card = baselines(fold_errors_only=True)
+    table = baselines()
+    assert card == ("bayes-correlated-t", "conservative-z", "combined-t5x2cv", "wilcoxon",
+                    "sign-test")
+    assert table[:5] == card and "cv-clt[alternative=greater]" in table
+    assert all("baseline" in declaration(s).tags for s in table)
+    assert not any(get_test(s).needs_losses for s in card)
+    assert baselines("choice") == ("mcs", "mcs[stat=max]")
+    assert "t5x2cv" not in table and not declaration("t5x2cv").tags
+    # the source column of the baselines tables: every entry cites where it comes from
+    assert all(declaration(n).source for n in list_tests())
+    assert declaration("mcs[stat=max]").source == declaration("mcs").source
+
+    # a newly tagged entry joins the tables by its declaration alone
+    @register_test("tagged-example", fits=lambda d: True, tags=("baseline",),
+                   batch=lambda tr, a, b: None)
+    def _tagged(fl, a, b):
+        """an example"""
+        return S.TestResult(0.0, 1.0)
+
+    try:
+        assert baselines(fold_errors_only=True)[-1] == "tagged-example"
+    finally:
+        TESTS.unregister("tagged-example")
+
+
+def test_results_unpack_scipy_style_with_an_interval_where_one_exists():
+    d = np.array([0.02, 0.01, 0.03, 0.00, 0.02])
+    r = S.ttest_kfold(d)
+    t, p = r
+    ref = stats.ttest_1samp(d, 0.0)
+    assert (t, p) == (r.statistic, r.pvalue)
+    assert np.isclose(t, ref.statistic) and np.isclose(p, ref.pvalue)
+    assert np.allclose(r.confidence_interval(0.9), tuple(ref.confidence_interval(0.9)))
+    with pytest.raises(SimstudyError, match="no confidence interval"):
+        S.ftest_5x2cv(np.arange(10).reshape(5, 2) / 10).confidence_interval()
+    stat, pv = get_test("t5x2cv")(_fl(5, 2))
+    assert 0 <= pv <= 1 and np.isfinite(stat)

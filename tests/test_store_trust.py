@@ -23,9 +23,10 @@ from simstudy.aggregate import collect
 from simstudy.catalog import get_study
 from simstudy.errors import SimstudyError
 from simstudy.learners.base import Learner
+from simstudy.provenance import blas_kernels
 from simstudy.runner import run_study
 from simstudy.stats import ftest_5x2cv
-from simstudy.store import Store, blas_kernels
+from simstudy.store import Store
 from simstudy.study import Study, cells
 
 
@@ -211,8 +212,8 @@ def _one_cell(learner, runs=4):
 @pytest.mark.parametrize("value", [np.nan, 0.5, 7.0, -1.0])
 def test_bad_predictions_are_an_error_naming_cell_and_fold(value, monkeypatch, tmp_path):
     bad = BadPredictions(value)
-    real = runner_mod._learner
-    monkeypatch.setattr(runner_mod, "_learner", lambda s: bad if s == "max" else real(s))
+    real = runner_mod.learner_of
+    monkeypatch.setattr(runner_mod, "learner_of", lambda s: bad if s == "max" else real(s))
     with Store(tmp_path / "s.sqlite") as st, pytest.raises(SimstudyError) as e:
         run_study(_one_cell(bad), st, backend="serial", progress=False)
     msg = str(e.value)
@@ -221,7 +222,7 @@ def test_bad_predictions_are_an_error_naming_cell_and_fold(value, monkeypatch, t
 
 def test_a_learner_that_raises_stops_with_one_line_and_keeps_work(monkeypatch, tmp_path):
     calls = {"n": 0}
-    real = runner_mod._learner
+    real = runner_mod.learner_of
 
     class FailsLater(Learner):
         name = "fails"
@@ -233,7 +234,7 @@ def test_a_learner_that_raises_stops_with_one_line_and_keeps_work(monkeypatch, t
             return np.zeros(train.shape, dtype=np.int64)
 
     f = FailsLater()
-    monkeypatch.setattr(runner_mod, "_learner", lambda s: f if s == "max" else real(s))
+    monkeypatch.setattr(runner_mod, "learner_of", lambda s: f if s == "max" else real(s))
     path = tmp_path / "s.sqlite"
     with Store(path) as st, pytest.raises(SimstudyError) as e:
         run_study(_one_cell(f), st, backend="serial", progress=False)
@@ -268,7 +269,7 @@ def test_every_invocation_records_numbas_compile_target(run_args, monkeypatch):
     import numba
     from numba.core import config
 
-    from simstudy.store import compile_target
+    from simstudy.provenance import compile_target
 
     args = run_args
     host = config.CPU_NAME or llvm.get_host_cpu_name()
@@ -298,7 +299,7 @@ def test_openblas_coretype_shows_in_the_recorded_kernels():
     # Nehalem's kernels run on any x86-64 CPU this suite meets; the override must be visible
     env = {**os.environ, "OPENBLAS_CORETYPE": "NEHALEM"}
     out = subprocess.run([sys.executable, "-c",
-                          "from simstudy.store import blas_kernels; print(blas_kernels())"],
+                          "from simstudy.provenance import blas_kernels; print(blas_kernels())"],
                          env=env, capture_output=True, text=True, check=True).stdout.strip()
     libs = out.split("; ")
     assert libs and all(lib.startswith("openblas ") and lib.endswith(" Nehalem")

@@ -20,7 +20,7 @@ from simstudy.catalog import get_study
 from simstudy.cli import main
 from simstudy.designs import get_design
 from simstudy.learners import get_learner
-from simstudy.runner import validate
+from simstudy.planning import validate
 from simstudy.seeding import DESIGN, MODEL, draw_seed, trial_seed
 from simstudy.sources import get_source
 from simstudy.store import Store

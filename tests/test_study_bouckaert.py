@@ -21,7 +21,6 @@ from simstudy.studies.bouckaert2004 import tables as T
 from simstudy.aggregate import collect_seeds
 from simstudy.catalog import get_study
 from simstudy.sources import get_source
-from simstudy.sources.bundled import BOUCKAERT2004
 from simstudy.stats import consistency_from_counts, replicability
 from simstudy.store import Store
 
@@ -67,7 +66,7 @@ def test_grid_is_27_sets_x_9_designs_with_the_papers_tests():
     # the unstratified cells are the main study's own (same ids: stored trials are reused)
     unstrat = {c.id for c in strat.cells if not get_design(c.design).strat}
     assert len(unstrat) == 27 * 4 and unstrat <= {c.id for c in study.cells}
-    from simstudy.runner import validate
+    from simstudy.planning import validate
 
     validate(study)  # every name resolves, every test fits its design, every set its designs
     validate(strat)
@@ -77,7 +76,7 @@ def test_bundled_sets_match_table1_sizes_and_documented_variants():
     ref = pd.read_csv(REF / "bouckaert2004_table1.csv").set_index("dataset")
     # the paper's #atts. counts the class for these three (Weka's numAttributes())
     with_class = {"ecoli", "credit-rating", "arrhythmia"}
-    for paper, name in BOUCKAERT2004.items():
+    for paper, name in G.DATASETS.items():
         d = get_source(name).sample(np.random.default_rng(0))
         r = ref.loc[paper]
         assert d.X.shape[0] == r["n_instances"], paper
@@ -85,7 +84,7 @@ def test_bundled_sets_match_table1_sizes_and_documented_variants():
     from simstudy.sources.bundled import manifest
 
     m = manifest().set_index("name")
-    for paper, name in BOUCKAERT2004.items():
+    for paper, name in G.DATASETS.items():
         want = int(ref.loc[paper, "n_attributes"]) - (paper in with_class)
         assert int(m.loc[name, "n_attributes"]) == want, paper
     # the variants the issue lists
@@ -93,8 +92,8 @@ def test_bundled_sets_match_table1_sizes_and_documented_variants():
     assert m.loc["horse-colic", "class_counts"] == "yes:232;no:136"  # surgical lesion
     assert "animal name" in m.loc["zoo", "notes"] and int(m.loc["zoo", "n_attributes"]) == 16
     assert int(m.loc["breast-w", "n_instances"]) == 699 and int(m.loc["breast-w", "n_missing"]) == 16
-    assert BOUCKAERT2004["credit-rating"] == "crx" and BOUCKAERT2004["German credit"] == "credit-g"
-    assert BOUCKAERT2004["Hungarian heart disease"] == "heart-h"
+    assert G.DATASETS["credit-rating"] == "crx" and G.DATASETS["German credit"] == "credit-g"
+    assert G.DATASETS["Hungarian heart disease"] == "heart-h"
 
 
 # --- the claim counters on the paper's own numbers ----------------------------------------------

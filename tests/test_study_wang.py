@@ -21,8 +21,9 @@ from simstudy.studies.wang2016 import tables as WT
 
 from simstudy.aggregate import StudyResult, collect
 from simstudy.catalog import get_study
-from simstudy.runner import run_study, validate
-from simstudy.sources.gaussian import WANG2016_CASES
+from simstudy.planning import validate
+from simstudy.runner import run_study
+from simstudy.sources.gaussian import declared_gaussians
 from simstudy.store import Store
 
 REF = WT.REF
@@ -53,7 +54,9 @@ def test_gaussian_cases_match_table3_header_and_source():
         mu1, s1 = WG.CASE_SETUP[int(r["case"])]
         assert mu1 == f"({r['mu1_x_as_printed']},{r['mu1_y_as_printed']})"
         assert s1 == r["sigma1_multiplier_of_I2_as_printed"]
-        assert WANG2016_CASES[int(r["case"])] == (mu1, s1)
+        declared = declared_gaussians()["wang-case{k}"]  # the source the study declares
+        assert declared["cases"][str(int(r["case"]))] == {"mu1": mu1, "s1": s1}
+        assert declared["fixed"] == {"mu0": "(0,0)", "s0": "1"}
 
 
 def test_real_grid_has_table4_and_table5_cells():

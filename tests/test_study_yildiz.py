@@ -17,7 +17,8 @@ from simstudy.catalog import get_study
 from simstudy.errors import SimstudyError
 from simstudy.runner import run_study
 from simstudy.sources import get_source
-from simstudy.stats.choice import get_choice, multitest_choice
+from simstudy.stats.choice import multitest_choice
+from simstudy.stats.registry import get_test
 from simstudy.store import Store
 
 REF = Path(__file__).resolve().parents[1] / "studies" / "reference"
@@ -97,7 +98,7 @@ def test_stored_choice_rows_recomputed_from_stored_errors(small):
         for test in Y.METHODS:
             r = res[(res["cell"] == tr.cell) & (res["run"] == tr.run) & (res["test"] == test)]
             assert len(r) == 1
-            best, order = get_choice(test)(tr.errors, study.alpha)
+            best, order = get_test(test)(tr.errors, study.alpha)
             stat = float(r["statistic"].iloc[0])
             assert (np.isnan(stat) and best is None) or stat == best
             extra = r["extra"].iloc[0]

@@ -23,7 +23,6 @@ import simstudy as ss
 from simstudy.cli import main
 from simstudy.errors import Interrupted, SimstudyError, SimstudyWarning
 from simstudy.params import MAX_JOBS, MAX_RUNS, MAX_SEEDS, jobs_for
-from simstudy.store import Store
 
 
 @pytest.fixture(scope="module")
@@ -218,12 +217,12 @@ def test_jobs_above_the_cores_are_capped_with_a_warning(stored):
 
 def test_a_huge_run_says_its_size_before_planning(tmp_path, monkeypatch):
     """The size line comes before validation and planning (which walk the cells and runs)."""
-    from simstudy import runner
+    from simstudy import planning
 
     def stop(*a, **k):
         raise RuntimeError("planning began")
 
-    monkeypatch.setattr(runner, "validate", stop)
+    monkeypatch.setattr(planning, "validate", stop)
     with pytest.warns(SimstudyWarning) as seen, pytest.raises(RuntimeError, match="planning"):
         ss.run("demo", runs=MAX_RUNS, seeds=2, store=tmp_path / "s.sqlite", progress=False)
     msg = str(seen[0].message)
@@ -234,8 +233,8 @@ def test_a_huge_run_says_its_size_before_planning(tmp_path, monkeypatch):
 
 
 def test_a_huge_run_is_estimated_from_the_measured_seconds(stored, tmp_path):
-    from simstudy.api import plan_note
     from simstudy.catalog import get_study
+    from simstudy.planning import plan_note
 
     store, _ = stored
     with sqlite3.connect(store) as con:
@@ -250,16 +249,14 @@ def test_a_huge_run_is_estimated_from_the_measured_seconds(stored, tmp_path):
 
 def test_plan_groups_the_missing_runs_by_chunk(tmp_path):
     """The vectorised plan gives the chunks the run-by-run plan gave (hand-written here)."""
-    from simstudy import runner
     from simstudy.catalog import get_study
+    from simstudy.planning import _chunks
 
     study = get_study("demo", runs=25, chunk=10).select("iris/nmc")
-    held = {0, 1, 2, 5, 11, 12, 24, 30}  # 30: beyond the runs asked, not counted
-    with Store(tmp_path / "p.sqlite") as st:
-        chunks, total, done = runner.plan(study, st, {study.cells[0].id: held})
+    held = frozenset({0, 1, 2, 5, 11, 12, 24})  # the held runs below the runs asked
+    chunks = _chunks(study, {study.cells[0].id: held}, keep=False)
     assert [c.runs for c in chunks] == [(3, 4, 6, 7, 8, 9),
                                         (10, 13, 14, 15, 16, 17, 18, 19), (20, 21, 22, 23)]
-    assert (total, done) == (25, 7)
 
 
 # --- a user's test in its box ----------------------------------------------------------
@@ -424,3 +421,35 @@ def test_list_counts_the_missing_values_of_the_bundled_sets(capsys):
     holes = int((raw.drop(columns="class") == "").to_numpy().sum())
     assert line.endswith(f", {holes:,} missing values")
     assert "missing" not in next(x for x in out.splitlines() if x.split()[:1] == ["iris"])
+
+
+def test_a_card_out_that_cannot_be_a_folder_is_refused_first(stored, tmp_path, capsys):
+    """--out naming a file: one line before the card is computed, not a traceback after;
+    a card that fails leaves no empty output folder."""
+    store, damaged = stored
+    f = tmp_path / "notes.txt"
+    f.write_text("x")
+    card = ["card", "--test", f"{__name__}:good", "--studies", "demo", "--no-figures"]
+    rc, line = _cli([*card, "--store", store, "--out", f], capsys)
+    assert (rc, line) == (2, f"simstudy: error: out {str(f)!r} is a file; give a directory "
+                             "(new or existing)")
+    rc, line = _cli([*card, "--store", damaged, "--out", tmp_path / "a" / "b"], capsys)
+    assert rc == 2 and "damaged" in line
+    assert not (tmp_path / "a").exists()
+
+
+def test_compare_jobs_have_the_bounds_of_a_run(capsys):
+    """compare's --jobs: refused above the bound as run's is, capped at the cores."""
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    y = np.arange(40) % 2
+    with pytest.raises(SimstudyError) as e:
+        ss.compare(["nmc", "1nn"], X, y, jobs=MAX_JOBS + 1, measured=False)
+    rc, line = _cli(["compare", "--data", "iris", "--models", "nmc", "1nn", "--no-measured",
+                     "--jobs", str(MAX_JOBS + 1)], capsys)
+    assert rc == 2 and line.endswith(str(e.value).replace(f"got {MAX_JOBS + 1!r}",
+                                                          f"got '{MAX_JOBS + 1}'"))
+    cores = os.cpu_count() or 1
+    with pytest.warns(SimstudyWarning, match=rf"^jobs {cores + 1} is more than this "
+                                             rf"machine's {cores} cores: running {cores} "
+                                             r"workers \(more would only share the cores\)$"):
+        ss.compare(["nmc", "1nn"], X, y, jobs=cores + 1, measured=False)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from simstudy.params import POSITIVE_INT, ArgumentParser, arg_type
+from simstudy.cli.args import ArgumentParser, arg_type
+from simstudy.params import POSITIVE_INT
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "figures" / "pilots"
@@ -14,7 +15,7 @@ OUT = ROOT / "figures" / "pilots"
 def parser(script: str, doc: str | None, runs: int | None = None,
            runs_help: str = "runs per cell") -> ArgumentParser:
     """``--out`` (default ``figures/pilots``) and, given a default, ``--runs`` (a positive
-    integer); errors are one line, exit 2, under :func:`simstudy.errors.guarded`."""
+    integer); errors are one line, exit 2, under :func:`simstudy.cli.guarded`."""
     ap = ArgumentParser(prog=f"python scripts/pilots/{script}",
                         description=(doc or "").splitlines()[0])
     if runs is not None:

@@ -37,7 +37,8 @@ import numpy as np
 import pandas as pd
 from _pilot import ROOT, commit, parser, write_md
 
-from simstudy.errors import SimstudyError, guarded
+from simstudy.cli import guarded
+from simstudy.errors import SimstudyError
 from simstudy.learners import get_learner
 from simstudy.report.tables import to_markdown
 from simstudy.seeding import draw_seed

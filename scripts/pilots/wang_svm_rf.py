@@ -49,7 +49,8 @@ import numpy as np
 import pandas as pd
 from _pilot import ROOT, commit, parser, write_md
 
-from simstudy.errors import SimstudyError, guarded
+from simstudy.cli import guarded
+from simstudy.errors import SimstudyError
 from simstudy.report.compare import in_band
 from simstudy.report.tables import to_markdown
 from simstudy.sources import SOURCES, get_source

@@ -40,8 +40,8 @@ import numpy as np
 import pandas as pd
 from _pilot import ROOT, commit, parser, write_md
 
+from simstudy.cli import guarded
 from simstudy.designs import get_design
-from simstudy.errors import guarded
 from simstudy.learners import get_learner
 from simstudy.report.tables import to_markdown
 from simstudy.sources import get_source

@@ -1,32 +1,27 @@
-"""Command line: ``python -m simstudy {list,run,report,bench,perf} ...``.
+"""Command line: ``python -m simstudy COMMAND ...``, the one place argv is parsed.
 
 ``python -m simstudy STUDY ...`` is a shorthand for ``run STUDY ...``.  Bad input (an
 unknown name, a bad path or number) prints one line naming the bad value and the valid
-choices, and exits with status 2.
+choices, and exits with status 2 (:func:`guarded`).  The commands of the studies (``run``,
+``report``, ``bench``, ...) are here; the others each have their module beside this one:
+``card``, ``compare``, ``pages``, ``merge``, ``trials``, ``baselines``, ``cost``
+and ``perf`` (the benchmarks).  Each parses its options and calls a function of the
+library (mostly :mod:`simstudy.api`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import SimstudyError, guarded
-from ..params import (
-    ALPHA,
-    BACKEND,
-    JOBS,
-    POSITIVE_INT,
-    RENDER,
-    RUNS,
-    SEED,
-    SEEDS,
-    ArgumentParser,
-    arg_type,
-)
+from ..errors import SimstudyError
+from ..params import ALPHA, BACKEND, JOBS, POSITIVE_INT, RENDER, RUNS, SEED, SEEDS
+from .args import ArgumentParser, arg_type
 
 COMMANDS = ("list", "run", "report", "bench", "perf", "migrate", "snapshot", "card", "merge",
-            "trials", "compare", "pages")
+            "trials", "compare", "pages", "baselines", "cost")
 
 
 def version_line() -> str:
@@ -96,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "units (a job array's task; combine the stores with 'merge')")
     r.add_argument("--costs", metavar="STORE", help="with --shard: a store whose measured "
                    "seconds per trial balance the shards (e.g. a short pilot run)")
+    r.add_argument("--dry-run", action="store_true",
+                   help="print the plan (trials stored and to compute per cell, work units, "
+                        "cost estimate, definition hash) and compute nothing")
 
     rp = sub.add_parser("report", help="aggregate a study from the store")
     common(rp, "?")
@@ -130,22 +128,18 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--alpha", type=arg_type("alpha", ALPHA))
     b.add_argument("--name", default=None, help="column name of the new test")
 
+    from .baselines import add_baselines_parser
     from .card import add_card_parser
-    from .pages import add_pages_parser
-
-    add_card_parser(sub)
-    add_pages_parser(sub)
     from .compare import add_compare_parser
+    from .cost import add_cost_parser
+    from .merge import add_merge_parser
+    from .pages import add_pages_parser
+    from .perf import add_perf_parser
+    from .trials import add_trials_parser
 
-    add_compare_parser(sub)
-    from ..merge import add_merge_parser
-
-    add_merge_parser(sub)
-    from ..trials import add_trials_parser
-
-    add_trials_parser(sub)
-    pf = sub.add_parser("perf", help="benchmark fast learner paths against scikit-learn")
-    pf.add_argument("rest", nargs=argparse.REMAINDER)
+    for add in (add_card_parser, add_pages_parser, add_compare_parser, add_merge_parser,
+                add_trials_parser, add_perf_parser, add_baselines_parser, add_cost_parser):
+        add(sub)
     return p
 
 
@@ -205,6 +199,9 @@ def _cmd_run(args) -> None:
 
     # run checks every argument (as it does called from Python) and selects the cells
     study = _study(args)
+    if args.dry_run:
+        _dry_run(study, args)
+        return
     shard = args.shard
     out = args.out
     if shard is not None:  # part of the study: no files
@@ -214,7 +211,7 @@ def _cmd_run(args) -> None:
     r = run(study, filter=args.filter, store=args.store, seeds=args.seeds, jobs=args.jobs,
             backend=args.backend, scheduler=args.scheduler, progress=not args.no_progress,
             out=out, render=args.render,
-            record={**{k: v for k, v in vars(args).items() if k != "command"},
+            record={**{k: v for k, v in vars(args).items() if k not in ("command", "dry_run")},
                     "argv": sys.argv},
             shard=shard, costs=args.costs, force=args.force)
     notes = [x for x in (summary_line(d.execution) for d in r.runs) if x]
@@ -234,6 +231,18 @@ def _cmd_run(args) -> None:
         print(f"{study.name}: {n}")
     for pth in r.paths:
         print(f"wrote {pth}")
+
+
+def _dry_run(study, args) -> None:
+    """``run --dry-run``: the plan of each root seed, nothing computed or written."""
+    from ..api import plan
+    from ..report import to_markdown
+
+    for i in range(args.seeds):
+        p = plan(study, store=args.store, filter=args.filter, seed=study.seed + i,
+                 shard=args.shard, costs=args.costs)
+        print(p.describe())
+        print(to_markdown(p.table()), end="")
 
 
 def _cmd_report(args) -> None:
@@ -330,22 +339,67 @@ def _cmd_snapshot(args) -> None:
     print(f"wrote {dest}: {n} trials, {dest.stat().st_size:,} bytes (snapshot of {args.store})")
 
 
-def _cmd_card(args) -> None:
-    from .card import cmd_card
+def guarded(command: Callable[[], int | None], stopped: str | None = None) -> int:
+    """Run ``command`` as ``python -m simstudy`` runs each of its commands (also the check
+    and pilot scripts in ``scripts/``): a :class:`~simstudy.errors.SimstudyError` or a fault of the machine
+    (:func:`~simstudy.errors.fault`: full disk, read-only, locked, truncated or damaged store, an error
+    SQLite raised or pandas wrapped) is one line on stderr and exit status 2, a
+    :class:`~simstudy.errors.RunFailed` one line and 1, Ctrl-C says how to resume, or ``stopped`` for a
+    command that stores nothing (an :class:`~simstudy.errors.Interrupted` says what it was told instead;
+    130), a closed pipe is quiet.  Returns the exit status.
 
-    cmd_card(args)
+    Examples
+    --------
+    >>> def bad():
+    ...     raise SimstudyError("runs must be a positive integer, got 0")
+    >>> guarded(bad)  # the line goes to stderr
+    2
+    """
+    import os
+
+    from ..errors import Interrupted, RunFailed, fault, sqlite_fault, store_fault
+
+    try:
+        rc = command()
+        sys.stdout.flush()
+    except SimstudyError as e:
+        print(f"simstudy: error: {e}", file=sys.stderr)
+        return 2
+    except RunFailed as e:
+        print(f"simstudy: error: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # the reader went away (report ... | head): stop quietly, as cat does
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt as e:
+        said = str(e) if isinstance(e, Interrupted) and str(e) else \
+            stopped or "finished trials are stored, rerun to resume"
+        print(f"simstudy: interrupted; {said}", file=sys.stderr)
+        return 130
+    except Exception as e:
+        found = sqlite_fault(e)
+        # a full disk, a read-only mount: named; any other error propagates
+        named = store_fault(found) if found is not None else \
+            fault(e) if isinstance(e, OSError) else None
+        if named is None:
+            raise
+        print(f"simstudy: error: {named}", file=sys.stderr)
+        return 2
+    return int(rc or 0)
 
 
-def _cmd_compare(args) -> None:
-    from .compare import cmd_compare
 
-    cmd_compare(args)
+#: the commands defined in this module
+_STUDY_COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report, "bench": _cmd_bench,
+    "migrate": _cmd_migrate, "snapshot": _cmd_snapshot}
 
 
-def _cmd_merge(args) -> None:
-    from ..merge import cmd_merge
-
-    cmd_merge(args)
+#: the commands that keep what they finished when stopped; the others store nothing
+#: (migrate, snapshot and merge write whole or not at all)
+STORING = ("run", "compare", "perf")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -359,27 +413,18 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, os.getcwd())  # the console script imports user modules as -m does
 
     def dispatch() -> int:
-        if argv and argv[0] == "perf":
-            from ..perf import main as perf_main
-
-            return int(perf_main(argv[1:]) or 0)
         args = build_parser().parse_args(argv)
         if args.command is None:
             build_parser().print_help()
             return 0
-        if args.command == "pages":
-            from .pages import cmd_pages
+        if args.command in _STUDY_COMMANDS:
+            _STUDY_COMMANDS[args.command](args)
+            return 0
+        # a command of its own module: simstudy.cli.<command>.cmd_<command>(args)
+        import importlib
 
-            return cmd_pages(args)
-        if args.command == "trials":
-            from ..trials import cmd_trials
-
-            return cmd_trials(args)
-        {"list": lambda a: _cmd_list(), "run": _cmd_run, "report": _cmd_report,
-         "bench": _cmd_bench, "migrate": _cmd_migrate, "snapshot": _cmd_snapshot,
-         "card": _cmd_card, "compare": _cmd_compare,
-         "merge": _cmd_merge}[args.command](args)
-        return 0
+        module = importlib.import_module(f"{__name__}.{args.command}")
+        return int(getattr(module, f"cmd_{args.command}")(args) or 0)
 
     import warnings
 
@@ -395,7 +440,8 @@ def main(argv: list[str] | None = None) -> int:
 
     warnings.showwarning = one_line
     try:
-        status = guarded(dispatch)
+        status = guarded(dispatch, stopped=None if argv and argv[0] in STORING else
+                         "this command stores nothing: rerun it to start again")
     finally:
         warnings.showwarning = show
     if argv_given is None:  # the program ends here (console script, python -m simstudy)

@@ -1,16 +1,18 @@
-"""``python -m simstudy card``: the command line of :mod:`simstudy.card`.
+"""``python -m simstudy card``: the command line of :mod:`simstudy.testcard`.
 
-Kept apart from :mod:`simstudy.card` so that building the parser imports nothing heavy.
+Kept apart from :mod:`simstudy.testcard` so that building the parser imports nothing heavy.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
 from ..errors import SimstudyError
-from ..params import ALPHA, RUNS, SEED, arg_type
+from ..params import ALPHA, RUNS, SEED
+from .args import arg_type
 
 
 def note_local_store() -> None:
@@ -40,8 +42,7 @@ def add_card_parser(sub) -> None:
                            "interval method on the interval studies' trials")
     c.add_argument("--studies", default=None,
                    help="comma-separated registered studies (default: every study whose "
-                        "trials ship: type1, type2, gaussian, wang-real, ban, replicability, "
-                        "multitest; with --interval: ci-synthetic, ci-real)")
+                        "trials ship; with --interval: the interval studies)")
     c.add_argument("--level", type=arg_type("level", ALPHA), default=None,
                    help="--interval: the intervals' level (default: the function's declared "
                         "g.confidence, else 0.9)")
@@ -68,14 +69,16 @@ def cmd_card(args: argparse.Namespace) -> None:
     from ..trials import shipped_studies
 
     studies, store = _located(args, args.test, shipped_studies)
-    from ..api import card
+    from ..api import card, output_folder
     from ..report import to_markdown
     from ..report.card import summary_screen, write_card
 
-    c = card(args.test, studies, store, name=args.name, alpha=args.alpha, runs=args.runs,
-             seed=args.seed, log=lambda line: print(line, file=sys.stderr, flush=True))
-    out = args.out or Path("out") / f"card-{c.name}"
-    written = write_card(c, out, figures=not args.no_figures)
+    # a bad --out fails before the card is computed
+    with contextlib.nullcontext() if args.out is None else output_folder(args.out):
+        c = card(args.test, studies, store, name=args.name, alpha=args.alpha, runs=args.runs,
+                 seed=args.seed, log=lambda line: print(line, file=sys.stderr, flush=True))
+        out = args.out or Path("out") / f"card-{c.name}"
+        written = write_card(c, out, figures=not args.no_figures)
     print(c.verdict)
     print(f"report card of {c.name!r} at alpha={c.alpha}: {c.trials:,} stored trials "
           f"({c.pairs:,} pairs of learners evaluated), no learner fitted, "
@@ -106,6 +109,7 @@ def _located(args: argparse.Namespace, what: str, default) -> tuple[list[str], l
           file=sys.stderr, flush=True)
     if not args.store:
         note_local_store()
+    # no --store: the shipped trials alone
     store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
     return studies, store
 
@@ -115,14 +119,16 @@ def cmd_interval_card(args: argparse.Namespace) -> None:
     from ..intervalcard import CI_STUDIES
 
     studies, store = _located(args, args.interval, lambda: CI_STUDIES)
-    from ..api import card
+    from ..api import card, output_folder
     from ..report import to_markdown
     from ..report.intervalcard import coverage_screen, write_interval_card
 
-    c = card(args.interval, studies, store, kind="interval", name=args.name, level=args.level,
-             runs=args.runs, seed=args.seed,
-             log=lambda line: print(line, file=sys.stderr, flush=True))
-    written = write_interval_card(c, args.out or Path("out") / f"card-{c.name}")
+    # a bad --out fails before the card is computed
+    with contextlib.nullcontext() if args.out is None else output_folder(args.out):
+        c = card(args.interval, studies, store, kind="interval", name=args.name,
+                 level=args.level, runs=args.runs, seed=args.seed,
+                 log=lambda line: print(line, file=sys.stderr, flush=True))
+        written = write_interval_card(c, args.out or Path("out") / f"card-{c.name}")
     print(c.verdict)
     print(f"interval card of {c.name!r} at level {c.level:g}: {c.trials:,} stored trials, "
           f"no learner fitted, {c.seconds['total']:.1f} s")

@@ -9,7 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..params import ALPHA, POSITIVE_INT, SEED, arg_type
+from ..params import ALPHA, JOBS, SEED
+from .args import arg_type
 
 
 def add_compare_parser(sub) -> None:
@@ -31,8 +32,9 @@ def add_compare_parser(sub) -> None:
     c.add_argument("--alpha", type=arg_type("alpha", ALPHA), default=0.05,
                    help="significance level (0.05)")
     c.add_argument("--seed", type=arg_type("seed", SEED), default=0, help="root seed (0)")
-    c.add_argument("--jobs", type=arg_type("jobs", POSITIVE_INT), default=1,
-                   help="processes fitting folds of scikit-learn estimators (1)")
+    c.add_argument("--jobs", type=arg_type("jobs", JOBS), default=1,
+                   help="processes fitting folds of scikit-learn estimators (1; capped at "
+                        "this machine's cores)")
     c.add_argument("--store", default=None,
                    help="keep the fold losses in this store; asked again, nothing is refitted")
     c.add_argument("--no-measured", action="store_true",

@@ -48,6 +48,10 @@ class Learner:
     #: the per-instance loss of a prediction (:data:`LOSSES`)
     task: str = "classification"
     loss: str = "01"
+    #: the implementation's stable id, recorded with every trial it fits
+    #: (:func:`simstudy.provenance.learner_impl`): declared by each class, so moving or
+    #: renaming a module does not make stored trials look fitted by another implementation
+    impl_id: str | None = None
 
     def fit_predict(
         self,

@@ -20,6 +20,8 @@ class FastMax(FastLearner):
     ``DummyClassifier(strategy="most_frequent")`` (argmax of its class priors).  All folds'
     class counts come from one matrix product."""
 
+    impl_id = 'simstudy.learners.baseline:FastMax'
+
     name = "max"
     preprocess = "impute"
 

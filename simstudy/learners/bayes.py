@@ -37,6 +37,8 @@ class FastNB(FastLearner):
     one ``(n, 2p+1+K) @ (2p+1+K, B·C)`` product of ``[x², x, 1, one-hot]`` with the
     expanded Gaussian square ``-(x - θ)²/2v - log(2πv)/2`` and the log frequencies."""
 
+    impl_id = 'simstudy.learners.bayes:FastNB'
+
     name = "nb"
     preprocess = "none"
 

@@ -288,7 +288,7 @@ def _check_float(key: str, v: object, lo: float, hi: float) -> float:
 
 
 @register_learner("gbm", params=set(DEFAULTS), description="R gbm, bernoulli, old defaults: "
-                  "100 stumps, shrinkage 0.001, bag 0.5 (hypothesis for Wang et al.'s AB)")
+                  "100 stumps, shrinkage 0.001, bag 0.5 (hypothesis for the AB of Wang et al. 2016)")
 class GBM(Learner):
     """R gbm's bernoulli boosting with its old defaults (see the module docstring).
 
@@ -296,6 +296,8 @@ class GBM(Learner):
     ``interaction_depth`` (1; the only one implemented), ``bag_fraction`` (0.5),
     ``n_minobsinnode`` (10).
     """
+
+    impl_id = 'simstudy.learners.gbm:GBM'
 
     preprocess = "impute"  # the reference path: scikit-learn's trees need no scaling
     stack_trials = True  # each model works from its own rows only

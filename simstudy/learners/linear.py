@@ -46,6 +46,8 @@ class FastNMC(FastLearner):
     that agree to ~1e-12 may be ordered differently from the reference.
     """
 
+    impl_id = 'simstudy.learners.linear:FastNMC'
+
     name = "nmc"
 
     def __init__(self, scale: str = "standard") -> None:
@@ -106,6 +108,8 @@ class FastLDA(FastLearner):
     the reference's ``empirical_covariance`` per class) and only the test rows scored;
     the pseudo-inverses of a chunk of folds are one stacked call."""
 
+    impl_id = 'simstudy.learners.linear:FastLDA'
+
     name = "lda"
 
     def reference_estimator(self) -> Any:
@@ -164,6 +168,8 @@ class FastLS(FastLearner):
     standardised, which leaves OLS predictions unchanged) is one product; a chunk of folds
     is solved with one stacked pseudo-inverse (cutoff ``1e-10`` relative) so collinear
     one-hot columns are handled like the reference's minimum-norm ``lstsq``."""
+
+    impl_id = 'simstudy.learners.linear:FastLS'
 
     name = "ls"
 

@@ -188,7 +188,7 @@ def _warm_kernels() -> None:
 
 
 @register_learner("1nn", description="1-nearest neighbour, standardised Euclidean "
-                  "(Yıldız; Bouckaert & Frank)")
+                  "(Yıldız & Alpaydın 2006; Bouckaert & Frank 2004)")
 class Fast1NN(FastLearner):
     """1-NN (Yıldız & Alpaydın 2006 §4.1; Bouckaert & Frank's IB1): the class of the nearest
     training instance in Euclidean distance, inputs imputed and standardised per training
@@ -227,6 +227,8 @@ class Fast1NN(FastLearner):
     missing values in every column the bound is empty and all rows fall back (slower,
     still exact).
     """
+
+    impl_id = 'simstudy.learners.neighbours:Fast1NN'
 
     name = "1nn"
     #: candidate list length of the ``lists`` kernel

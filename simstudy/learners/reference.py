@@ -57,6 +57,8 @@ class SklearnLearner(Learner):
     because the estimator is fitted on those codes; positions outside ``test`` are ``-1``.
     """
 
+    impl_id = 'simstudy.learners.reference:SklearnLearner'
+
     stack_trials = True  # works from each model's own row indices
 
     def __init__(
@@ -161,7 +163,9 @@ class ReferenceOf(SklearnLearner):
     """The reference path of a fast learner: its ``reference_estimator()`` and preprocessing,
     looped with scikit-learn; :meth:`prepare` re-binds through the fast learner."""
 
-    # the implementation tag stored with each trial (runner.learner_impl) keeps the module
+    impl_id = 'simstudy.learners.registry:ReferenceOf'
+
+    # the implementation tag stored with each trial (provenance.learner_impl) keeps the module
     # this class was defined in before it moved here; pickling finds it there too
     __module__ = "simstudy.learners.registry"
 

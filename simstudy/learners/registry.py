@@ -103,8 +103,8 @@ def _source_of(mod: str, here: Path = Path(__file__).parent) -> Path | None:
     return None
 
 
-def _scan(text: str) -> list[tuple[str, str]] | None:
-    """(name, description) of each ``register_learner(...)`` call at the start of a line
+def _scan(text: str) -> list[tuple[str, str, tuple[str, ...]]] | None:
+    """(name, description, variants) of each ``register_learner(...)`` call at the start of a line
     of a module's source, read without importing it; None when one is not made of string
     literals (the module is then imported to learn its names)."""
     out = []
@@ -123,11 +123,12 @@ def _scan(text: str) -> list[tuple[str, str]] | None:
             name = ast.literal_eval(call.args[0])
             kw = {k.arg: k.value for k in call.keywords}
             desc = ast.literal_eval(kw["description"]) if "description" in kw else ""
+            variants = ast.literal_eval(kw["variants"]) if "variants" in kw else ()
         except ValueError:
             return None
         if not isinstance(name, str) or not isinstance(desc, str):
             return None
-        out.append((name, desc))
+        out.append((name, desc, tuple(variants)))
     return out
 
 
@@ -190,7 +191,8 @@ def _load_families() -> None:
             if found is None:
                 _import_family(mod)
                 continue
-            for name, desc in found:
+            for name, desc, variants in found:
+                _VARIANTS.setdefault(name, variants)
                 if _entry(name) is None:
                     LEARNERS.register(name, _Lazy(mod), description=desc)
 
@@ -241,19 +243,22 @@ class _Build:
         return learner
 
 
-def register_learner(name: str, *, description: str, params: Iterable[str] | None = None
-                     ) -> Callable[[Factory], Factory]:
+def register_learner(name: str, *, description: str, params: Iterable[str] | None = None,
+                     variants: Iterable[str] = ()) -> Callable[[Factory], Factory]:
     """Decorator: register a :class:`Learner` class, or a function ``(**params) -> Learner``,
     under ``name`` (a template like ``mlp-{h}`` passes ``h`` as a string keyword).
 
     ``params`` lists the accepted parameter names when the constructor takes ``**options``
     (otherwise they are read from its signature); ``description`` is the one line
-    ``python -m simstudy list`` prints.
+    ``python -m simstudy list`` prints; ``variants`` are the parameter settings worth
+    checking on their own (``"solver=online"``: the spec ``lp[solver=online]``), which the
+    conformance suite runs (:func:`learner_variants`).
     """
 
     def deco(obj: Factory) -> Factory:
         build = _Build(obj, params)
         _BUILT[name] = (build, description)
+        _VARIANTS[name] = tuple(variants)
         cur = _entry(name)
         if cur is None or not getattr(cur.factory, "user", False):  # the user's entry wins
             LEARNERS.register(name, build, description=description)
@@ -286,6 +291,23 @@ def list_learners() -> list[str]:
     """Names ``get_learner`` accepts (``mlp-<h>`` stands for any number of hidden units)."""
     _load_families()
     return sorted(_shown(n) for n in LEARNERS.names())
+
+
+#: registered name -> its declared variants (``register_learner(..., variants=)``)
+_VARIANTS: dict[str, tuple[str, ...]] = {}
+
+
+def learner_variants() -> dict[str, tuple[str, ...]]:
+    """Every built-in learner's declared variants, by registered name (a template as
+    ``mlp-{h}``): ``{"lp": ("solver=online", "solver=nnet"), ...}``.
+
+    Examples
+    --------
+    >>> learner_variants()["lp"]
+    ('solver=online', 'solver=nnet')
+    """
+    _load_families()
+    return {name: _VARIANTS.get(name, ()) for name, _ in LEARNERS.describe()}
 
 
 def describe_learners() -> list[tuple[str, str]]:

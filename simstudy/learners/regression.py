@@ -115,13 +115,15 @@ class OLS(_Linear):
     'ols[loss=absolute]'
     """
 
+    impl_id = 'simstudy.learners.regression:OLS'
+
     def __init__(self, loss: str = "squared") -> None:
         from sklearn.linear_model import LinearRegression
 
         super().__init__(LinearRegression(), "ols", {}, loss, "impute", 0.0)
 
 
-@register_learner("ridge", description="ridge regression on standardised inputs, [alpha=1] "
+@register_learner("ridge", variants=("alpha=1",), description="ridge regression on standardised inputs, [alpha=1] "
                   "(reference scikit-learn Ridge; Hoerl & Kennard 1970)")
 class Ridge(_Linear):
     """Ridge regression, penalty ``alpha`` on standardised inputs (training mean and ddof-0
@@ -134,6 +136,8 @@ class Ridge(_Linear):
     'ridge[alpha=10]'
     """
 
+    impl_id = 'simstudy.learners.regression:Ridge'
+
     def __init__(self, alpha: float = 1.0, loss: str = "squared") -> None:
         from sklearn.linear_model import Ridge as _Ridge
 
@@ -142,7 +146,7 @@ class Ridge(_Linear):
                          float(alpha))
 
 
-@register_learner("rf-reg", description="random forest regressor, [trees=100], seeded per "
+@register_learner("rf-reg", variants=("trees=100",), description="random forest regressor, [trees=100], seeded per "
                   "model (scikit-learn RandomForestRegressor; Breiman 2001)")
 class RandomForestRegressor(_Regressor):
     """Random forest of ``trees`` regression trees (``sklearn.ensemble``), each model seeded
@@ -154,6 +158,8 @@ class RandomForestRegressor(_Regressor):
     'rf-reg[trees=50]'
     """
 
+    impl_id = 'simstudy.learners.regression:RandomForestRegressor'
+
     def __init__(self, trees: int = 100, loss: str = "squared") -> None:
         from sklearn.ensemble import RandomForestRegressor as _RF
 
@@ -161,7 +167,7 @@ class RandomForestRegressor(_Regressor):
                          {"trees": None if trees == 100 else trees}, loss, "impute")
 
 
-@register_learner("knn-reg", description="k nearest neighbours regressor on standardised "
+@register_learner("knn-reg", variants=("k=5",), description="k nearest neighbours regressor on standardised "
                   "inputs, [k=5] (scikit-learn KNeighborsRegressor)")
 class KNNRegressor(_Regressor):
     """Mean response of the ``k`` nearest training instances (Euclidean, standardised
@@ -172,6 +178,8 @@ class KNNRegressor(_Regressor):
     >>> KNNRegressor().name
     'knn-reg'
     """
+
+    impl_id = 'simstudy.learners.regression:KNNRegressor'
 
     def __init__(self, k: int = 5, loss: str = "squared") -> None:
         from sklearn.neighbors import KNeighborsRegressor

@@ -35,6 +35,8 @@ from .registry import register_learner
 class RpartTree(Learner):
     """rpart-like cost-complexity pruned least-squares tree, thresholded at 0.5."""
 
+    impl_id = 'simstudy.learners.rt_rpart:RpartTree'
+
     preprocess = "impute"
     stack_trials = True
 

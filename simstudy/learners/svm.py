@@ -40,11 +40,13 @@ from .preprocess import chunk_size, fold_stats
 from .registry import register_learner
 
 
-@register_learner("svm", description="SVC with a Gaussian kernel, scikit-learn defaults "
+@register_learner("svm", variants=("kernel=sigmoid",), description="SVC with a Gaussian kernel, scikit-learn defaults "
                   "(Wang et al. 2016); [kernel=sigmoid]: e1071's; "
                   "[gamma=auto,scale=e1071]: e1071's radial")
 class FastSVC(Learner):
     """C-SVC with an RBF kernel, libsvm called directly; equals ``SVC(C, gamma, tol)``."""
+
+    impl_id = 'simstudy.learners.svm:FastSVC'
 
     preprocess = "standardize"
     stack_trials = True  # per-model work on the model's own rows only

@@ -1,4 +1,4 @@
-"""``python -m simstudy.perf.card``: how long a report card over all shipped trials takes.
+"""``python -m simstudy perf card``: how long a report card over all shipped trials takes.
 
 Each case runs ``python -m simstudy card --test TEST --studies <every shipped study> --out
 TMP`` in a fresh process, as a user types it (no ``--store``: the shipped trials; figures and
@@ -27,7 +27,7 @@ The cases (median of ``--repeat`` runs each):
 
 The paired-interval ratio -- how much narrower Tango's paired interval for the difference in
 reject rate is than Newcombe's unpaired one, pooled over the H0 cells, against the 5x2cv
-t -- is read from each case's ``card_paired.csv`` (see :func:`simstudy.card.h0_width_ratio`),
+t -- is read from each case's ``card_paired.csv`` (see :func:`simstudy.testcard.h0_width_ratio`),
 and measured for two more tests beside it: the 5x2cv t against t(6) (:func:`t5x2cv_t6`, a
 near twin of the baseline) and :func:`corrected_t`.
 
@@ -36,7 +36,6 @@ Results go to ``figures/perf-card.json`` and ``figures/perf-card.md`` with the c
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -138,15 +137,6 @@ CASES: dict[str, tuple[str, str]] = {
 
 # --- measuring -----------------------------------------------------------------------------
 
-def shipped_studies() -> list[str]:
-    """Every study this checkout ships trials of, in the card's usual order first."""
-    from ..trials import shipped_dirs
-
-    found = list(shipped_dirs())
-    first = ["type1", "type2", "gaussian", "ban", "replicability", "multitest", "wang-real"]
-    return [s for s in first if s in found] + [s for s in found if s not in first]
-
-
 def shipped_trials(studies: list[str]) -> int:
     """Stored trials shipped for ``studies`` (from the manifests: nothing is read)."""
     from ..trials import open_shipped
@@ -216,11 +206,11 @@ def _proc_cpu(pid: int) -> float | None:
 
 
 def width_ratios(paired_csv: Path) -> dict[str, float]:
-    """Paired-interval ratios of one card (:func:`simstudy.card.h0_width_ratio`) against
+    """Paired-interval ratios of one card (:func:`simstudy.testcard.h0_width_ratio`) against
     each baseline, pooled over the H0 cells of every study."""
     import pandas as pd
 
-    from ..card import h0_width_ratio
+    from ..testcard import h0_width_ratio
 
     df = pd.read_csv(paired_csv)
     return {b: h0_width_ratio(df, b) for b in dict.fromkeys(df["baseline"])}
@@ -229,7 +219,7 @@ def width_ratios(paired_csv: Path) -> dict[str, float]:
 def paired_ratio_extra(studies: list[str]) -> dict[str, dict[str, Any]]:
     """The H0 width ratio against the 5x2cv t for :func:`t5x2cv_t6` and the examples, in
     this process (type1 and type2: the Alpaydın study's H0 and unknown-truth cells)."""
-    from ..card import card, h0_width_ratio
+    from ..testcard import card, h0_width_ratio
 
     out = {}
     for label, f in (("pooled_t", _example("pooled_t")), ("t5x2cv_t6", t5x2cv_t6),
@@ -259,10 +249,11 @@ def decode_all(studies: list[str]) -> dict[str, float]:
 
 def phases(case: str = "pooled_t") -> dict[str, Any]:
     """Where a card's time goes, in this process: the card's own per-phase seconds
-    (:attr:`simstudy.card.Card.seconds`), then writing its tables and page, then its
+    (:attr:`simstudy.testcard.Card.seconds`), then writing its tables and page, then its
     figures, each with wall and CPU seconds; beside :func:`decode_all` of the same studies."""
-    from ..card import card
     from ..report import card as report_card
+    from ..testcard import card
+    from ..trials import shipped_studies  # in the catalog's order, as a card reads them
 
     studies = shipped_studies()
     test = CASES[case][0]
@@ -297,7 +288,24 @@ def measure(cases: list[str], repeat: int = 3, figures: bool = True,
     """Every case ``repeat`` times, in turn (case 1, 2, ..., then again), so a change of
     load hits every case alike; medians per case.  ``against``: (a checkout of other code,
     its commit): each run of a case is followed by the same run of that code, and the
-    medians of both are kept (``summary_against``) for their ratio."""
+    medians of both are kept (``summary_against``) for their ratio.
+
+    Examples
+    --------
+    >>> measure(["nope"])
+    Traceback (most recent call last):
+    ...
+    simstudy.errors.SimstudyError: unknown case 'nope'; valid choices: corrected_t, corrected_t-per-trial, pooled_t, pooled_t-per-trial
+    """
+    from ..errors import unknown
+    from ..params import POSITIVE_INT, check
+
+    bad = [c for c in cases if c not in CASES]
+    if bad:
+        raise unknown("case", bad[0], CASES)
+    check("repeat", repeat, POSITIVE_INT)
+    from ..trials import shipped_studies  # in the catalog's order, as a card reads them
+
     studies = shipped_studies()
     shipped = shipped_trials(studies)
     at_start = _commit()  # others may commit while it runs: the end's is kept too
@@ -392,7 +400,7 @@ def write(res: dict[str, Any], out: Path = ROOT / "figures") -> list[Path]:
     return [out / "perf-card.json", out / "perf-card.md"]
 
 
-#: what each phase of :attr:`simstudy.card.Card.seconds` is
+#: what each phase of :attr:`simstudy.testcard.Card.seconds` is
 _PHASES = {
     "read": "waiting for the stored trials (fold errors, stored p-values; the next study's are "
             "read in a second thread while one is evaluated)",
@@ -440,7 +448,8 @@ def render(res: dict[str, Any]) -> str:
     lines = [
         "# A report card over the shipped trials: time",
         "",
-        f"Measured by `simstudy.perf.card` (`measure`, `write`) at commit {at}, {res['date']}; "
+        "Measured by `python -m simstudy perf card` (`simstudy.perf.card.measure`, `write`) "
+        f"at commit {at}, {res['date']}; "
         f"{res['cores']} cores ({res['cpu']}); load average {min(loads):.1f}–{max(loads):.1f} "
         "during the runs (other jobs share the machine: the CPU time is what the card cost, "
         "the wall time what was left to it).",
@@ -480,7 +489,7 @@ def render(res: dict[str, Any]) -> str:
               "difference in reject rate over the width of Tango's (1998) paired interval, "
               "the new test against the 5x2cv t on the same trials, pooled over the H0 cells "
               "(type1; type2's cells are of unknown truth). Measured by "
-              "`simstudy.card.h0_width_ratio` on each test's card over type1 and type2.", "",
+              "`simstudy.testcard.h0_width_ratio` on each test's card over type1 and type2.", "",
               "| test | width_ratio | H0 trials | discordant trials |", "|---|---:|---:|---:|"]
     for k, v in res["paired_ratio"].items():
         lines.append(f"| `{k}` | {v['ratio']:.2f} | {v['h0_runs']:,} | {v['discordant']:,} |")
@@ -490,27 +499,3 @@ def render(res: dict[str, Any]) -> str:
               "Raw numbers: `perf-card.json`.", ""]
     return "\n".join(lines)
 
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m simstudy.perf.card",
-                                description="Time a report card over all shipped trials.")
-    p.add_argument("--cases", default=",".join(CASES),
-                   help=f"comma-separated cases (default all: {', '.join(CASES)})")
-    p.add_argument("--repeat", type=int, default=3, help="runs per case (median; default 3)")
-    p.add_argument("--no-figures", action="store_true", help="time the card without figures")
-    p.add_argument("--out", type=Path, default=ROOT / "figures",
-                   help="where perf-card.json and perf-card.md go (default figures/)")
-    args = p.parse_args(argv)
-    cases = [c.strip() for c in args.cases.split(",") if c.strip()]
-    bad = [c for c in cases if c not in CASES]
-    if bad or args.repeat < 1:
-        print(f"error: unknown case {bad[0]!r}; valid: {', '.join(CASES)}" if bad else
-              f"error: --repeat must be >= 1, got {args.repeat!r}", file=sys.stderr)
-        return 2
-    res = measure(cases, args.repeat, figures=not args.no_figures)
-    print("wrote " + " and ".join(map(str, write(res, args.out))))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

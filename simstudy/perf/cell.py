@@ -53,15 +53,16 @@ def _reference_loop(X: np.ndarray, y: np.ndarray, runs: int) -> float:
 
 def cell_entry(quick: bool = False, runs: int = 100) -> dict[str, Any]:
     """Time the whole cell both ways; ``speedup`` = reference seconds / engine seconds."""
-    from ..runner import Chunk, _source, compute_chunk
+    from ..runner import Chunk, compute_chunk
     from ..study import Cell
+    from ..trialdata import source_of
 
     cell = Cell("iris", ("mlp-10", "mlp-10"), "5x2", ("t5x2cv", "F5x2cv"))
     compute_chunk(Chunk("perf", cell, (0,), 0, 0.05))  # warm-up: imports, JIT, caches
     t0 = time.perf_counter()
     records = compute_chunk(Chunk("perf", cell, tuple(range(runs)), 0, 0.05))
     fast_s = time.perf_counter() - t0
-    data = _source("iris").sample(np.random.default_rng(0))
+    data = source_of("iris").sample(np.random.default_rng(0))
     ref_runs = 3 if quick else 10
     ref_s = _reference_loop(data.X, data.y, ref_runs) * runs / ref_runs
     return {

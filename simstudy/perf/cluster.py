@@ -1,6 +1,7 @@
 """The cluster benchmark: shards + merge against one run, cooperating runs against independent ones.
 
-``python -m simstudy.perf.cluster [--out figures/perf-cluster]`` times, as a user would type
+``python -m simstudy perf cluster [--out figures/perf-cluster]`` (:func:`measure`,
+:func:`write`) times, as a user would type
 them, each in its own process (wall time, and CPU time of the process and its workers from
 ``os.wait4``):
 
@@ -18,12 +19,8 @@ commit and the load average.
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import json
 import os
-import sqlite3
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -37,17 +34,10 @@ TIMING = {"seconds", "created"}
 
 def tables(path: str | os.PathLike) -> dict[str, list]:
     """[rows, sha256] of the trials and results tables in key order, timing columns left out."""
-    con = sqlite3.connect(path)
-    out = {}
-    for t, key in (("trials", "cell, seed, run"), ("results", "cell, seed, run, test, a, b")):
-        cols = [r[1] for r in con.execute(f"PRAGMA table_info({t})") if r[1] not in TIMING]
-        h, n = hashlib.sha256(), 0
-        for row in con.execute(f"SELECT {', '.join(cols)} FROM {t} ORDER BY {key}"):
-            h.update(repr(row).encode())
-            n += 1
-        out[t] = [n, h.hexdigest()]
-    con.close()
-    return out
+    from ..store import Store
+
+    with Store(path, readonly=True) as st:
+        return st.content_digest(TIMING)
 
 
 def _timed(batches: list[list[list[str]]]) -> tuple[float, list[float]]:
@@ -107,7 +97,7 @@ def render(res: dict[str, Any]) -> str:
     s, c = res["shards"], res["coop"]
     lines = [
         "# Cluster benchmark: shards and cooperating runs", "",
-        f"Measured at commit `{res['commit'][:7]}` by `python -m simstudy.perf.cluster` on "
+        f"Measured at commit `{res['commit'][:7]}` by `python -m simstudy perf cluster` on "
         f"{res['cores']} cores, load average {res['load'][0]:.1f} / {res['load'][1]:.1f} / "
         f"{res['load'][2]:.1f} at the start and "
         f"{res['load_end'][0]:.1f} / {res['load_end'][1]:.1f} / {res['load_end'][2]:.1f} at "
@@ -139,27 +129,43 @@ def render(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m simstudy.perf.cluster",
-                                 description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="figures/perf-cluster", help="OUT.json and OUT.md")
-    ap.add_argument("--study", default="type1", help="the sharded study (default type1)")
-    ap.add_argument("--runs", type=int, default=100, help="runs of the sharded study")
-    ap.add_argument("--coop-runs", type=int, default=3000, help="runs of demo per run")
-    ap.add_argument("--repeats", type=int, default=2, help="cooperation repeats")
-    a = ap.parse_args(argv)
+def measure(study: str = "type1", runs: int = 100, coop_runs: int = 3000,
+            repeats: int = 2) -> dict[str, Any]:
+    """Both benchmarks: ``study`` at ``runs`` runs sharded in 4 (chunks of 10 runs), and
+    ``repeats`` pairs of ``run demo --runs coop_runs --jobs 2``; in a temporary folder.
+
+    Returns
+    -------
+    dict
+        ``commit``, ``cores``, ``load`` and ``load_end``, ``shards`` (:func:`shards`) and
+        ``coop`` (:func:`coop`): what :func:`render` and :func:`write` read.
+
+    Examples
+    --------
+    >>> measure(runs=0)
+    Traceback (most recent call last):
+    ...
+    simstudy.errors.SimstudyError: runs must be a positive integer, got 0
+    """
+    from ..params import POSITIVE_INT, check
+
+    for name, v in (("runs", runs), ("coop_runs", coop_runs), ("repeats", repeats)):
+        check(name, v, POSITIVE_INT)
     commit = checkout()["commit"] or "unknown"
     res: dict[str, Any] = {"commit": commit, "cores": os.cpu_count(), "load": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp:
-        res["shards"] = shards(a.study, a.runs, 10, 4, Path(tmp))
-        res["coop"] = coop(a.coop_runs, a.repeats, Path(tmp))
+        res["shards"] = shards(study, runs, 10, 4, Path(tmp))
+        res["coop"] = coop(coop_runs, repeats, Path(tmp))
     res["load_end"] = os.getloadavg()
-    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.out + ".json").write_text(json.dumps(res, indent=1) + "\n")
-    Path(a.out + ".md").write_text(render(res))
-    print(render(res))
-    return 0
+    return res
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def write(res: dict[str, Any], out: str | os.PathLike = "figures/perf-cluster"
+          ) -> tuple[Path, Path]:
+    """Write ``OUT.json`` (the raw numbers) and ``OUT.md`` (:func:`render`)."""
+    out = str(out)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    js, md = Path(out + ".json"), Path(out + ".md")
+    js.write_text(json.dumps(res, indent=1) + "\n")
+    md.write_text(render(res))
+    return js, md

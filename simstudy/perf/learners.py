@@ -294,28 +294,38 @@ def _row(e: dict[str, Any]) -> str:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """CLI: ``python -m simstudy perf [--quick] [--json PATH]``."""
-    from ..params import ArgumentParser  # one-line errors, as every other command
+def benchmark(quick: bool = False, json_path: str | Path | None = None) -> list[dict[str, Any]]:
+    """The whole benchmark as ``python -m simstudy perf`` runs it: a header, then one line per
+    entry as it is measured, both sides on one BLAS thread.
 
-    ap = ArgumentParser(prog="simstudy perf", description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="100 models per entry, fewer reference fits")
-    ap.add_argument("--json", dest="json_path", default=None, help="write the entries as JSON here")
-    args = ap.parse_args(argv)
-    if args.json_path is not None:  # before minutes of benchmarks, not after
-        jp = Path(args.json_path)
+    Parameters
+    ----------
+    quick : bool
+        100 models per entry and fewer reference fits (a smoke test) instead of 1000.
+    json_path : str or Path, optional
+        Also write the entries here as JSON; checked before the minutes of measuring.
+
+    Returns
+    -------
+    list of dict
+        One entry per (learner, data set), as :func:`run_perf` returns them.
+
+    Examples
+    --------
+    >>> benchmark(json_path="/no/such/folder/perf.json")
+    Traceback (most recent call last):
+    ...
+    simstudy.errors.SimstudyError: the JSON file '/no/such/folder/perf.json' must be a file in an existing directory
+    """
+    if json_path is not None:  # before minutes of benchmarks, not after
+        jp = Path(json_path)
         if jp.is_dir() or not jp.parent.is_dir():
-            raise SimstudyError(f"--json {args.json_path!r} must be a file in an existing "
-                                "directory")
+            raise SimstudyError(f"the JSON file {str(json_path)!r} must be a file in an "
+                                "existing directory")
     print("learner    data       size         fast time      reference (* = scaled per model)")
     from threadpoolctl import threadpool_limits
 
     # both sides on one BLAS thread: on a shared 2-core machine multi-threaded BLAS stalls
     # unpredictably, which would make either side's timing meaningless
     with threadpool_limits(limits=1):
-        run_perf(quick=args.quick, json_path=args.json_path)
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+        return run_perf(quick=quick, json_path=json_path)

@@ -1,7 +1,8 @@
 """The start-up benchmark: how soon README's command 1 shows progress, and what a one-cell run
 costs beyond its cell.
 
-``python -m simstudy.perf.startup`` (``nox -s perf-startup``) writes
+``python -m simstudy perf startup`` (``nox -s perf-startup``; :func:`measure`, :func:`write`)
+writes
 ``figures/perf-startup.json`` and ``.md``:
 
 * **command 1**: ``python -m simstudy type1 --runs 10 --jobs 2`` in a fresh directory (a new
@@ -19,7 +20,6 @@ Each repetition runs warm, cold and one-cell in turn; medians are reported.
 
 from __future__ import annotations
 
-import argparse
 import fcntl
 import json
 import os
@@ -27,7 +27,6 @@ import platform
 import pty
 import re
 import select
-import sqlite3
 import statistics
 import struct
 import subprocess
@@ -94,14 +93,28 @@ def one_cell(workdir: Path, env: dict[str, str]) -> dict[str, float]:
     store = workdir / "cell.sqlite"
     wall, cpu = timed(["run", "replicability", "--filter", CELL, "--runs", "10", "--no-progress",
                        "--store", str(store), "--out", str(workdir / "cell")], env, workdir)
-    con = sqlite3.connect(store)
-    n, compute = con.execute("SELECT count(*), sum(seconds) FROM trials").fetchone()
-    con.close()
+    from ..store import Store
+
+    with Store(store, readonly=True) as st:
+        n, compute = st.count(), st.total_seconds()
     return {"trials": n, "compute": compute, "wall": wall, "cpu": cpu,
             "overhead_cpu": cpu - compute, "overhead_wall": wall - compute}
 
 
-def measure(repeats: int) -> dict[str, Any]:
+def measure(repeats: int = 3) -> dict[str, Any]:
+    """``repeats`` repetitions of warm, cold and one-cell in turn, after one unmeasured warm-up
+    run; the medians and every repetition (what :func:`render` and :func:`write` read).
+
+    Examples
+    --------
+    >>> measure(0)
+    Traceback (most recent call last):
+    ...
+    simstudy.errors.SimstudyError: repeats must be a positive integer, got 0
+    """
+    from ..params import POSITIVE_INT, check
+
+    check("repeats", repeats, POSITIVE_INT)
     base = dict(os.environ, OMP_NUM_THREADS="1")
     base.pop("NUMBA_CACHE_DIR", None)
     rows: dict[str, list] = {"warm": [], "cold": [], "cell": []}
@@ -133,7 +146,7 @@ def render(res: dict[str, Any]) -> str:
     w, c, cell = m["warm"], m["cold"], m["cell"]
     lines = [
         "# Start-up: first progress of README's command 1, and a one-cell run's overhead", "",
-        f"Measured by `python -m simstudy.perf.startup` at commit `{res['commit'][:12]}`, "
+        f"Measured by `python -m simstudy perf startup` at commit `{res['commit'][:12]}`, "
         f"{res['date']}; {res['machine']}; load average {la[0]:.1f} / {la[1]:.1f} / "
         f"{la[2]:.1f} at the start and {lb[0]:.1f} / {lb[1]:.1f} / {lb[2]:.1f} at the end.  "
         f"Median of {res['repeats']} repetitions.", "",
@@ -160,22 +173,12 @@ def render(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m simstudy.perf.startup",
-                                 description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="figures/perf-startup", help="OUT.json and OUT.md")
-    ap.add_argument("--repeats", type=int, default=3, help="repetitions (medians reported)")
-    a = ap.parse_args(argv)
-    if a.repeats < 1:
-        ap.error(f"--repeats must be >= 1, got {a.repeats!r}")
-    res = measure(a.repeats)
-    out = Path(a.out)
+def write(res: dict[str, Any], out: str | os.PathLike = "figures/perf-startup"
+          ) -> tuple[Path, Path]:
+    """Write ``OUT.json`` (every repetition) and ``OUT.md`` (:func:`render`)."""
+    out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(res, indent=1) + "\n")
-    out.with_suffix(".md").write_text(render(res))
-    print(render(res))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    js, md = out.with_suffix(".json"), out.with_suffix(".md")
+    js.write_text(json.dumps(res, indent=1) + "\n")
+    md.write_text(render(res))
+    return js, md

@@ -33,8 +33,9 @@ average before and after each.
 Weka's predictions on the per-fit folds are compared with ours (``agree``): ``wnb`` and
 ``j48`` reproduce Weka's; ``ib1`` breaks distance ties its own way unless ``ties=order``.
 
-Command line: ``python -m simstudy.perf.weka_peer [--repeats 3] [--out figures/perf-weka]
-[--quick] [--weka PATH]`` (``--quick``: 2 runs of the cell, shorter warm-up; a smoke test).
+Command line: ``python -m simstudy perf weka [--repeats 3] [--out figures/perf-weka]
+[--quick] [--weka PATH]`` (``--quick``: 2 runs of the cell, shorter warm-up; a smoke test);
+from Python :func:`measure`, then :func:`write`.
 """
 
 from __future__ import annotations
@@ -48,7 +49,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -211,13 +211,14 @@ def _cell(quick: bool):
     """The study's credit-g 10x10 cv cell, its chunk (all runs, or 2 with ``quick``), the
     data and the cell's (runs, 100, n) training masks."""
     from ..catalog import get_study
-    from ..runner import Chunk, _trial_data
+    from ..runner import Chunk
+    from ..trialdata import trial_data
 
     study = get_study(STUDY)
     cell = next(c for c in study.cells if c.source == SOURCE and c.design == DESIGN)
     runs = tuple(range(2 if quick else study.runs))
     chunk = Chunk(study.name, cell, runs, study.seed, study.alpha)
-    trials = [_trial_data(chunk, r) for r in runs]
+    trials = [trial_data(cell, study.seed, r) for r in runs]
     data = trials[0][0]
     train = np.stack([tr.reshape(-1, data.n) for _, tr, _ in trials])
     return chunk, data, train
@@ -368,7 +369,18 @@ def measure(repeats: int = 3, quick: bool = False, jar: str | None = None,
     """The whole benchmark: ``repeats`` × (Weka, ours on one thread, ours on all threads).
 
     Returns a JSON-ready dict: per repetition the raw numbers and the load averages, per
-    learner and for the cell the medians of the times and of the ratios."""
+    learner and for the cell the medians of the times and of the ratios.
+
+    Examples
+    --------
+    >>> measure(0)
+    Traceback (most recent call last):
+    ...
+    simstudy.errors.SimstudyError: repeats must be a positive integer, got 0
+    """
+    from ..params import POSITIVE_INT, check
+
+    check("repeats", repeats, POSITIVE_INT)
     jar_path = weka_jar(jar)
     chunk, data, train = _cell(quick)
     fit = train[0]
@@ -463,7 +475,7 @@ def markdown(res: dict[str, Any]) -> str:
     lines = [
         "# Weka 3.6.14 beside `wnb`, `j48`, `ib1` (credit-g, 10×10 cv)",
         "",
-        f"Measured by `nox -s perf-weka` (`python -m simstudy.perf.weka_peer`) at commit `{commit[:12]}`"
+        f"Measured by `nox -s perf-weka` (`python -m simstudy perf weka`) at commit `{commit[:12]}`"
         + (" with local changes to the measured code" if res.get("dirty") else "") + f", {res['date']}; "
         f"{res['machine']['cores']} cores ({res['machine']['cpu']}), {res['machine']['java']}; "
         f"load average {min(s['load']):.1f}–{max(s['load']):.1f} during the run "
@@ -531,31 +543,3 @@ def write(res: dict[str, Any], stem: str | Path) -> tuple[Path, Path]:
     md.write_text(markdown(res))
     return js, md
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """CLI: ``python -m simstudy.perf.weka_peer [--repeats N] [--out STEM] [--quick] [--weka JAR]``."""
-    from ..params import POSITIVE_INT, ArgumentParser, arg_type
-
-    ap = ArgumentParser(prog="python -m simstudy.perf.weka_peer", description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=arg_type("--repeats", POSITIVE_INT), default=3,
-                    help="repetitions (Weka, ours on 1 thread, ours on all); medians reported")
-    ap.add_argument("--out", default="figures/perf-weka", help="output stem (.json and .md)")
-    ap.add_argument("--quick", action="store_true", help="2 runs of the cell, short warm-up (a smoke test)")
-    ap.add_argument("--weka", default=None, help="weka.jar (default: $WEKA_JAR, then Debian's)")
-    args = ap.parse_args(argv)
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise SimstudyError(f"--out {args.out!r}: directory {str(out.parent)!r} does not exist")
-    res = measure(args.repeats, args.quick, args.weka)
-    js, md = write(res, out)
-    print(md.read_text())
-    print(f"wrote {js} and {md}")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    try:
-        raise SystemExit(main())
-    except SimstudyError as e:
-        print(f"error: {e}", file=sys.stderr)
-        raise SystemExit(2) from None

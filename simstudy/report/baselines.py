@@ -17,7 +17,7 @@ kept, per-instance losses); no learner is fitted.  A row per (cell, learner pair
   method (the stored classic ones, and the model confidence set) picks each learner
   (``chosen``; ``*`` = no best found).
 
-The new tests are those of :data:`simstudy.stats.baselines.NEW_TESTS` whose design fits
+The new tests are the registry's baselines (:func:`simstudy.stats.registry.baselines`) whose design fits
 the cell (per-instance tests only where the trials kept losses); the classic ones are the
 stored p-values of the tests each cell asks for.  The Monte Carlo permutation and bootstrap
 tests draw from keys derived from each trial's seed
@@ -26,16 +26,16 @@ table computed twice is the same table.
 
 Command line::
 
-    python -m simstudy.report.baselines STUDY --store STORE [--out DIR]
-    python -m simstudy.report.baselines --benchmark 500000
+    python -m simstudy baselines STUDY --store STORE [--out DIR]
+    python -m simstudy perf baselines --trials 500000
 
-The first writes ``DIR/baselines.{csv,md,tex}`` (default ``figures/STUDY``); the second
-times every new test on synthetic trials of the stored shape (docs/baselines.md).
+The first writes ``DIR/baselines.{csv,md,tex}`` (default ``figures/STUDY``;
+:func:`baselines_table`, :func:`write_baselines`); the second times every new test on
+synthetic trials of the stored shape (:func:`benchmark`; docs/baselines.md).
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 import time
@@ -47,47 +47,17 @@ import pandas as pd
 
 from ..aggregate import pair_cell, pair_name, rejects_per_unit, repetitions, wilson
 from ..designs import get_design
-from ..errors import SimstudyError, guarded
+from ..errors import SimstudyError
 from ..seeding import trial_seed
 from ..stats import consistency_from_counts
-from ..stats.baselines import NEW_CHOICES, NEW_TESTS, Trials, choose, evaluate
+from ..stats.baselines import Trials, choose, evaluate
 from ..stats.bayes import decision_shares
-from ..stats.registry import get_test
+from ..stats.registry import baselines, declaration, get_test
 from ..store import open_reader
 from ..study import Study
 from ..truth import truth, truth_text
 
-__all__ = ["COLUMNS", "SOURCES", "baselines_table", "benchmark", "write_baselines"]
-
-#: where each test comes from (the ``source`` column)
-SOURCES: dict[str, str] = {
-    "bayes-correlated-t": "Corani & Benavoli 2015; Benavoli et al. 2017",
-    "conservative-z": "Nadeau & Bengio 2003",
-    "combined-t5x2cv": "Yildiz 2013",
-    "wilcoxon": "Wilcoxon 1945; Demsar 2006",
-    "sign-test": "Demsar 2006",
-    "cv-clt": "Bayle, Bayle, Janson & Mackey 2020",
-    "mcnemar-exact": "McNemar 1947; Fagerland, Lydersen & Laake 2013",
-    "mcnemar-midp": "Fagerland, Lydersen & Laake 2013",
-    "paired-permutation": "Noreen 1989; Ojala & Garriga 2010",
-    "paired-bootstrap": "Efron & Tibshirani 1993",
-    "mcs": "Hansen, Lunde & Nason 2011",
-    "t5x2cv": "Dietterich 1998",
-    "F5x2cv": "Alpaydin 1999",
-    "FB5x2cv": "Wang, Li & Li 2016",
-    "tB3x2cv": "Wang et al. 2014",
-    "cv-t": "Yildiz & Alpaydin 2006",
-    "resampled-t": "Dietterich 1998; Bouckaert & Frank 2004",
-    "corrected-resampled-t": "Nadeau & Bengio 2003; Bouckaert & Frank 2004",
-    "corrected-rxk-t": "Bouckaert & Frank 2004",
-    "rxk-t": "Bouckaert & Frank 2004",
-    "mcnemar": "Dietterich 1998",
-    "proportions": "Dietterich 1998",
-    "anova": "Yildiz & Alpaydin 2006",
-    "newman-keuls": "Yildiz & Alpaydin 2006",
-    "multitest": "Yildiz & Alpaydin 2006",
-    "testfirst": "Yildiz & Alpaydin 2006",
-}
+__all__ = ["COLUMNS", "baselines_table", "benchmark", "write_baselines"]
 
 COLUMNS = ["study", "cell", "pair", "design", "truth", "measure", "test", "new", "source",
            "rejects", "runs", "proportion", "ci_low", "ci_high", "difference", "equivalence",
@@ -95,7 +65,12 @@ COLUMNS = ["study", "cell", "pair", "design", "truth", "measure", "test", "new",
 
 
 def _source(spec: str) -> str:
-    return SOURCES.get(spec.split("[")[0], "")
+    """The citation the test's registry entry declares (the ``source`` column; empty for
+    a name no longer registered)."""
+    try:
+        return declaration(spec).source
+    except SimstudyError:
+        return ""
 
 
 def _scoped(study: Study | str, reader, runs: int | None, seed: int | None) -> Study:
@@ -132,14 +107,14 @@ def _replicability(runs: np.ndarray, p: np.ndarray, alpha: float, mode) -> dict:
 
 def baselines_table(store: object, study: Study | str, *, alpha: float | None = None,
                     runs: int | None = None, seed: int | None = None,
-                    tests: Sequence[str] = NEW_TESTS, choices: Sequence[str] = NEW_CHOICES,
+                    tests: Sequence[str] | None = None, choices: Sequence[str] | None = None,
                     classic: bool = True) -> pd.DataFrame:
     """The study's baselines table (module doc) from the trials ``store`` holds.
 
     ``store``: a path or an open store; ``study``: a registered name (scoped to the runs
     and seed the store holds, as ``report`` does) or a :class:`~simstudy.study.Study`
-    (its own runs and seed).  ``tests``/``choices``: the new methods to compute;
-    ``classic``: also the stored p-values and choices of the tests each cell asks for.
+    (its own runs and seed).  ``tests``/``choices``: the new methods to compute (default
+    the registry's :func:`~simstudy.stats.registry.baselines` of each kind); ``classic``: also the stored p-values and choices of the tests each cell asks for.
 
     Examples
     --------
@@ -157,6 +132,8 @@ def baselines_table(store: object, study: Study | str, *, alpha: float | None = 
     >>> set(t["measure"])
     {'reject rate'}
     """
+    tests = baselines() if tests is None else tests
+    choices = baselines("choice") if choices is None else choices
     reader = open_reader(store)
     study = _scoped(study, reader, runs, seed)
     alpha = study.alpha if alpha is None else float(alpha)
@@ -295,7 +272,7 @@ def benchmark(trials: int = 500_000, *, seed: int = 0, mc_trials: int | None = N
     tr = synthetic_trials(trials, seed=seed)
     print(f"synthetic trials: {trials} in {time.perf_counter() - w0:.1f} s (not timed below)",
           file=out, flush=True)
-    closed = [t for t in NEW_TESTS if not (t.startswith(("paired-permutation",
+    closed = [t for t in baselines() if not (t.startswith(("paired-permutation",
                                                          "paired-bootstrap"))
                                            and "exact" not in t)]
     w, c = time.perf_counter(), time.process_time()
@@ -311,45 +288,7 @@ def benchmark(trials: int = 500_000, *, seed: int = 0, mc_trials: int | None = N
     for t in ("paired-permutation", "paired-bootstrap"):
         timed(f"{t} (B = 9999)", mc_trials, lambda t=t: evaluate(t, sub, 0, 1))
     five = synthetic_trials(mcs_trials, seed=seed + 1, K=5)
-    for m in NEW_CHOICES:
+    for m in baselines("choice"):
         timed(f"{m} (K = 5, B = 1000)", mcs_trials, lambda m=m: choose(m, five))
     return pd.DataFrame(rows)
 
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m simstudy.report.baselines",
-                                description="the baselines table of a study, from its "
-                                            "stored trials (no refit)")
-    p.add_argument("study", nargs="?", help="study name (python -m simstudy list)")
-    p.add_argument("--store", help="store path (.sqlite or .sqlite.gz)")
-    p.add_argument("--out", help="output directory (default figures/STUDY)")
-    p.add_argument("--alpha", type=float, default=None)
-    p.add_argument("--runs", type=int, default=None)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--benchmark", type=int, metavar="TRIALS", default=None,
-                   help="time every new test on TRIALS synthetic trials instead")
-    args = p.parse_args(argv)
-
-    def run() -> int:
-        if args.benchmark is not None:
-            if args.benchmark < 1:
-                raise SimstudyError(f"--benchmark must be a positive number of trials, got "
-                                    f"{args.benchmark!r}")
-            print(benchmark(args.benchmark).to_string(index=False))
-            return 0
-        if not args.study or not args.store:
-            raise SimstudyError("give a study and --store (or --benchmark TRIALS)")
-        t0 = time.perf_counter()
-        table = baselines_table(args.store, args.study, alpha=args.alpha, runs=args.runs,
-                                seed=args.seed)
-        out = Path(args.out) if args.out else Path("figures") / args.study
-        for path in write_baselines(table, out):
-            print(f"wrote {path}")
-        print(f"{len(table)} rows in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-        return 0
-
-    return guarded(run)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,4 +1,4 @@
-"""Writing a report card (:class:`simstudy.card.Card`): ``card.md`` (the verdict and the
+"""Writing a report card (:class:`simstudy.testcard.Card`): ``card.md`` (the verdict and the
 one-screen summary first), one CSV per frame, PNG figures and ``card.html``."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pandas as pd
 from .tables import beside, write_text
 
 if TYPE_CHECKING:
-    from ..card import Card
+    from ..testcard import Card
 
 _FRAMES = ("summary", "studies", "matched", "paired", "intervals", "size", "calibration",
            "power", "replicability")
@@ -27,7 +27,7 @@ def write_card(c: Card, out: Path, *, figures: bool = True, html: bool = True) -
 
     What a reader sees holds no machine-local path (:func:`local_paths_out`), no timing
     (it would differ on every run) and counts written one way (``508,000``)."""
-    from ..card import MATCHING, POOLED, POWER, UNKNOWN
+    from ..testcard import MATCHING, POOLED, POWER, UNKNOWN
     from . import to_markdown
 
     out = Path(out)
@@ -130,7 +130,7 @@ _SUMMARY_TEXT = (
     "of unknown truth, never counted as power; h1_trials_same, power_matched_same, "
     "new_power_matched_same: the matched-size comparison above (that test, the new test, on "
     "the H1 trials both read); power_minus_new: their difference; mean_R: Bouckaert & "
-    "Frank's replicability. Ranks: rank_size by the distance of mean_size from alpha, every "
+    "Frank's (2004) replicability. Ranks: rank_size by the distance of mean_size from alpha, every "
     "test over alpha after every test at or under it; rank_power by power_minus_new (only "
     "size-matched comparisons ranked); rank_R by mean_R.")
 
@@ -209,8 +209,8 @@ def _paired_screen(df: pd.DataFrame) -> pd.DataFrame:
 
 def _h0_ratios(c: Card) -> list[str]:
     """One line: per baseline, how many times narrower the paired interval is than the
-    unpaired one over all H0 cells of the card (:func:`simstudy.card.h0_width_ratio`)."""
-    from ..card import POOLED, SIZE, h0_width_ratio
+    unpaired one over all H0 cells of the card (:func:`simstudy.testcard.h0_width_ratio`)."""
+    from ..testcard import POOLED, SIZE, h0_width_ratio
 
     h0 = c.paired[(c.paired["measure"] == SIZE) & (c.paired["cell"] != POOLED)]
     if h0.empty:
@@ -273,7 +273,7 @@ def _figures(c: Card, out: Path) -> list[Path]:
     import matplotlib.pyplot as plt
     from matplotlib.collections import LineCollection
 
-    from ..card import POWER
+    from ..testcard import POWER
     from .style import figure_style, runs_caption, runs_range
 
     paths = []
@@ -351,7 +351,7 @@ def _matched_figure(c: Card, plt):
     H0 trials both read (at alpha), and its power minus the baseline's at matched size on
     the H1 trials both read, each with Tango's paired 95 % interval."""
     from ..aggregate import tango_paired
-    from ..card import POOLED, SIZE
+    from ..testcard import POOLED, SIZE
 
     m = c.matched
     bases = m["baseline"].tolist()
@@ -449,7 +449,7 @@ def _html(c: Card, out: Path, paths: Sequence[Path]) -> Path:
     a table and a figure, the summary and why any count is 0, the studies, the paired
     differences pooled, the per-cell tables (folded), the notes and the figures; every
     table fits the page width; the CSVs are linked by their file names."""
-    from ..card import MATCHING, POOLED, POWER, UNKNOWN
+    from ..testcard import MATCHING, POOLED, POWER, UNKNOWN
     from . import html as H
 
     e = _html_mod.escape

@@ -4,7 +4,7 @@ Every timing in them comes from three committed files, each with the commit it w
 at: ``figures/perf-weka.json`` (``nox -s perf-weka``: our Weka learners beside Weka 3.6.14
 on the same folds), ``figures/perf-startup.json`` (``nox -s perf-startup``: README's command
 1 to its first progress, a one-cell run's fixed overhead) and ``figures/REPRODUCE.md``
-(``python -m simstudy.report.reproduce``: what a reproduction of the default studies cost).
+(``python -m simstudy cost``: what a reproduction of the default studies cost).
 ``python -m simstudy pages`` (:mod:`simstudy.report.pages`) replaces the text between the
 markers ``<!-- performance:begin -->`` and ``<!-- performance:end -->`` in ``README.md`` and
 in ``docs/performance.md`` with :func:`readme_section` and :func:`docs_section`; ``--check``
@@ -70,7 +70,7 @@ def read_reproduction(root: Path = ROOT) -> Reproduction:
                       r"wall time (.+?)\.$", text, re.M)
     if commit is None or total is None:
         raise SimstudyError(f"{str(path)!r} has no 'Measured at commit' or 'Total:' line; "
-                            "regenerate it with python -m simstudy.report.reproduce")
+                            "regenerate it with python -m simstudy cost STORE... --commit REV")
     load = re.search(r"\(load ([\d.]+\s*[-–]\s*[\d.]+)", text)
     rows = _table(text, "| study |")
     if not rows:

@@ -225,9 +225,7 @@ def fidelity_page(figures: Path | str = "figures") -> str:
         *[f"- **{k}**: {rule}" for k, rule in STATUS_RULES], "",
         "## The paper tables", "", _md(main), "",
         "## Paper variants and hypotheses", "",
-        "The same checks under the scenarios the `*-paper` studies and `odr-size` add (their "
-        "RESULTS.md say which are fixed a priori and which are hypotheses read off the "
-        "paper's tables).", "", _md(var)]
+        _studies.FIDELITY_VARIANTS, "", _md(var)]
     return HEADER + "\n\n" + generated("fidelity", "\n".join(body)) + "\n"
 
 

@@ -1,9 +1,10 @@
 """What a whole reproduction costs: worker time per study, per learner and per data set.
 
 Reads the stores a reproduction wrote (``nox -s reproduce``) and the wall times its driver
-logged, and writes ``figures/REPRODUCE.md``: every number in it comes from the stores' trial
-rows (``seconds``: each trial's compute time in its worker) and the ``runs`` log (start and
-finish of each invocation), so the page can be regenerated at any time.
+logged, and writes ``figures/REPRODUCE.md`` (:func:`write`; ``python -m simstudy cost``):
+every number in it comes from the stores' trial rows (``seconds``: each trial's compute time
+in its worker) and the ``runs`` log (start and finish of each invocation), so the page can
+be regenerated at any time.
 
 Examples
 --------
@@ -17,7 +18,6 @@ Examples
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -87,7 +87,7 @@ def render(stores: Iterable[str | os.PathLike], *, commit: str, note: str = "",
     lines = ["# What a reproduction costs", "",
              f"Measured at commit `{commit}` from the stores' trial rows (worker seconds) and "
              "their `runs` log (wall time of each finished invocation). Regenerate with "
-             "`python -m simstudy.report.reproduce STORE... --commit REV`.", ""]
+             "`python -m simstudy cost STORE... --commit REV`.", ""]
     if note:
         lines += [note, ""]
     lines += [f"Total: {int(per_study['trials'].sum()):,} trials, worker time "
@@ -111,23 +111,23 @@ def render(stores: Iterable[str | os.PathLike], *, commit: str, note: str = "",
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    import argparse
+def write(stores: Iterable[str | os.PathLike], out: str | os.PathLike = "figures/REPRODUCE.md",
+          *, commit: str, note: str = "") -> Path:
+    """Write :func:`render` of ``stores`` to ``out``; returns ``out``.
 
-    p = argparse.ArgumentParser(prog="python -m simstudy.report.reproduce",
-                                description="figures/REPRODUCE.md from a reproduction's stores")
-    p.add_argument("stores", nargs="+")
-    p.add_argument("--commit", required=True)
-    p.add_argument("--note", default="")
-    p.add_argument("--out", default="figures/REPRODUCE.md")
-    a = p.parse_args(argv)
-    for s in a.stores:
+    Examples
+    --------
+    >>> write(["no-such-store.sqlite"], commit="abc1234")
+    Traceback (most recent call last):
+    ...
+    simstudy.errors.SimstudyError: store 'no-such-store.sqlite' does not exist
+    """
+    from ..errors import SimstudyError
+
+    stores = [str(s) for s in stores]
+    for s in stores:
         if not Path(s).is_file():
-            p.error(f"store {s!r} does not exist")
-    Path(a.out).write_text(render(a.stores, commit=a.commit, note=a.note))
-    print(json.dumps({"out": a.out}))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+            raise SimstudyError(f"store {s!r} does not exist")
+    out = Path(out)
+    out.write_text(render(stores, commit=commit, note=note))
+    return out

@@ -28,7 +28,7 @@ from ..errors import SimstudyError, unknown
 from ..spec import parse_spec
 from .ban import BanSource
 from .base import SOURCES, Source
-from .bundled import PAPER_NAMES, BundledSource, manifest
+from .bundled import BundledSource, manifest
 from .files import FileSource
 from .gaussian import GaussianSource
 from .openml import OpenMLSource
@@ -45,7 +45,6 @@ __all__ = [
     "list_sources",
     "describe_sources",
     "dataset_info",
-    "PAPER_NAMES",
     "missing_notes",
 ]
 

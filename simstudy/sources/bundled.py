@@ -11,8 +11,8 @@ the values as they occur, sorted; ``NAME[domains=declared]`` encodes over the de
 domains in their declared order, with the declared class order (unused classes included):
 what Weka's learners see when they read that ARFF.
 
-The papers name the data sets in their own ways; the dicts below map each paper's name to
-the bundled file (``None`` = not available, never substituted).
+The papers name the data sets in their own ways; each study maps its paper's names to the
+bundled files (``None`` = not available, never substituted).
 """
 
 from __future__ import annotations
@@ -32,107 +32,6 @@ from .base import SOURCES, Source
 from .encode import encode
 
 DATA_DIR = Path(__file__).with_name("data")
-
-# Alpaydın (1999) Tables 1-3.
-ALPAYDIN1999 = {
-    "IRIS": "iris",
-    "WINE": "wine",
-    "GLASS": "glass",
-    "VOWEL": "vowel",  # UCI vowel-context, 13 attributes; the 10 speech features only:
-    #                    "vowel[drop=Train_or_Test;Speaker_Number;Sex]"
-    "ODR": "optdigits",  # "optical handwritten digit recognition" (Alpaydın & Kaynak's UCI set)
-    "PEN": "pendigits",
-    "DIGIT": None,  # a second optical-digit set "available from the author": not public
-    "THYROID": None,  # Alpaydın's THYROID (not UCI new-thyroid): not available
-}
-
-# Wang, Li & Li (2016) Tables 4-5 (the paper's descriptions: sizes and class counts match).
-WANG2016 = {
-    "Iris": "iris",
-    "Wine": "wine",
-    "Glass": "glass",
-    "Heart": "heart-statlog",  # 270 x 13, present/absent
-    "Balance": "balance-scale",  # 625 x 4, 46.08/46.08/7.84 %
-    "Thyroid gland": "new-thyroid",  # 215 x 5, classes 150/35/30
-}
-
-# Yıldız & Alpaydın (2006) Tables 1-2.  Where the name is ambiguous the MAX column (error of
-# always predicting the majority class, ~ minority share) decided, as noted.
-YILDIZ2006 = {
-    "balance": "balance-scale",
-    "breast": "breast-w",  # MAX 34.48 % = 241/699 (Wisconsin); breast-cancer would be 29.7 %
-    "bupa": "bupa",
-    "car": "car",
-    "cmc": "cmc",
-    "credit": "crx",  # MAX 44.55 % ~ 307/690 (credit approval); credit-g would be 30 %
-    "cylinder": "cylinder-bands",  # MAX 42.22 % = 228/540
-    "dermatology": "dermatology",
-    "ecoli": "ecoli",
-    "flare": "flare1",  # MAX 11.15 % = C-class error of flare1 (11.1 %); flare2 is 17.1 %
-    "glass": "glass",
-    "haberman": "haberman",
-    "hepatitis": "hepatitis",
-    "horse": "horse-colic",  # MAX 36.96 % = 136/368 (class: surgical lesion)
-    "iris": "iris",
-    "ironosphere": "ionosphere",  # the paper's spelling; MAX 35.90 % = 126/351
-    "monks": "monks-1-test",  # MAX 51.93 %: a balanced set, ~51.9 % expected for 432
-    #                            instances (124 would give ~53.6 %); monks-2/3 are unbalanced.
-    #                            monks-1-test holds all 432 points of the MONK-1 domain.
-    "mushroom": "mushroom",
-    "nursery": "nursery",
-    "optdigits": "optdigits",
-    "pendigits": "pendigits",
-    "pima": "diabetes",  # Pima Indians diabetes, MAX 34.90 % = 268/768
-    "segment": "segment",
-    "spambase": "spambase",
-    "tictactoe": "tic-tac-toe",
-    "vote": "vote",
-    "wave": "waveform",  # 5000 x 21
-    "wine": "wine",
-    "yeast": "yeast",
-    "zoo": "zoo",
-}
-
-# Bouckaert & Frank (2004) Table 1.  Their #atts. column counts the class for arrhythmia
-# (280), credit-rating (16) and ecoli (8) but not for the other sets; our files agree with
-# the paper on every #inst. and #cl. and on #atts. once that is allowed for.
-BOUCKAERT2004 = {
-    "anneal": "anneal",
-    "arrhythmia": "arrhythmia",
-    "audiology": "audiology",
-    "autos": "autos",
-    "balance-scale": "balance-scale",
-    "breast-cancer": "breast-cancer",
-    "credit-rating": "crx",  # Weka credit-a = UCI credit approval
-    "ecoli": "ecoli",
-    "German credit": "credit-g",
-    "glass": "glass",
-    "heart-statlog": "heart-statlog",
-    "hepatitis": "hepatitis",
-    "horse-colic": "horse-colic",
-    "Hungarian heart disease": "heart-h",
-    "ionosphere": "ionosphere",
-    "iris": "iris",
-    "labor": "labor",
-    "lymphography": "lymphography",
-    "pima-diabetes": "diabetes",
-    "primary-tumor": "primary-tumor",
-    "sonar": "sonar",
-    "soybean": "soybean",
-    "vehicle": "vehicle",
-    "vote": "vote",
-    "vowel": "vowel",  # Weka vowel: all 13 attributes
-    "Wisconsin breast cancer": "breast-w",
-    "zoo": "zoo",
-}
-
-PAPER_NAMES = {
-    "alpaydin1999": ALPAYDIN1999,
-    "wang2016": WANG2016,
-    "yildiz2006": YILDIZ2006,
-    "bouckaert2004": BOUCKAERT2004,
-}
-
 
 #: how a bundled set's nominal values and classes are encoded (``[domains=...]``)
 DOMAIN_MODES = ("observed", "declared")

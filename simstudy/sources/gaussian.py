@@ -16,13 +16,17 @@ Vectors are ``(a,b,...)``; a covariance is a scalar ``c`` (``c * I``) or a matri
 separated by ``;``.  Numbers may be fractions (``-3/2``).  Defaults: ``mu0=(0,0)``,
 ``s0=1``, ``mu1=(1,1)``, ``s1=1``, ``n=200``, ``n_test=0``, ``balanced=0``.
 
-``wang-case1`` ... ``wang-case8`` are the eight cases of Wang, Li & Li (2016) Table 3
-(``mu0 = (0,0)``, ``Sigma0 = I``, ``mu1`` and ``Sigma1 = c I`` as printed there), and take
-the same ``n``, ``n_test``, ``balanced`` parameters.
+A study may name Gaussian sources of fixed means and covariances in a
+``gaussian_sources.json`` of its folder (:func:`declared_gaussians`): ``wang-case1`` ...
+``wang-case8`` are the eight cases of Wang, Li & Li (2016) Table 3 (``mu0 = (0,0)``,
+``Sigma0 = I``, ``mu1`` and ``Sigma1 = c I`` as printed there), declared by that study; a
+named source takes the same ``n``, ``n_test``, ``balanced`` parameters.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from fractions import Fraction
 
@@ -30,21 +34,12 @@ import numpy as np
 
 from ..core import Dataset
 from ..errors import SimstudyError
+from ..registry import study_files
 from ..spec import format_spec
 from .base import SOURCES, Source
 
-# Wang, Li & Li (2016) Table 3: case -> (mu1 as printed, Sigma1 multiplier of I2 as printed).
-# Checked against studies/reference/wang2016_table3.csv by the tests.
-WANG2016_CASES: dict[int, tuple[str, str]] = {
-    1: ("(-3/2,-3/2)", "1/2"),
-    2: ("(-1/2,-1/2)", "1/6"),
-    3: ("(1,1)", "1/6"),
-    4: ("(1,1)", "1/3"),
-    5: ("(1,1)", "1/2"),
-    6: ("(1,1)", "7/3"),  # the only multiplier above 1, as printed
-    7: ("(2,2)", "1/6"),
-    8: ("(2,2)", "1/2"),
-}
+#: the file in which a study's folder declares named Gaussian sources (:func:`declared_gaussians`)
+DECLARED_FILE = "gaussian_sources.json"
 
 _DEFAULTS = {
     "mu0": "(0,0)",
@@ -174,19 +169,12 @@ def _bool_param(name: str, key: str, v: str) -> bool:
     raise SimstudyError(f"source {name!r}: {key}={v!r} must be 0 or 1")
 
 
-def make_gauss(spec_name: str, params: dict[str, str]) -> GaussianSource:
-    """Build a Gaussian source from a parsed ``gauss[...]`` or ``wang-caseK[...]`` spec."""
-    if spec_name.startswith("wang-case"):
+def make_gauss(spec_name: str, params: dict[str, str],
+               fixed: dict[str, str] | None = None) -> GaussianSource:
+    """Build a Gaussian source from a parsed ``gauss[...]`` spec, or a named one whose
+    means and covariances are ``fixed`` (only ``n``, ``n_test``, ``balanced`` left free)."""
+    if fixed is not None:
         allowed = {"n", "n_test", "balanced"}
-        try:
-            case = int(spec_name[len("wang-case") :])
-            mu1, c1 = WANG2016_CASES[case]
-        except (ValueError, KeyError):
-            raise SimstudyError(
-                f"unknown source {spec_name!r}; the Wang et al. (2016) cases are "
-                f"wang-case1 ... wang-case8"
-            ) from None
-        fixed = {"mu0": "(0,0)", "s0": "1", "mu1": mu1, "s1": c1}
     else:
         allowed = set(_DEFAULTS)
         fixed = {}
@@ -217,7 +205,33 @@ def _gauss(spec: str, params: dict[str, str]) -> GaussianSource:
     return make_gauss("gauss", params)
 
 
-@SOURCES.register("wang-case{k}", choices=tuple(f"wang-case{k}" for k in WANG2016_CASES))
-def _wang_case(spec: str, params: dict[str, str], k: str) -> GaussianSource:
-    """Gaussian case k = 1..8 of Wang, Li & Li 2016 Table 3 (e.g. wang-case3[n=200])"""
-    return make_gauss(f"wang-case{k}", params)
+@functools.cache
+def declared_gaussians() -> dict[str, dict]:
+    """The named Gaussian sources the studies declare (each ``gaussian_sources.json`` in
+    their folders): name template (``"name{k}"``) -> ``description``, the parameters every
+    case fixes (``fixed``) and each case's own (``cases``: k -> parameters).
+
+    >>> fam = declared_gaussians()["wang-case{k}"]
+    >>> fam["fixed"], fam["cases"]["3"]
+    ({'mu0': '(0,0)', 's0': '1'}, {'mu1': '(1,1)', 's1': '1/6'})
+    """
+    out: dict[str, dict] = {}
+    for path in study_files(DECLARED_FILE):
+        out.update(json.loads(path.read_text(encoding="utf-8")))
+    return out
+
+
+def _named(template: str, spec: str, params: dict[str, str], **groups: str) -> GaussianSource:
+    cases = declared_gaussians()[template]["cases"]
+    case = cases.get(",".join(str(int(v)) for v in groups.values()))
+    if case is None:
+        raise SimstudyError(f"unknown source {spec!r}; valid: "
+                            + ", ".join(template.format(k=k) for k in cases))
+    return make_gauss(template.format(**groups), params,
+                      {**declared_gaussians()[template].get("fixed", {}), **case})
+
+
+for _template, _family in declared_gaussians().items():
+    SOURCES.register(_template, functools.partial(_named, _template),
+                     description=_family["description"],
+                     choices=tuple(_template.format(k=k) for k in _family["cases"]))

@@ -1,37 +1,28 @@
-"""The tests proposed since 1998, computed on many trials at once: one array call per test.
+"""Named tests on many trials at once: one array call per test.
 
 :class:`Trials` stacks trials of one shape (a cell's stored trials, or synthetic ones);
-:func:`evaluate` computes a named test (``bayes-correlated-t``, ``cv-clt[alternative=
-greater]``, ...: the names of :mod:`.registry`) for one learner pair over all of them with the
-vectorised twins of :mod:`.bayes`, :mod:`.folds`, :mod:`.instances`; :func:`choose` does the
-same for the model confidence set.  Each trial's result is the one the named test gives on
-that trial alone (tests/test_report_baselines.py checks it): no statistic depends on the
-other trials of the batch, and the Monte Carlo tests draw from per-trial keys.
+:func:`evaluate` computes a named test (``t5x2cv``, ``bayes-correlated-t``, ``cv-clt[
+alternative=greater]``, ...: the names of :mod:`.registry`) for one learner pair over all of
+them with the batch form its registry entry declares; :func:`choose` does the same for a
+choice method (the model confidence set).  Each trial's result is the one the named test
+gives on that trial alone (tests/test_stats_registry.py checks it bit for bit): no statistic
+depends on the other trials of the batch, and the Monte Carlo tests draw from per-trial keys.
+Which tests the baselines tables compute is the registry's :func:`.registry.baselines`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import SimstudyError, unknown
-from ..spec import parse_spec
-from . import bayes as BY
-from . import folds as FD
 from . import instances as I
-from . import mcs as M
+from ._result import Outcome
+from .registry import TESTS, ChoiceMethod, get_test
 
-__all__ = ["NEW_TESTS", "NEW_CHOICES", "Outcome", "Trials", "choose", "evaluate"]
-
-#: the pairwise tests this module computes, in the order tables list them
-NEW_TESTS = ("bayes-correlated-t", "conservative-z", "combined-t5x2cv", "wilcoxon",
-             "sign-test", "cv-clt", "cv-clt[alternative=greater]", "mcnemar-exact",
-             "mcnemar-midp", "paired-permutation", "paired-permutation[resamples=exact]",
-             "paired-bootstrap", "paired-bootstrap[resamples=exact]")
-#: the K-learner choice methods
-NEW_CHOICES = ("mcs", "mcs[stat=max]")
+__all__ = ["Outcome", "Trials", "choose", "evaluate"]
 
 
 @dataclass
@@ -95,70 +86,9 @@ class Trials:
         return np.array([I.resampling_key(s, which, a, b) for s in self.seeds], dtype=np.uint64)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """A test on T trials: ``statistic``, ``pvalue`` (T,), and per-trial ``extra`` arrays
-    (the Bayesian test's ``p_left``, ``p_rope``, ``p_right``)."""
-
-    statistic: np.ndarray
-    pvalue: np.ndarray
-    extra: dict[str, np.ndarray] = field(default_factory=dict)
-
-
-def _bayes(tr: Trials, a: int, b: int, rope: str = "0.01") -> Outcome:
-    ntr, nte = tr.mean_sizes()
-    s, p, pl, p0, pr = BY.correlated_bayesian_ttest_batch(
-        tr.errors[:, a] - tr.errors[:, b], ntr, nte, rope=float(rope))
-    return Outcome(s, p, {"p_left": pl, "p_rope": p0, "p_right": pr})
-
-
-def _fold_test(fn: Callable) -> Callable:
-    def run(tr: Trials, a: int, b: int) -> Outcome:
-        return Outcome(*fn(tr.errors[:, a] - tr.errors[:, b]))
-    return run
-
-
-def _cv_clt(tr: Trials, a: int, b: int, alternative: str = "two-sided") -> Outcome:
-    c = tr.pair_counts(a, b)[:, 0]  # replication 0: one k-fold partition
-    return Outcome(*I.cv_clt_batch(c[..., 2], c[..., 0] - c[..., 1], c[..., 0] + c[..., 1],
-                                   alternative=alternative))
-
-
-def _first_fold(fn: Callable) -> Callable:
-    def run(tr: Trials, a: int, b: int) -> Outcome:
-        c = tr.pair_counts(a, b)[:, 0, 0]
-        return Outcome(*fn(c[:, 0], c[:, 1]))
-    return run
-
-
-def _resampled(which: int) -> Callable:
-    def run(tr: Trials, a: int, b: int, resamples: str = "9999") -> Outcome:
-        c = tr.pair_counts(a, b)[:, 0, 0]
-        B = None if resamples == "exact" else int(resamples)
-        keys = None if B is None else tr.keys(which, a, b)
-        if which == I.PERMUTATION:
-            return Outcome(*I.paired_permutation_batch(c[:, 0], c[:, 1], keys, resamples=B))
-        return Outcome(*I.paired_bootstrap_batch(c[:, 0], c[:, 1], c[:, 2], keys, resamples=B))
-    return run
-
-
-_EVALUATORS: dict[str, Callable[..., Outcome]] = {
-    "bayes-correlated-t": _bayes,
-    "conservative-z": lambda tr, a, b: Outcome(*FD.conservative_z_batch(
-        tr.errors[:, a] - tr.errors[:, b])),
-    "combined-t5x2cv": _fold_test(FD.combined_ttest_5x2cv_batch),
-    "wilcoxon": _fold_test(FD.wilcoxon_signed_rank_batch),
-    "sign-test": _fold_test(FD.sign_test_batch),
-    "cv-clt": _cv_clt,
-    "mcnemar-exact": _first_fold(I.mcnemar_exact_batch),
-    "mcnemar-midp": _first_fold(I.mcnemar_midp_batch),
-    "paired-permutation": _resampled(I.PERMUTATION),
-    "paired-bootstrap": _resampled(I.BOOTSTRAP),
-}
-
-
 def evaluate(spec: str, trials: Trials, a: int = 0, b: int = 1) -> Outcome:
-    """The named test ``spec`` on learners ``a``, ``b`` of every trial.
+    """The named test ``spec`` on learners ``a``, ``b`` of every trial (its entry's batch
+    form).
 
     Examples
     --------
@@ -168,17 +98,16 @@ def evaluate(spec: str, trials: Trials, a: int = 0, b: int = 1) -> Outcome:
     >>> out.pvalue.shape
     (4,)
     """
-    base, params = parse_spec(spec)
-    fn = _EVALUATORS.get(base)
-    if fn is None:
-        raise unknown("vectorised test", spec, list(_EVALUATORS))
-    return fn(trials, a, b, **params)
+    test = get_test(spec)
+    if isinstance(test, ChoiceMethod) or test.batch is None:
+        raise unknown("test with a batch form", spec, _batched(ChoiceMethod, invert=True))
+    return test.batch(trials, a, b)
 
 
 def choose(spec: str, trials: Trials, alpha: float = 0.05, *, reps: int = 1000,
            chunk: int = 256) -> np.ndarray:
     """A choice method (``mcs``, ``mcs[stat=max]``) on every trial: the chosen learner per
-    trial (T,), as :func:`.mcs.mcs_choice` chooses on each trial alone.
+    trial (T,), as the method chooses on each trial alone (its entry's batch form).
 
     Examples
     --------
@@ -188,18 +117,17 @@ def choose(spec: str, trials: Trials, alpha: float = 0.05, *, reps: int = 1000,
     >>> choose("mcs", Trials(e[None], np.full(1, 50.0), np.full(1, 50.0))).tolist()
     [1]
     """
-    base, params = parse_spec(spec)
-    if base != "mcs":
-        raise unknown("vectorised choice method", spec, NEW_CHOICES)
-    method = "max" if params.get("stat") == "max" else "R"
-    E = trials.errors
-    T, K, R, F = E.shape
-    losses = E.reshape(T, K, R * F).transpose(0, 2, 1)
-    best = np.empty(T, dtype=np.int64)
-    for s in range(0, T, chunk):
-        e = min(T, s + chunk)
-        idx = np.stack([M.mcs_indices(R, F, reps, np.random.default_rng(M.content_seed(E[t])))
-                        for t in range(s, e)])
-        p, _ = M.mcs_pvalues(losses[s:e], idx, method=method)
-        best[s:e] = np.argmax(p > alpha, axis=1)  # the most preferred member of the set
-    return best
+    m = get_test(spec)
+    if not isinstance(m, ChoiceMethod) or m.batch is None:
+        raise unknown("choice method with a batch form", spec, _batched(ChoiceMethod))
+    return m.batch(trials, alpha, reps=reps, chunk=chunk)
+
+
+def _batched(cls: type, invert: bool = False) -> list[str]:
+    """Registered names whose entry declares a batch form (of ``cls``, or not of it)."""
+    out = []
+    for e in TESTS:
+        t = get_test(e.name)
+        if (isinstance(t, cls) != invert) and t.batch is not None:
+            out.append(e.name)
+    return out

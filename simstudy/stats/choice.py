@@ -8,7 +8,8 @@ Each method is a pure function ``fn(errors, alpha) -> (best, order)``:
   paper's ``*``);
 * ``order`` — a full ordering, best first, where the method defines one, else ``None``.
 
-The four methods of the paper's §4.2–4.4 (and two variants):
+The four methods of the paper's §4.2–4.4 (and two variants), registered under these names by
+:mod:`.registry`:
 
 =====================  ==========================================================================
 ``anova``              ANOVA (eqs. 9–11) at ``alpha``; accepts → the simplest learner (index 0)
@@ -38,16 +39,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import SimstudyError, unknown
+from ..errors import SimstudyError
 from ..params import ALPHA, check
 from .mcs import mcs_choice
 from .multiple import anova, multitest, newman_keuls, testfirst
 
 __all__ = [
-    "CHOICE_FUNCTIONS",
     "ChoiceFn",
     "anova_choice",
-    "get_choice",
     "multitest_choice",
     "newman_keuls_choice",
     "testfirst_choice",
@@ -144,36 +143,6 @@ def _multitest_holm(errors: object, alpha: float = 0.05) -> Choice:
 
 def _mcs_max(errors: object, alpha: float = 0.05) -> Choice:
     return mcs_choice(errors, alpha, method="max")
-
-
-# name -> (fn(errors, alpha), description); the names the study and bench use
-CHOICE_FUNCTIONS: dict[str, tuple[ChoiceFn, str]] = {
-    "anova": (anova_choice,
-              "ANOVA F(K-1, K(L-1)) (Yildiz & Alpaydin 2006 eqs. 9-11): accepts -> the "
-              "simplest learner; rejects -> no best"),
-    "newman-keuls": (newman_keuls_choice,
-                     "Newman-Keuls range test (eq. 12), best by the four rules of sec. 4.2"),
-    "multitest": (multitest_choice,
-                  "MultiTest (Fig. 1): one-sided 5x2cv t, Bonferroni alpha/(K(K-1)/2); "
-                  "best and full ordering"),
-    "multitest[holm=1]": (_multitest_holm, "MultiTest with Holm's correction (sec. 3.2)"),
-    "testfirst": (testfirst_choice,
-                  "TestFirst (sec. 4.2): smallest mean must beat every simpler learner, "
-                  "one-sided 5x2cv t at alpha/(K-1)"),
-    "testfirst[family=pairs]": (_testfirst_pairs,
-                                "TestFirst at MultiTest's per-test level alpha/(K(K-1)/2)"),
-    "mcs": (mcs_choice,
-            "model confidence set (Hansen, Lunde & Nason 2011), T_R, replications "
-            "resampled, B = 1000: the most preferred learner in the set"),
-    "mcs[stat=max]": (_mcs_max, "the MCS with the T_max statistic"),
-}
-
-
-def get_choice(name: str) -> ChoiceFn:
-    """The choice function registered as ``name`` (see :data:`CHOICE_FUNCTIONS`)."""
-    if name not in CHOICE_FUNCTIONS:
-        raise unknown("choice method", name, CHOICE_FUNCTIONS)
-    return CHOICE_FUNCTIONS[name][0]
 
 
 testfirst_choice.__test__ = False  # type: ignore[attr-defined]  # pytest: a name, not a test

@@ -41,8 +41,8 @@ import numpy as np
 from ..errors import SimstudyError
 from ..params import ALPHA, check
 
-__all__ = ["MCSResult", "content_seed", "mcs_choice", "mcs_indices", "mcs_pvalues",
-           "model_confidence_set"]
+__all__ = ["MCSResult", "content_seed", "mcs_choice", "mcs_choice_batch", "mcs_indices",
+           "mcs_pvalues", "model_confidence_set"]
 
 METHODS = ("R", "max")
 BLOCKS = ("replication", "fold")
@@ -274,3 +274,29 @@ def mcs_choice(errors: object, alpha: float = 0.05, *, method: str = "R",
                              shape=(R, F), seed=content_seed(a))
     out = [i for i in reversed(r.eliminated) if i not in r.included]
     return r.included[0], tuple(r.included) + tuple(out)
+
+
+def mcs_choice_batch(errors: np.ndarray, alpha: float = 0.05, *, method: str = "R",
+                     reps: int = 1000, chunk: int = 256) -> np.ndarray:
+    """:func:`mcs_choice`'s ``best`` on each of T trials, ``errors`` (T, K, R, F): the
+    chosen learner per trial (T,), as it chooses on each trial alone (each trial's
+    resamples drawn from its own errors), ``chunk`` trials per array call.
+
+    Examples
+    --------
+    >>> e = np.stack([np.full((5, 2), 0.30), np.full((5, 2), 0.10), np.full((5, 2), 0.11)])
+    >>> e = e + np.random.default_rng(3).normal(0, 0.01, e.shape)
+    >>> mcs_choice_batch(e[None]).tolist()
+    [1]
+    """
+    E = np.asarray(errors, dtype=np.float64)
+    T, K, R, F = E.shape
+    losses = E.reshape(T, K, R * F).transpose(0, 2, 1)
+    best = np.empty(T, dtype=np.int64)
+    for s in range(0, T, chunk):
+        e = min(T, s + chunk)
+        idx = np.stack([mcs_indices(R, F, reps, np.random.default_rng(content_seed(E[t])))
+                        for t in range(s, e)])
+        p, _ = mcs_pvalues(losses[s:e], idx, method=method)
+        best[s:e] = np.argmax(p > alpha, axis=1)  # the most preferred member of the set
+    return best

@@ -20,6 +20,10 @@ Conventions shared by every function here
 * Bad input (wrong shape, nan/inf, unknown ``alternative``) raises
   :class:`~simstudy.errors.SimstudyError` naming the parameter and the bad value.
 
+* Batch-first: the t and F tests are computed on rows (a batch of trials, one row each);
+  the scalar function checks its input and runs a batch of one, the ``*_batch`` functions
+  (the registry's batch forms, :mod:`.registry`) run T trials through the same code.
+
 p-values use :mod:`scipy.special` (``stdtr``, ``fdtrc``, ``chdtrc``, ``ndtr``) directly:
 the same numbers as ``scipy.stats`` distributions at a fraction of the call overhead,
 because these functions are called millions of times.
@@ -34,7 +38,7 @@ import numpy as np
 from scipy import special
 
 from ..errors import SimstudyError, unknown
-from ._common import check_array, degenerate, undefined
+from ._common import REL_TOL, check_array, undefined
 from ._result import TestResult
 
 __all__ = [
@@ -42,11 +46,15 @@ __all__ = [
     "DF_BALANCED_EQ7",
     "dof_balanced",
     "ftest_5x2cv",
+    "ftest_5x2cv_batch",
     "ftest_balanced_5x2cv",
+    "paired_t_batch",
     "mcnemar",
     "proportions_test",
     "ttest_5x2cv",
+    "ttest_5x2cv_batch",
     "ttest_blocked_3x2cv",
+    "ttest_blocked_3x2cv_batch",
     "ttest_corrected_repeated_kfold",
     "ttest_corrected_resampled",
     "ttest_kfold",
@@ -95,13 +103,13 @@ def _positive(x: object, name: str) -> float:
     return float(a.mean())
 
 
-def _t_pvalue(t: float, df: float, alternative: str) -> float:
-    """p-value of Student's t with ``df`` degrees of freedom."""
+def _tail(t: np.ndarray, df: float, alternative: str) -> np.ndarray:
+    """p-values of Student's t with ``df`` degrees of freedom."""
     if alternative == "two-sided":
-        return min(1.0, 2.0 * float(special.stdtr(df, -abs(t))))
+        return np.minimum(1.0, 2.0 * special.stdtr(df, -np.abs(t)))
     if alternative == "greater":
-        return float(special.stdtr(df, -t))
-    return float(special.stdtr(df, t))
+        return special.stdtr(df, -t)
+    return special.stdtr(df, t)
 
 
 def _z_pvalue(z: float, alternative: str) -> float:
@@ -119,27 +127,124 @@ def _d_array(d: object, **check: object) -> np.ndarray:
     squares of tiny differences from underflowing (which would make the result depend on
     the scale).
     """
+    return _d_scaled(d, **check)[0]
+
+
+def _d_scaled(d: object, **check: object) -> tuple[np.ndarray, float]:
+    """:func:`_d_array` and the ``max|d|`` it divided by (1 for all zeros): the scale of
+    the estimate and standard error a result reports."""
     a = check_array(d, "d", **check)  # type: ignore[arg-type]
     m = float(np.abs(a).max())
-    return a / m if m > 0 else a
+    return (a / m, m) if m > 0 else (a, 1.0)
 
 
-def _paired_t(d: np.ndarray, alternative: str, var_factor: float | None) -> TestResult:
-    """One-sample t on ``d`` (flattened): t = mean / sqrt(c * s^2), s^2 with ddof=1, df n-1.
+# -------------------------------------------------------------- batch-first cores
+# Each test below is computed on rows: ``x`` (T, n) differences at unit scale (per row
+# divided by its max|d|, see :func:`_unit`), ``scale`` (T,) each row's max|x| (1, or 0 for
+# an all-zero row).  The batch forms call them on T trials, the scalar functions on a batch
+# of one (the same operations in the same order, so the same bits).
 
-    ``var_factor`` c is ``1/n`` for the plain t test and ``1/n + n2/n1`` for the Nadeau &
-    Bengio correction.
-    """
-    x = d.ravel()
-    n = x.size
-    m = float(x.mean())
-    ss = float(((x - m) ** 2).sum())
-    df = float(n - 1)
-    if degenerate(ss, float(np.abs(x).max()), n):
+def _unit(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per trial ``d / max|d|`` (as :func:`_d_array`), flattened to (T, n); and max|d| of
+    the result (1 or 0)."""
+    x = d.reshape(d.shape[0], -1)
+    m = np.abs(x).max(axis=1)
+    x = np.where(m[:, None] > 0, x / np.where(m > 0, m, 1.0)[:, None], x)
+    return np.ascontiguousarray(x), np.abs(x).max(axis=1)
+
+
+def _one(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A validated, unit-scaled ``a`` as a batch of one row."""
+    x = np.ascontiguousarray(a.reshape(1, -1))
+    return x, np.abs(x).max(axis=1)
+
+
+def _degenerate(ss: np.ndarray, scale: np.ndarray, count: int) -> np.ndarray:
+    """:func:`._common.degenerate` per row."""
+    return ss <= count * (REL_TOL * scale) ** 2
+
+
+def _spread(x: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: mean, sum of squared deviations, and whether that spread is zero."""
+    m = x.mean(axis=1)
+    ss = ((x - m[:, None]) ** 2).sum(axis=1)
+    return m, ss, _degenerate(ss, scale, x.shape[1])
+
+
+def _paired_rows(x: np.ndarray, scale: np.ndarray, factor: np.ndarray | float | None,
+                 alternative: str = "two-sided") -> tuple[np.ndarray, ...]:
+    """One-sample t per row: t = mean / sqrt(c * s^2), s^2 with ddof=1, df n-1; ``factor``
+    c is ``1/n`` (None) for the plain t test and ``1/n + n2/n1`` for the Nadeau & Bengio
+    correction.  Returns t, p, mean, standard error, undefined."""
+    n = x.shape[1]
+    m, ss, bad = _spread(x, scale)
+    c = 1.0 / n if factor is None else factor
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.sqrt(c * ss / (n - 1))
+        t = m / se
+    return t, _tail(t, float(n - 1), alternative), m, se, bad
+
+
+def _s2_rows(x: np.ndarray) -> np.ndarray:
+    """Per row of a 5x2 cv, sum_i s_i^2 with s_i^2 = (d_i1 - d_i2)^2 / 2."""
+    a = x.reshape(-1, 5, 2)
+    diff = np.ascontiguousarray(a[:, :, 0] - a[:, :, 1])
+    return (diff * diff).sum(axis=1) / 2.0
+
+
+def _t5x2_rows(x: np.ndarray, scale: np.ndarray, cell: int = 0,
+               alternative: str = "two-sided") -> tuple[np.ndarray, ...]:
+    """Per row of a 5x2 cv: t = x[cell] / sqrt(sum_i s_i^2 / 5) ~ t(5).  Returns t, p,
+    numerator, standard error, undefined."""
+    s2 = _s2_rows(x)
+    bad = _degenerate(2.0 * s2, scale, 5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.sqrt(s2 / 5.0)
+        t = x[:, cell] / se
+    return t, _tail(t, 5.0, alternative), x[:, cell], se, bad
+
+
+def _f5x2_rows(x: np.ndarray, scale: np.ndarray, factor: float,
+               df_num: float) -> tuple[np.ndarray, ...]:
+    """Per row of a 5x2 cv: f = factor sum d^2 / (2 sum_i s_i^2) ~ F(df_num, 5), upper tail.
+    Returns f, p, undefined."""
+    s2 = _s2_rows(x)
+    bad = _degenerate(2.0 * s2, scale, 5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = factor * (x * x).sum(axis=1) / (2.0 * s2)
+    return f, special.fdtrc(df_num, 5.0, f), bad
+
+
+def _tb3x2_rows(x: np.ndarray, scale: np.ndarray, alternative: str = "two-sided",
+                one_sided_critical: bool = False) -> tuple[np.ndarray, ...]:
+    """Per row of a blocked 3x2 cv: t = mean / sqrt(sum (d - mean)^2 / 6) ~ t(5); with
+    ``one_sided_critical`` p = P(T_5 > |t|).  Returns t, p, mean, standard error,
+    undefined."""
+    m, ss, bad = _spread(x, scale)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.sqrt(ss / 6.0)
+        t = m / se
+    p = special.stdtr(5.0, -np.abs(t)) if one_sided_critical else _tail(t, 5.0, alternative)
+    return t, p, m, se, bad
+
+
+def _t_result(rows: tuple[np.ndarray, ...], df: float, alternative: str,
+              scale: float) -> TestResult:
+    """The scalar result of a batch of one (t, p, estimate, standard error, undefined);
+    ``scale`` what ``d`` was divided by."""
+    t, p, est, se, bad = rows
+    if bad[0]:
         return undefined(df, alternative)
-    c = 1.0 / n if var_factor is None else var_factor
-    t = m / math.sqrt(c * ss / (n - 1))
-    return TestResult(t, _t_pvalue(t, df, alternative), df, alternative)
+    return TestResult(float(t[0]), float(p[0]), df, alternative,
+                      estimate=float(est[0]) * scale, standard_error=float(se[0]) * scale)
+
+
+def _paired_t(a: np.ndarray, alternative: str, var_factor: float | None,
+              scale: float = 1.0) -> TestResult:
+    """One-sample t on the unit-scaled ``a`` (flattened), df n - 1 (:func:`_paired_rows`)."""
+    x, sc = _one(a)
+    return _t_result(_paired_rows(x, sc, var_factor, alternative), float(x.shape[1] - 1),
+                     alternative, scale)
 
 
 # ------------------------------------------------------------------------ 5x2 cv family
@@ -152,12 +257,6 @@ def _check_numerator(numerator: object) -> tuple[int, int]:
     if not ok:
         raise SimstudyError(f"numerator must be (replication 0..4, fold 0..1), got {numerator!r}")
     return i, j
-
-
-def _s2_sum(d: np.ndarray) -> float:
-    """Sum over replications of s_i^2 = (d_i1 - mean_i)^2 + (d_i2 - mean_i)^2 = (d_i1-d_i2)^2/2."""
-    diff = d[:, 0] - d[:, 1]
-    return float((diff * diff).sum()) / 2.0
 
 
 def ttest_5x2cv(
@@ -178,14 +277,11 @@ def ttest_5x2cv(
     d : array (5, 2)
         Error-rate differences A - B, ``d[replication, fold]``.
     """
-    a = _d_array(d, shape=(5, 2))
+    a, scale = _d_scaled(d, shape=(5, 2))
     alternative = _check_alternative(alternative)
     i, j = _check_numerator(numerator)
-    s2 = _s2_sum(a)
-    if degenerate(2.0 * s2, float(np.abs(a).max()), 5):
-        return undefined(5.0, alternative)
-    t = float(a[i, j]) / math.sqrt(s2 / 5.0)
-    return TestResult(t, _t_pvalue(t, 5.0, alternative), 5.0, alternative)
+    x, sc = _one(a)
+    return _t_result(_t5x2_rows(x, sc, 2 * i + j, alternative), 5.0, alternative, scale)
 
 
 def ftest_5x2cv(d: object) -> TestResult:
@@ -200,12 +296,12 @@ def ftest_5x2cv(d: object) -> TestResult:
 
 
 def _ftest(a: np.ndarray, factor: float, df_num: float) -> TestResult:
-    s2 = _s2_sum(a)
+    x, sc = _one(a)
+    f, p, bad = _f5x2_rows(x, sc, factor, df_num)
     df = (df_num, 5.0)
-    if degenerate(2.0 * s2, float(np.abs(a).max()), 5):
+    if bad[0]:
         return undefined(df, "two-sided")
-    f = factor * float((a * a).sum()) / (2.0 * s2)
-    return TestResult(f, float(special.fdtrc(df_num, 5.0, f)), df, "two-sided")
+    return TestResult(float(f[0]), float(p[0]), df, "two-sided")
 
 
 def dof_balanced(rho1: float, rho2: float) -> float:
@@ -289,15 +385,10 @@ def ttest_blocked_3x2cv(d: object, *, alternative: str = "two-sided") -> TestRes
     conf.R`` (``R/signif_Test/t_test_bmx2cv.R`` computes ``p = 2*pt(-|t|, df)``).  That code
     replaces a zero variance by 1e-9; we return nan / p = 1 instead (module convention).
     """
-    a = _d_array(d, shape=(3, 2))
+    a, scale = _d_scaled(d, shape=(3, 2))
     alternative = _check_alternative(alternative)
-    x = a.ravel()
-    m = float(x.mean())
-    ss = float(((x - m) ** 2).sum())
-    if degenerate(ss, float(np.abs(x).max()), 6):
-        return undefined(5.0, alternative)
-    t = m / math.sqrt(ss / 6.0)
-    return TestResult(t, _t_pvalue(t, 5.0, alternative), 5.0, alternative)
+    x, sc = _one(a)
+    return _t_result(_tb3x2_rows(x, sc, alternative), 5.0, alternative, scale)
 
 
 # ------------------------------------------------------------- k-fold / resampling t tests
@@ -307,8 +398,8 @@ def ttest_kfold(d: object, *, alternative: str = "two-sided") -> TestResult:
     ``t = sqrt(K) m / S`` with ``S^2 = sum (p_i - m)^2 / (K - 1)``, compared with t(K - 1).
     ``d`` is 1-d, one difference per fold (K >= 2).
     """
-    a = _d_array(d, ndim=1, min_size=2)
-    return _paired_t(a, _check_alternative(alternative), None)
+    a, scale = _d_scaled(d, ndim=1, min_size=2)
+    return _paired_t(a, _check_alternative(alternative), None, scale)
 
 
 def ttest_resampled(d: object, *, alternative: str = "two-sided") -> TestResult:
@@ -317,8 +408,8 @@ def ttest_resampled(d: object, *, alternative: str = "two-sided") -> TestResult:
     The standard paired t on n random train/test splits: ``t = mean / sqrt(s^2 / n)``,
     t(n - 1).  Known to have a very high type I error; kept as a baseline.
     """
-    a = _d_array(d, ndim=1, min_size=2)
-    return _paired_t(a, _check_alternative(alternative), None)
+    a, scale = _d_scaled(d, ndim=1, min_size=2)
+    return _paired_t(a, _check_alternative(alternative), None, scale)
 
 
 def ttest_corrected_resampled(
@@ -336,11 +427,11 @@ def ttest_corrected_resampled(
     freedom", which we read as a slip (with n = 10 the critical values differ by 2 %).
     ``n_train``/``n_test`` may be per-run arrays; their means are used.
     """
-    a = _d_array(d, ndim=1, min_size=2)
+    a, scale = _d_scaled(d, ndim=1, min_size=2)
     alternative = _check_alternative(alternative)
     n1 = _positive(n_train, "n_train")
     n2 = _positive(n_test, "n_test")
-    return _paired_t(a, alternative, 1.0 / a.size + n2 / n1)
+    return _paired_t(a, alternative, 1.0 / a.size + n2 / n1, scale)
 
 
 def ttest_corrected_repeated_kfold(
@@ -355,11 +446,11 @@ def ttest_corrected_repeated_kfold(
     ``d`` has shape (r, k): run j, fold i.  ``t = m / sqrt((1/(k r) + n2/n1) s^2)`` with
     m, s^2 the mean and variance (ddof=1) of all k r differences; df = k r - 1.
     """
-    a = _d_array(d, ndim=2, min_size=2)
+    a, scale = _d_scaled(d, ndim=2, min_size=2)
     alternative = _check_alternative(alternative)
     n1 = _positive(n_train, "n_train")
     n2 = _positive(n_test, "n_test")
-    return _paired_t(a, alternative, 1.0 / a.size + n2 / n1)
+    return _paired_t(a, alternative, 1.0 / a.size + n2 / n1, scale)
 
 
 def ttest_repeated_kfold(d: object, *, alternative: str = "two-sided") -> TestResult:
@@ -373,8 +464,8 @@ def ttest_repeated_kfold(d: object, *, alternative: str = "two-sided") -> TestRe
     is very high (the differences are not independent); kept as the paper's baseline.
     ``d`` has shape (r, k): run j, fold i.  With r = 1 it equals :func:`ttest_kfold`.
     """
-    a = _d_array(d, ndim=2, min_size=2)
-    return _paired_t(a, _check_alternative(alternative), None)
+    a, scale = _d_scaled(d, ndim=2, min_size=2)
+    return _paired_t(a, _check_alternative(alternative), None, scale)
 
 
 # ------------------------------------------------------------- single train/test split
@@ -438,5 +529,61 @@ def proportions_test(
     var = 2.0 * p * (1.0 - p) / n
     if var <= 0.0:
         return undefined(None, alternative)
-    z = (pa - pb) / math.sqrt(var)
-    return TestResult(z, _z_pvalue(z, alternative), None, alternative)
+    se = math.sqrt(var)
+    z = (pa - pb) / se
+    return TestResult(z, _z_pvalue(z, alternative), None, alternative,
+                      estimate=pa - pb, standard_error=se)
+
+
+# ----------------------------------------------------------------- batch forms
+# The registry's classic tests on T trials at once: ``d`` (T, R, F), one statistic and
+# p-value per trial, each bit for bit what the scalar function above gives on that trial
+# alone (both run the cores above; tests/test_stats_registry.py checks it).  No input
+# checks: the callers hand over stored fold differences.
+
+def _mean_size(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x)
+    return np.ascontiguousarray(x.reshape(x.shape[0], -1)).mean(axis=1)
+
+
+def _defined(rows: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(statistic, p) of a batch, nan and 1 where the statistic is undefined."""
+    stat, p, bad = rows[0], rows[1], rows[-1]
+    return np.where(bad, np.nan, stat), np.where(bad, 1.0, p)
+
+
+def paired_t_batch(d: np.ndarray, n_train: np.ndarray | None = None,
+                   n_test: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Two-sided paired t on each trial's differences ``d`` (T, ...): :func:`ttest_kfold`,
+    :func:`ttest_resampled`, :func:`ttest_repeated_kfold` per row; with ``n_train`` and
+    ``n_test`` (T, ...) sizes, the corrected t of :func:`ttest_corrected_resampled` and
+    :func:`ttest_corrected_repeated_kfold` (each trial's mean sizes).
+
+    Examples
+    --------
+    >>> t, p = paired_t_batch(np.array([[0.02, 0.01, 0.03, 0.00, 0.02]]))
+    >>> bool(p[0] == ttest_kfold([0.02, 0.01, 0.03, 0.00, 0.02]).pvalue)
+    True
+    """
+    x, scale = _unit(d)
+    n = x.shape[1]
+    c = None if n_train is None else 1.0 / n + _mean_size(n_test) / _mean_size(n_train)
+    return _defined(_paired_rows(x, scale, c))
+
+
+def ttest_5x2cv_batch(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ttest_5x2cv` (numerator p_1^(1), two-sided) on each trial's (5, 2) ``d``."""
+    return _defined(_t5x2_rows(*_unit(d)))
+
+
+def ftest_5x2cv_batch(d: np.ndarray, df_num: float = 10.0) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ftest_5x2cv` (``df_num`` 10) or the default :func:`ftest_balanced_5x2cv`
+    (``df_num`` 7) on each trial's (5, 2) ``d``."""
+    return _defined(_f5x2_rows(*_unit(d), 1.0, df_num))
+
+
+def ttest_blocked_3x2cv_batch(d: np.ndarray, one_sided_critical: bool = False
+                              ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ttest_blocked_3x2cv` on each trial's (3, 2) ``d``; ``one_sided_critical``:
+    the p-value ``P(T_5 > |t|)`` (the registry's ``tB3x2cv[crit=one-sided]``)."""
+    return _defined(_tb3x2_rows(*_unit(d), one_sided_critical=one_sided_critical))

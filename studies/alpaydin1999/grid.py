@@ -16,7 +16,10 @@ from .calibration import DATASETS, OUT_ODR_ROWS, VOWEL, chosen_epochs, odr_sourc
 
 REF = Path(__file__).parents[1] / "reference"
 TESTS = ("t5x2cv", "F5x2cv")
-#: Table 1's data sets (paper name -> our source; None = not available)
+#: Table 1's data sets (paper name -> our source; None = not available, never substituted):
+#: ODR is UCI's "optical handwritten digit recognition" (Alpaydın & Kaynak's set); DIGIT, a
+#: second optical-digit set "available from the author", is not public; THYROID is the
+#: paper's own set (not UCI new-thyroid)
 NUMERATOR_SETS = {"GLASS": "glass", "WINE": "wine", "IRIS": "iris", "THYROID": None,
                   "VOWEL": VOWEL, "ODR": "optdigits", "DIGIT": None, "PEN": "pendigits"}
 NUMERATOR_HIDDEN = 20

@@ -46,7 +46,7 @@ Choices the paper leaves open (documented, visible in the grid):
   seed, and the min–max over the seeds.
 
 Data (verified in tests/test_study_bouckaert.py against Table 1's #inst. and #cl.): all 27
-sets are bundled (:data:`simstudy.sources.bundled.BOUCKAERT2004`), and read as Weka reads its
+sets are bundled (:data:`.grid.DATASETS`), and read as Weka reads its
 ARFF files: ``NAME[domains=declared]`` (declared nominal domains, unused values included,
 and class order; ``simstudy/sources/data/DOMAINS.json``) wherever those are recorded --
 every set but heart-h (:func:`.grid.source`).  Variants: vowel keeps all
@@ -92,7 +92,7 @@ def build(datasets: Iterable[str] | None = None, learners: tuple[str, ...] = LEA
     return Study("replicability", cells(datasets, learners=learners), runs=RUNS, seed=SEED,
                  alpha=ALPHA, chunk=RUNS,
                  description="Bouckaert & Frank 2004 Tables 1-4 (replicability, 27 UCI sets)",
-                 render=render_study, meta={"paper": "bouckaert2004"})
+                 render=render_study, meta={"paper": "bouckaert2004", "repetition": "cell"})
 
 
 @register_study("replicability-strat",
@@ -104,4 +104,5 @@ def build_strat(datasets: Iterable[str] | None = None,
     return Study("replicability-strat", cells(datasets, strat=True, learners=learners),
                  runs=RUNS, seed=SEED, alpha=ALPHA, chunk=RUNS,
                  description="Bouckaert & Frank 2004 sec. 4.3: stratified resampling",
-                 render=render_study, meta={"paper": "bouckaert2004", "strat": True})
+                 render=render_study,
+                 meta={"paper": "bouckaert2004", "repetition": "cell", "strat": True})

@@ -10,13 +10,46 @@ from pathlib import Path
 
 from simstudy.designs import get_design
 from simstudy.errors import SimstudyError
-from simstudy.sources.bundled import BOUCKAERT2004, declared_domains
+from simstudy.sources.bundled import declared_domains
 from simstudy.study import Cell
 
 REF = Path(__file__).parents[1] / "reference"
 SEED = 2004
 RUNS = 10
 ALPHA = 0.05
+
+#: Table 1's data sets -> the bundled file.  The paper's #atts. column counts the class for
+#: arrhythmia (280), credit-rating (16) and ecoli (8) but not for the other sets; our files
+#: agree with the paper on every #inst. and #cl. and on #atts. once that is allowed for.
+DATASETS: dict[str, str] = {
+    "anneal": "anneal",
+    "arrhythmia": "arrhythmia",
+    "audiology": "audiology",
+    "autos": "autos",
+    "balance-scale": "balance-scale",
+    "breast-cancer": "breast-cancer",
+    "credit-rating": "crx",  # Weka credit-a = UCI credit approval
+    "ecoli": "ecoli",
+    "German credit": "credit-g",
+    "glass": "glass",
+    "heart-statlog": "heart-statlog",
+    "hepatitis": "hepatitis",
+    "horse-colic": "horse-colic",
+    "Hungarian heart disease": "heart-h",
+    "ionosphere": "ionosphere",
+    "iris": "iris",
+    "labor": "labor",
+    "lymphography": "lymphography",
+    "pima-diabetes": "diabetes",
+    "primary-tumor": "primary-tumor",
+    "sonar": "sonar",
+    "soybean": "soybean",
+    "vehicle": "vehicle",
+    "vote": "vote",
+    "vowel": "vowel",  # Weka vowel: all 13 attributes
+    "Wisconsin breast cancer": "breast-w",
+    "zoo": "zoo",
+}
 
 #: Weka's NaiveBayes, J48 and IB1 (the paper's NB, C4.5, NN).
 WEKA = ("wnb", "j48", "ib1")
@@ -86,13 +119,13 @@ def source(name: str) -> str:
 def cells(datasets: Iterable[str] | None = None, strat: bool = False,
          learners: tuple[str, ...] = LEARNERS) -> list[Cell]:
     """One cell per (data set, design), the three learners in the paper's order."""
-    by_source = {v: k for k, v in BOUCKAERT2004.items()}  # bundled names work too
-    names = (list(BOUCKAERT2004) if datasets is None
+    by_source = {v: k for k, v in DATASETS.items()}  # bundled names work too
+    names = (list(DATASETS) if datasets is None
              else [by_source.get(n, n) for n in datasets])
-    bad = [n for n in names if n not in BOUCKAERT2004]
+    bad = [n for n in names if n not in DATASETS]
     if bad:
-        raise SimstudyError(f"unknown Table 1 data set(s) {bad!r}; valid: {list(BOUCKAERT2004)!r}")
-    return [Cell(source(BOUCKAERT2004[name]), tuple(learners), design, tests,
+        raise SimstudyError(f"unknown Table 1 data set(s) {bad!r}; valid: {list(DATASETS)!r}")
+    return [Cell(source(DATASETS[name]), tuple(learners), design, tests,
                  (("dataset", name),))
             for name in names for design, tests in experiments(strat)]
 

@@ -8,11 +8,20 @@ import pandas as pd
 
 from simstudy.aggregate import StudyResult, reject_table
 from simstudy.designs import get_design
-from simstudy.sources.bundled import BOUCKAERT2004
 from simstudy.stats import consistency_from_counts
 from simstudy.study import Study
 
-from .grid import MEASURE_LABEL, MEASURES, PAIR_NAMES, PAIRS, REF, TEXT43, Row, summary_rows
+from .grid import (
+    DATASETS,
+    MEASURE_LABEL,
+    MEASURES,
+    PAIR_NAMES,
+    PAIRS,
+    REF,
+    TEXT43,
+    Row,
+    summary_rows,
+)
 
 
 def paper_summary() -> pd.DataFrame:
@@ -167,7 +176,7 @@ def table1(result: StudyResult) -> pd.DataFrame:
     out = []
     for _, p in ref.iterrows():
         name = p["dataset"]
-        d = {"dataset": name, "source": BOUCKAERT2004[name], "inst": int(p["n_instances"]),
+        d = {"dataset": name, "source": DATASETS[name], "inst": int(p["n_instances"]),
              "atts": int(p["n_attributes"]), "cl": int(p["n_classes"])}
         for pair in PAIR_NAMES:
             col = f"nonrejections_{pair.replace(' ', '_').replace('.', '')}_of_10"

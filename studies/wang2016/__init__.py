@@ -76,7 +76,7 @@ from .pages import (
 from .render import render_gaussian, render_gaussian_paper, render_real, render_real_paper
 from .tables import replication_correlations, scenario_rows, table3
 
-# what simstudy.report (pages, claims, scenarios), simstudy.truth and the examples read
+# what simstudy.report (pages, claims, scenarios), scripts/known_truth.py and the examples read
 __all__ = ["CASES", "GAUSS_SCENARIOS", "GBM_OLD", "ONE_SIDED", "REAL_SCENARIOS", "RPART", "SEED",
            "SIM_COMPARISONS", "TEST_DESIGN", "_slug", "gaussian_claims", "page_ab_weka_defaults",
            "page_gaussian", "page_gaussian_paper", "page_real", "page_real_paper", "real_claims",

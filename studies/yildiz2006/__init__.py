@@ -15,7 +15,7 @@ every method reads the same 5 × 10 fold error rates.  The methods are choice me
 * variants, ours: ``multitest[holm=1]`` (Holm, named in §3.2) and
   ``testfirst[family=pairs]`` (TestFirst at MultiTest's alpha/10).
 
-Data (paper name → bundled set; see ``simstudy.sources.bundled.YILDIZ2006``): flare = flare1
+Data (paper name → bundled set; see :data:`.grid.DATASETS`): flare = flare1
 with the C-class count as class, monks = monks-1-test (432 cases), horse = horse-colic with
 surgical lesion as class, wave = waveform (5000 × 21), credit = crx, breast = breast-w,
 pima = diabetes, ironosphere (the paper's spelling) = ionosphere, optdigits = UCI's training

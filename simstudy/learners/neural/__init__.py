@@ -63,7 +63,8 @@ __all__ = ["MLP", "LinearPerceptron", "LogisticGD", "OnlineLP", "OnlineMLP"]
 _PARAMS = {"solver", *DEFAULTS, *(k for d in older.DEFAULTS.values() for k in d)}
 
 
-@register_learner("lp", params=_PARAMS, description="linear perceptron, softmax outputs "
+@register_learner("lp", params=_PARAMS, variants=("solver=online", "solver=nnet"),
+                  description="linear perceptron, softmax outputs "
                   "(Alpaydın 1999); [solver=online|nnet]: older training regimes")
 def _lp(solver: str = "lbfgs", **opts: object) -> Learner:
     if solver in older.SOLVERS:
@@ -75,7 +76,8 @@ register_learner("lgc", params=set(DEFAULTS), description="linear logistic class
                  "gradient descent (Yıldız & Alpaydın 2006)")(LogisticGD)
 
 
-@register_learner("mlp-{h}", params=_PARAMS, description="one-hidden-layer perceptron with "
+@register_learner("mlp-{h}", params=_PARAMS, variants=("solver=online", "solver=nnet"),
+                  description="one-hidden-layer perceptron with "
                   "h hidden units (Alpaydın 1999); mlp[h=10]; [solver=online|nnet]")
 def _mlp(h: str, solver: str = "lbfgs", **opts: object) -> Learner:
     if solver in older.SOLVERS:

@@ -201,6 +201,8 @@ class _SoftmaxNet(Learner):
 class LinearPerceptron(_SoftmaxNet):
     """``lp``: Alpaydın (1999)'s linear perceptron (linear softmax, cross-entropy), batched."""
 
+    impl_id = 'simstudy.learners.neural.net:LinearPerceptron'
+
     name = "lp"
 
     def __init__(self, **opts: object) -> None:
@@ -210,6 +212,8 @@ class LinearPerceptron(_SoftmaxNet):
 class LogisticGD(_SoftmaxNet):
     """``lgc``: Yıldız & Alpaydın (2006)'s linear logistic classifier -- the ``lp`` model."""
 
+    impl_id = 'simstudy.learners.neural.net:LogisticGD'
+
     name = "lgc"
 
     def __init__(self, **opts: object) -> None:
@@ -218,6 +222,8 @@ class LogisticGD(_SoftmaxNet):
 
 class MLP(_SoftmaxNet):
     """``mlp-<h>``: one hidden layer of ``h`` tanh units + softmax, batched (Alpaydın 1999)."""
+
+    impl_id = 'simstudy.learners.neural.net:MLP'
 
     def __init__(self, hidden: int, **opts: object) -> None:
         if isinstance(hidden, bool) or not isinstance(hidden, (int, np.integer)) or hidden < 1:

@@ -218,6 +218,8 @@ class _OldNet(Learner):
 class OnlineLP(_OldNet):
     """``lp[solver=online|nnet, ...]``: the linear perceptron under an older regime."""
 
+    impl_id = 'simstudy.learners.neural.older:OnlineLP'
+
     def __init__(self, solver: str = "online", **opts: object) -> None:
         opts.pop("activation", None) if solver == "nnet" else None
         super().__init__(0, "lp", solver, **opts)
@@ -225,6 +227,8 @@ class OnlineLP(_OldNet):
 
 class OnlineMLP(_OldNet):
     """``mlp-<h>[solver=online|nnet, ...]``: one hidden layer under an older regime."""
+
+    impl_id = 'simstudy.learners.neural.older:OnlineMLP'
 
     def __init__(self, hidden: int, solver: str = "online", **opts: object) -> None:
         if isinstance(hidden, bool) or not isinstance(hidden, (int, np.integer)) or hidden < 1:

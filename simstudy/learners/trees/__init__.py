@@ -200,6 +200,8 @@ class RandomForest(Learner):
     ties), exactly scikit-learn's ``predict``.
     """
 
+    impl_id = 'simstudy.learners.trees:RandomForest'
+
     name = "rf"
     preprocess = "impute"
     stack_trials = True  # works from each model's own row indices
@@ -289,6 +291,8 @@ class AdaBoost(Learner):
     learning_rate : shrinkage of each ``alpha_t`` (default 1.0).
     """
 
+    impl_id = 'simstudy.learners.trees:AdaBoost'
+
     name = "ab"
     preprocess = "impute"
     stack_trials = True  # works from each model's own row indices
@@ -350,6 +354,8 @@ class RegressionTree(Learner):
     max_depth : None (fully grown, default) or an int.
     """
 
+    impl_id = 'simstudy.learners.trees:RegressionTree'
+
     name = "rt"
     preprocess = "impute"
     stack_trials = True  # works from each model's own row indices
@@ -378,7 +384,8 @@ class RegressionTree(Learner):
         return _check_written(out, np.asarray(train), np.asarray(test), self.name)
 
 
-@register_learner("c45", description="entropy tree post-pruned on a 20 % hold-out (Yıldız; Bouckaert & Frank)")
+@register_learner("c45", description="entropy tree post-pruned on a 20 % hold-out "
+                  "(Yıldız & Alpaydın 2006; Bouckaert & Frank 2004)")
 class C45(Learner):
     """C4.5 as Yıldız & Alpaydın (2006, §4.1) use it: an entropy tree pruned on a hold-out.
 
@@ -406,6 +413,8 @@ class C45(Learner):
         hold-out picks a ``ccp_alpha`` of the cost-complexity path:
         :class:`~simstudy.learners.reference.PrunedTree`, scikit-learn looped, slow).
     """
+
+    impl_id = 'simstudy.learners.trees:C45'
 
     name = "c45"
     preprocess = "impute"

@@ -392,6 +392,8 @@ class WekaIB1(Learner):
     (35, 41)
     """
 
+    impl_id = 'simstudy.learners.weka.ib1:WekaIB1'
+
     name = "ib1"
     preprocess = "none"
 

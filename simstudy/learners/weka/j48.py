@@ -90,6 +90,8 @@ class J48(Learner):
     tree is grown and collapsed but not pruned.
     """
 
+    impl_id = 'simstudy.learners.weka.j48:J48'
+
     name = "j48"
     preprocess = "none"
     stack_trials = True

@@ -933,6 +933,8 @@ class WekaNaiveBayes(Learner):
       the ARFF, so they cannot show this.
     """
 
+    impl_id = 'simstudy.learners.weka.nb:WekaNaiveBayes'
+
     name = "wnb"
     preprocess = "none"
     stack_trials = True  # per-model work on the model's own rows only

@@ -58,7 +58,7 @@ Modules
 :mod:`.grid` the cells and Table 5's rows; :mod:`.tables` Table 5 and the accuracy row;
 :mod:`.claims` the paper's claims; :mod:`.pages` the results page; :mod:`.render` the
 study's rendering.  This module registers the study and is its interface to the report
-and to :mod:`simstudy.truth`.
+and to ``scripts/known_truth.py`` (which writes the study's ``truth.csv``).
 """
 
 from __future__ import annotations
@@ -73,8 +73,8 @@ from .pages import page
 from .render import render as render_study  # the module stays .render
 from .tables import exact_accuracies
 
-# what simstudy.report (the page; the claims: :mod:`.claims`) and simstudy.truth (the exact
-# accuracies) read
+# what simstudy.report (the page; the claims: :mod:`.claims`) and scripts/known_truth.py (the
+# exact accuracies) read
 __all__ = ["SEED", "SOURCES", "WEKA", "build", "exact_accuracies", "page"]
 
 

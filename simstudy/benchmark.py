@@ -30,7 +30,7 @@ import pandas as pd
 
 from .aggregate import pair_name
 from .errors import SimstudyError
-from .store import CellTrials
+from .store import CellTrials, TrialReader
 from .study import Study
 from .usertest import UserTest, load_function, locate, no_trials, open_readers, progress_bar
 
@@ -86,7 +86,7 @@ def bench(fn: Callable | str, study: Study | str, store=None, *, name: str | Non
             r.close()
 
 
-def _bench(test: UserTest, study: Study, reader, progress: bool | None) -> pd.DataFrame:
+def _bench(test: UserTest, study: Study, reader: TrialReader, progress: bool | None) -> pd.DataFrame:
     trials = reader.fold_errors([c.id for c in study.cells], study.seed, study.runs)
     base = reader.pvalues(study.cells, study.seed, study.runs)
     rows, notes, skipped_designs = [], [], {}
@@ -110,7 +110,7 @@ def _bench(test: UserTest, study: Study, reader, progress: bool | None) -> pd.Da
     return wide
 
 
-def _bench_cells(test: UserTest, study: Study, reader, trials: dict, base: pd.DataFrame,
+def _bench_cells(test: UserTest, study: Study, reader: TrialReader, trials: dict, base: pd.DataFrame,
                  rows: list, notes: list, skipped_designs: dict, bar) -> None:
     alpha = study.alpha
     for cell, tr in _readable(test, study, trials, skipped_designs):
@@ -141,7 +141,7 @@ def _bench_cells(test: UserTest, study: Study, reader, trials: dict, base: pd.Da
             break
 
 
-def _say_where(table: pd.DataFrame, reader) -> None:
+def _say_where(table: pd.DataFrame, reader: TrialReader) -> None:
     """Where the trials came from, as the table's first note (``read_from`` too): with no
     store given they are the shipped trials, and the reader should know."""
     table.attrs["read_from"] = reader.describe()
@@ -177,7 +177,7 @@ def _rate(p: np.ndarray, alpha: float) -> float:
     return float(np.mean(np.where(np.isnan(p), np.inf, p) < alpha)) if p.size else np.nan
 
 
-def _losses(test: UserTest, reader, study: Study, cell, tr: CellTrials, notes: list):
+def _losses(test: UserTest, reader: TrialReader, study: Study, cell, tr: CellTrials, notes: list):
     """Per-trial losses when the test needs them; False (with a note) when not kept."""
     if not test.needs_losses:
         return None
@@ -210,7 +210,7 @@ def bench_choice(fn: Callable | str, study: Study | str, store=None, *,
             r.close()
 
 
-def _stored_choices(study: Study, reader, alpha: float, trials: dict) -> pd.DataFrame:
+def _stored_choices(study: Study, reader: TrialReader, alpha: float, trials: dict) -> pd.DataFrame:
     """Stored choice rows of the study, re-decided from the stored errors where they were
     decided at another alpha (no refit)."""
     from .stats.registry import get_test
@@ -232,7 +232,7 @@ def _stored_choices(study: Study, reader, alpha: float, trials: dict) -> pd.Data
     return res.rename(columns={"test": "method"})[["cell", "run", "method", "best"]]
 
 
-def _bench_choice(test: UserTest, study: Study, reader, alpha: float) -> pd.DataFrame:
+def _bench_choice(test: UserTest, study: Study, reader: TrialReader, alpha: float) -> pd.DataFrame:
     trials = reader.fold_errors([c.id for c in study.cells], study.seed, study.runs)
     cells = {c.id: c for c in study.cells}
     parts, notes, skipped_designs = [], [], {}

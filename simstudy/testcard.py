@@ -39,7 +39,7 @@ study asked for appears in ``Card.studies``: covered, or skipped with the reason
 
 The user's function: see :mod:`simstudy.usertest` (``f(d, *, n_train, n_test)``, scalar
 or ``f.vectorized``; a small scalar numpy function costs about 10 µs per call, measured by
-``python -m simstudy.perf.card``).
+``python -m simstudy perf card``).
 """
 
 from __future__ import annotations
@@ -71,8 +71,11 @@ from .designs import get_design
 from .errors import Interrupted, SimstudyError
 from .stats.baselines import Trials, evaluate
 from .stats.interval_registry import get_interval
+from .stats.registry import baselines as registered_baselines
 from .stats.registry import get_test
+from .store import TrialReader
 from .study import Study
+from .testing import check_test
 from .trials import ShippedTrials
 from .truth import truth, truth_text
 from .usertest import (
@@ -84,11 +87,6 @@ from .usertest import (
     settle_study,
     study_list,
 )
-
-#: the tests proposed since 1998 that read only fold errors: the card computes them from the
-#: same stored fold errors and ranks the new test among them beside the stored classic tests
-NEW_BASELINES = ("bayes-correlated-t", "conservative-z", "combined-t5x2cv", "wilcoxon",
-                 "sign-test")
 
 #: default alpha grid of the calibration curves
 ALPHA_GRID: tuple[float, ...] = tuple(sorted({*np.round(np.linspace(0.005, 0.2, 40), 4),
@@ -160,7 +158,7 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str] | None = 
          name: str | None = None, alpha: float = 0.05, alphas: Sequence[float] = ALPHA_GRID,
          swap: bool = False, runs: int | None = None, seed: int | None = None,
          resolve: float = 0.01, progress: bool | None = None,
-         baselines: Sequence[str] = NEW_BASELINES,
+         baselines: Sequence[str] | None = None,
          log: Callable[[str], None] | None = None) -> Card:
     """The report card of test ``fn`` on the stored trials of ``studies`` (no refit).
 
@@ -174,8 +172,9 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str] | None = 
     must not change.  ``resolve``: the difference in reject rate whose runs-to-resolve the
     paired table gives.  ``progress``: a bar over trials on stderr (default: when stderr
     is a terminal).  ``baselines``: tests computed from the same stored fold errors and
-    ranked beside the stored classic tests of each cell (default :data:`NEW_BASELINES`,
-    the fold-error tests proposed since 1998; ``()`` for the stored tests only).
+    ranked beside the stored classic tests of each cell (default: the registry's baselines
+    that read only fold errors, ``simstudy.stats.registry.baselines(fold_errors_only=True)``,
+    the tests proposed since 1998; ``()`` for the stored tests only).
     ``log``: called with one line once the trials are located, before any is evaluated
     (how many, from where): the command line prints it at once, so a long card shows
     what it is doing from its first seconds.
@@ -193,6 +192,9 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str] | None = 
     (['partly covered'], 4)
     """
     test = UserTest.of(fn, name=name)
+    # the conformance check's declarations part first (name, signature, declarations);
+    # its calls are left to the stored trials, whose errors name the cell and the run
+    check_test(test, call=False)
     name = test.name
     if not (isinstance(resolve, (int, float)) and 0 < resolve < 1):
         raise SimstudyError(f"resolve must be a difference in (0, 1), got {resolve!r}")
@@ -201,6 +203,8 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str] | None = 
     studies = study_list(studies, shipped_studies)
     t0 = time.perf_counter()
     readers, opened = open_readers(store, [s for s in studies if isinstance(s, str)])
+    if baselines is None:
+        baselines = registered_baselines(fold_errors_only=True)
     try:
         for b in baselines:
             get_test(b)  # an unknown name fails here, naming the valid ones
@@ -233,7 +237,7 @@ class _Acc:
         self.baselines: tuple[str, ...] = ()
 
 
-def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas, swap: bool,
+def _card(test: UserTest, studies: list, readers: list[TrialReader], *, alpha: float, alphas, swap: bool,
           runs, seed, resolve: float, progress, t0: float, baselines: tuple = (),
           log: Callable[[str], None] | None = None) -> Card:
     name = test.name
@@ -310,7 +314,7 @@ def _card(test: UserTest, studies: list, readers: list, *, alpha: float, alphas,
     rep = pd.DataFrame(acc.rep, columns=_REP_COLS)
     if not len(size) and len(power):
         acc.notes.append("no H0 cell among the studies: power is at the nominal alpha, not at "
-                         "matched size (add type1 to judge size and match it)")
+                         "matched size (add a study with H0 cells to judge size and match it)")
     mixed = sorted({int(x) for x in pd.concat([size["runs"], power["runs"]])})
     if len(mixed) > 1:
         acc.notes.append(f"cells hold different run counts ({mixed[0]:,}–{mixed[-1]:,}): pooled "
@@ -386,13 +390,13 @@ def _with_baselines(stored: dict, names: tuple, design: str, tr, K: int) -> dict
     return out
 
 
-def _reads_ahead(study: Study, reader) -> bool:
+def _reads_ahead(study: Study, reader: TrialReader) -> bool:
     """Whether the study's trials may be read in another thread: shipped trials only (each
     study its own files and reader)."""
     return isinstance(reader, ShippedTrials)
 
 
-def _read_study(study: Study, reader) -> tuple:
+def _read_study(study: Study, reader: TrialReader) -> tuple:
     """What :func:`_study` reads of a study: its holdings, fold errors and stored baselines,
     and the CPU seconds of the thread that read them."""
     t = time.thread_time()
@@ -402,7 +406,8 @@ def _read_study(study: Study, reader) -> tuple:
             time.thread_time() - t)
 
 
-def _study(test: UserTest, st, study: Study, reader, readers: list, acc: _Acc, alpha: float,
+def _study(test: UserTest, st, study: Study, reader: TrialReader | None,
+           readers: list[TrialReader], acc: _Acc, alpha: float,
            alphas: np.ndarray, swap: bool, resolve: float, bar, secs: dict,
            ahead: Future | None = None) -> None:
     name = test.name

@@ -11,58 +11,29 @@ name and renamed into place: it is complete or absent, never half-written.
 Each trial's numbers depend on its seeds alone, so the merged ``trials`` and ``results``
 tables equal, value for value, those of one run of the whole study on one machine (only
 the timing columns and the ``runs`` log differ).  Each invocation of ``run`` records the
-study's definition (:func:`definition`) in its ``args``, which is what the checks compare.
+study's definition (:func:`simstudy.planning.definition`) in its ``args``, which is what the
+checks compare.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gzip
-import hashlib
 import json
 import os
-import platform
 import shutil
-import sqlite3
-import sys
-import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import SimstudyError
 
-# compared between inputs; a trial's timing is not part of its identity
-TRIAL_KEY = ("cell", "seed", "run")
-TRIAL_COLS = ("study", "source", "learners", "design", "trial_seed", "errors", "n_train",
-              "n_test", "version", "impl", "source_hash", "losses")
-TIMING_COLS = ("seconds", "created")
-RESULT_KEY = ("cell", "seed", "run", "test", "a", "b")
-RESULT_COLS = ("statistic", "pvalue", "df", "alpha", "reject", "extra", "stats_version")
-RUN_COLS = ("study", "args", "version", "host", "started", "finished", "trials_done",
-            "status", "message")
+if TYPE_CHECKING:
+    from .store import MergeTarget
+
 DEFINITION_FIELDS = {"runs": "runs per cell", "alpha": "alpha", "chunk": "runs per work unit",
                      "grid": "grid of cells and tests", "stats_version": "statistics version"}
-
-
-def definition(study) -> dict:
-    """What a run of ``study`` is: runs, seed, alpha, chunk, the grid (a hash of its cells and
-    their tests) and the statistics version -- recorded with each invocation, compared by
-    :func:`merge_stores`.
-
-    Examples
-    --------
-    >>> from simstudy.catalog import get_study
-    >>> d = definition(get_study("demo"))
-    >>> d["runs"], d["cells"]
-    (20, 6)
-    """
-    from .store import stats_version
-
-    lines = sorted(f"{c.id}|{','.join(c.tests)}" for c in study.cells)
-    grid = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:12]
-    return {"study": study.name, "runs": int(study.runs), "seed": int(study.seed),
-            "alpha": float(study.alpha), "chunk": int(study.chunk), "cells": len(lines),
-            "grid": grid, "stats_version": stats_version()}
 
 
 @dataclass
@@ -96,7 +67,7 @@ def _read_input(path: Path, name: str) -> _Input:
     with Store(path, readonly=True) as st:
         inp = _Input(path, name)
         inp.trials = st.count()
-        for study, args in st.con.execute("SELECT study, args FROM runs ORDER BY id"):
+        for study, args in st.run_args():
             try:
                 a = json.loads(args) if args else {}
             except ValueError:
@@ -110,9 +81,7 @@ def _read_input(path: Path, name: str) -> _Input:
             inp.filters[key] = a.get("filter")
             if a.get("shard"):
                 inp.shards.setdefault(key, set()).add(str(a["shard"]))
-        for study, ver in st.con.execute(
-                "SELECT DISTINCT t.study, r.stats_version FROM results r JOIN trials t "
-                "ON t.cell = r.cell AND t.seed = r.seed AND t.run = r.run"):
+        for study, ver in st.result_stats_versions():
             inp.stats.setdefault(study, set()).add(ver)
     return inp
 
@@ -159,25 +128,14 @@ def _check_compatible(inputs: list[_Input]) -> None:
             seen.setdefault(study, (inp.name, vers))
 
 
-def _differs(con: sqlite3.Connection, table: str, key: tuple, cols: tuple) -> tuple | None:
-    """The key of the first row of ``src.table`` whose twin in ``main`` differs."""
-    on = " AND ".join(f"m.{k} = s.{k}" for k in key)
-    ne = " OR ".join(f"s.{c} IS NOT m.{c}" for c in cols)
-    row = con.execute(f"SELECT {', '.join('s.' + k for k in key)} FROM src.{table} s "
-                      f"JOIN main.{table} m ON {on} WHERE {ne} LIMIT 1").fetchone()
-    return row
-
-
-def _conflict(inputs: list[_Input], k: int, table: str, key: tuple, keycols: tuple,
-              cols: tuple) -> SimstudyError:
+def _conflict(inputs: list[_Input], k: int, table: str, key: tuple) -> SimstudyError:
     """Name the earlier input and the columns in which a twin row differs."""
-    where = " AND ".join(f"{c}=?" for c in keycols)
-    sel = f"SELECT {', '.join(cols)} FROM {table} WHERE {where}"
-    with contextlib.closing(_ro(inputs[k].path)) as c:
-        mine = c.execute(sel, key).fetchone()
+    from .store import RESULT_COLS, RESULT_KEY, TRIAL_COLS, TRIAL_KEY, stored_row
+
+    keycols, cols = (TRIAL_KEY, TRIAL_COLS) if table == "trials" else (RESULT_KEY, RESULT_COLS)
+    mine = stored_row(inputs[k].path, table, keycols, key, cols)
     for prev in inputs[:k]:
-        with contextlib.closing(_ro(prev.path)) as c:
-            theirs = c.execute(sel, key).fetchone()
+        theirs = stored_row(prev.path, table, keycols, key, cols)
         if theirs is not None and theirs != mine:
             diff = [n for n, x, y in zip(cols, theirs, mine, strict=True) if x != y]
             what = ", ".join(f"{n}={v!r}" for n, v in zip(keycols, key, strict=True))
@@ -187,10 +145,6 @@ def _conflict(inputs: list[_Input], k: int, table: str, key: tuple, keycols: tup
                 f"{', '.join(diff)}; the same trial computed twice must be bit-identical "
                 "(a different learner build, BLAS or numba target?); not merged")
     return SimstudyError(f"a {table[:-1]} with key {key!r} differs between inputs; not merged")
-
-
-def _ro(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
 
 
 def _plain_copy(path: Path, tmpdir: Path) -> Path:
@@ -203,8 +157,10 @@ def _plain_copy(path: Path, tmpdir: Path) -> Path:
     return dest
 
 
-def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> MergeSummary:
-    """Combine the stores ``inputs`` into a new store ``out`` (complete or absent).
+def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike], *,
+                 argv: Sequence[str] | None = None) -> MergeSummary:
+    """Combine the stores ``inputs`` into a new store ``out`` (complete or absent);
+    ``argv``, the command line that asked for it, is kept in the new store's log.
 
     Raises :class:`SimstudyError` naming the difference when the inputs ran a study with
     different definitions, seeds or statistics versions, or hold one trial with different
@@ -225,7 +181,7 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
     2
     """
     from . import __version__
-    from .store import _TABLES, SCHEMA_VERSION, _tidy_wal, _wal_files, mixed_provenance
+    from .store import MergeTarget, _tidy_wal, _wal_files
 
     out = Path(out)
     paths = [Path(p) for p in inputs]
@@ -259,66 +215,19 @@ def merge_stores(out: str | os.PathLike, inputs: list[str | os.PathLike]) -> Mer
             infos.append(_read_input(p, name))
             infos[-1].path = plain
         _check_compatible(infos)
-        con = sqlite3.connect(tmp.resolve().as_uri(), isolation_level=None, uri=True)
-        try:
-            con.execute("PRAGMA journal_mode=DELETE")
-            con.executescript(_TABLES)
-            con.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-            con.execute("INSERT INTO meta VALUES ('created_by', ?)",
-                        (f"simstudy {__version__} (merge of {len(paths)} stores)",))
-            tcols = ", ".join(TRIAL_KEY + TRIAL_COLS + TIMING_COLS)
-            rcols = ", ".join(RESULT_KEY + RESULT_COLS)
+        with MergeTarget(tmp, f"simstudy {__version__} (merge of {len(paths)} stores)") as m:
             per_input, overlap = [], 0
             for k, inp in enumerate(infos):
-                con.execute("ATTACH DATABASE ? AS src", (f"{inp.path.resolve().as_uri()}?mode=ro",))
-                try:
-                    con.execute("BEGIN")
-                    bad = _differs(con, "trials", TRIAL_KEY, TRIAL_COLS)
-                    if bad is not None:
-                        raise _conflict(infos, k, "trials", bad, TRIAL_KEY, TRIAL_COLS)
-                    bad = _differs(con, "results", RESULT_KEY, RESULT_COLS)
-                    if bad is not None:
-                        raise _conflict(infos, k, "results", bad, RESULT_KEY, RESULT_COLS)
-                    before = con.total_changes
-                    con.execute(f"INSERT OR IGNORE INTO main.trials ({tcols}) SELECT {tcols} "
-                                "FROM src.trials ORDER BY cell, seed, run")
-                    new = con.total_changes - before
-                    overlap += inp.trials - new
-                    per_input.append((inp.name, inp.trials, new))
-                    con.execute(f"INSERT OR IGNORE INTO main.results ({rcols}) SELECT {rcols} "
-                                "FROM src.results ORDER BY cell, seed, run, test, a, b")
-                    for row in con.execute(f"SELECT {', '.join(RUN_COLS)} FROM src.runs "
-                                           "ORDER BY id").fetchall():
-                        row = list(row)
-                        try:
-                            a = json.loads(row[1]) if row[1] else {}
-                        except ValueError:
-                            a = {"unreadable_args": row[1]}
-                        a["merged_from"] = inp.name
-                        row[1] = json.dumps(a, default=str)
-                        con.execute(f"INSERT INTO main.runs ({', '.join(RUN_COLS)}) VALUES "
-                                    f"({','.join('?' * len(RUN_COLS))})", row)
-                    con.execute("COMMIT")
-                except BaseException:
-                    if con.in_transaction:
-                        con.execute("ROLLBACK")
-                    raise
-                finally:
-                    con.execute("DETACH DATABASE src")
-            n_trials = con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
-            n_results = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-            lines = _completeness(con, infos)
-            mixed = [f"note: {n}" for n in mixed_provenance(con)]
-            now = time.time()
-            con.execute(
-                "INSERT INTO runs (study, args, version, host, started, finished, trials_done, "
-                "status, message) VALUES (NULL, ?, ?, ?, ?, ?, ?, 'finished', ?)",
-                (json.dumps({"command": "merge", "inputs": names, "out": str(out),
-                             "argv": sys.argv, "notes": mixed}), __version__,
-                 platform.node(), now, now, n_trials,
-                 f"merge of {len(names)} stores" + "".join(f"; {n}" for n in mixed)))
-        finally:
-            con.close()
+                new = m.absorb(inp.path, inp.name,
+                               lambda table, bad, k=k: _conflict(infos, k, table, bad))
+                overlap += inp.trials - new
+                per_input.append((inp.name, inp.trials, new))
+            n_trials, n_results = m.count()
+            lines = _completeness(m, infos)
+            mixed = [f"note: {n}" for n in m.mixed()]
+            m.record({"command": "merge", "inputs": names, "out": str(out),
+                      "argv": None if argv is None else list(argv), "notes": mixed}, n_trials,
+                     f"merge of {len(names)} stores" + "".join(f"; {n}" for n in mixed))
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         os.replace(tmp, out)
@@ -352,7 +261,7 @@ def _target_notes(infos: list[_Input]) -> list[str]:
             "node (docs/cluster.md)"]
 
 
-def _completeness(con: sqlite3.Connection, infos: list[_Input]) -> list[str]:
+def _completeness(target: MergeTarget, infos: list[_Input]) -> list[str]:
     """Per (study, seed) with a recorded definition: trials held of those it asks for, and
     which shards of a split were merged."""
     lines = []
@@ -360,8 +269,7 @@ def _completeness(con: sqlite3.Connection, infos: list[_Input]) -> list[str]:
     for study, seed in keys:
         d = next(inp.defs[(study, seed)] for inp in infos if (study, seed) in inp.defs)
         want = int(d["cells"]) * int(d["runs"])
-        held = con.execute("SELECT COUNT(*) FROM trials WHERE study=? AND seed=? AND run<?",
-                           (study, seed, int(d["runs"]))).fetchone()[0]
+        held = target.held(study, seed, int(d["runs"]))
         line = f"{study} (seed {seed}, {d['runs']} runs x {d['cells']} cells): {held} of {want} trials"
         shards = set().union(*(inp.shards.get((study, seed), set()) for inp in infos))
         ns = {s.split("/")[1] for s in shards}
@@ -379,21 +287,3 @@ def _completeness(con: sqlite3.Connection, infos: list[_Input]) -> list[str]:
         lines.append(line)
     return lines
 
-
-def add_merge_parser(sub) -> None:
-    """The ``merge`` command's arguments (``python -m simstudy merge OUT IN...``)."""
-    m = sub.add_parser("merge", help="combine stores (e.g. the shards of a job array) into "
-                                     "a new store: same definitions, identical overlaps")
-    m.add_argument("out", type=Path, help="the new store (must not exist)")
-    m.add_argument("inputs", nargs="+", type=Path, help="stores to combine")
-
-
-def cmd_merge(args) -> None:
-    """``python -m simstudy merge OUT IN...``: merge, then one line per input and study."""
-    s = merge_stores(args.out, args.inputs)
-    for name, held, new in s.per_input:
-        print(f"{name}: {held} trials, {new} new")
-    for line in s.studies + s.notes:
-        print(line)
-    print(f"wrote {s.out}: {s.trials} trials, {s.results} results"
-          + (f" ({s.overlapping} trials were in two inputs, identical)" if s.overlapping else ""))
