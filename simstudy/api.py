@@ -496,14 +496,60 @@ def card(test: Callable | str, studies: Sequence[str | Study] | None = None,
     the shipped trials; a store is read only when named); no learner is fitted.  See
     :func:`simstudy.testcard.card` for ``options`` and the result, and
     :func:`simstudy.report.card.write_card` to write it.
-    """
-    from . import testcard as _card
 
+    An interval method ``g(fold_losses, design, a, b) -> (low, high)`` gets the interval
+    card (coverage and width beside every baseline interval method, on the interval
+    studies' trials: :func:`simstudy.intervalcard.interval_card`, written by
+    :func:`simstudy.report.intervalcard.write_interval_card`): pass ``kind="interval"``,
+    or declare ``g.kind = "interval"``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import simstudy as ss
+    >>> from simstudy.stats.interval_registry import get_interval
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.sqlite")
+    >>> _ = ss.run("ci-real", runs=2, store=path, progress=False,
+    ...            filter="population[[]data=nursery,n=100]/*/5x2")
+    >>> def z99(fl, design, a, b):
+    ...     return get_interval("conservative-z")(fl, design, a, b)
+    >>> ss.card(z99, ["ci-real"], path, kind="interval", level=0.99).trials
+    2
+    """
+    kind = options.pop("kind", None)
+    if kind is None:  # what the function declares (g.kind), a test when it says nothing
+        fn = test
+        if isinstance(test, str) and ":" in test:
+            from .usertest import load_function
+
+            try:
+                fn = load_function(test)
+                # loaded once; named as the card would name the text (its FUNCTION part)
+                if options.get("name") is None:
+                    options["name"] = test.rsplit(":", 1)[1]
+                test = fn
+            except SimstudyError:
+                fn = None  # the card that loads it says why, in its own words
+        kind = getattr(fn, "kind", "test") if callable(fn) else "test"
+    if kind not in CARD_KINDS:
+        raise SimstudyError(f"card kind {kind!r}; valid choices: {', '.join(CARD_KINDS)}")
     if isinstance(studies, (str, Study)):
         studies = [studies]
-    _read_options(list(studies), options.get("alpha"), options.get("runs"),
+    if kind == "interval":
+        from .intervalcard import interval_card
+
+        _read_options(list(studies or ()), None, options.get("runs"), options.get("seed"))
+        return interval_card(test, studies, store, **options)
+    from . import testcard as _card
+
+    _read_options(list(studies or ()), options.get("alpha"), options.get("runs"),
                   options.get("seed"))
     return _card.card(test, studies, store, **options)
+
+
+#: what ``card`` judges: a test (:func:`simstudy.testcard.card`) or an interval method
+#: (:func:`simstudy.intervalcard.interval_card`)
+CARD_KINDS = ("test", "interval")
 
 
 @_store_faults

@@ -37,6 +37,11 @@ one id):
     fold i, test on fold i) and then one fit per pair of folds i < j (train without both,
     test on both), which is every inner fit of every outer fold at once.  Defaults are those
     of the authors' ``nestedcv`` R package; ``strat=1`` stratifies the folds.
+``boot[r=50]``
+    out-of-bag bootstrap for the .632+ estimator (Efron & Tibshirani 1997): an apparent
+    fit, a no-information fit and ``r`` bootstrap samples tested out of bag
+    (:class:`Bootstrap`).  Its training sets repeat instances, so it draws rows for the
+    runner rather than masks alone (:meth:`Bootstrap.rows`).
 
 Sizes.  Every design splits a random order of the instances round-robin into ``m`` cells
 (cell = rank mod m) whose sizes differ by at most one; the first ``n mod m`` cells get the
@@ -67,6 +72,7 @@ __all__ = [
     "Poor5x2",
     "Resample",
     "NestedCV",
+    "Bootstrap",
     "pair_columns",
     "DESIGNS",
     "get_design",
@@ -371,6 +377,71 @@ class NestedCV(Design):
         return out
 
 
+class Bootstrap(Design):
+    """Out-of-bag bootstrap for the .632+ estimator (Efron & Tibshirani 1997, JASA 92).
+
+    ``shape = (r + 2, 1)``.  Replication 0 fits all ``n`` instances and tests on them (the
+    apparent error); replication 1 fits all ``n`` and tests each ``x_j`` against the label
+    of instance ``(j + s) mod n``, ``s`` uniform in ``1 .. n-1`` (the off-diagonal mean of
+    the no-information error, estimated from one random shift); replications ``2 .. r+1``
+    each fit a bootstrap sample (``n`` draws with replacement) and test its out-of-bag
+    instances.  A training set that repeats an instance is not a mask: :meth:`rows` gives
+    the rows the runner builds (``X[xi]``, ``y[yi]``: each instance once, its extra copies,
+    the shifted pairs), the masks over those rows and the instance column of each row, to
+    which the runner folds the losses back.  :meth:`masks` is the training instances as a
+    mask (what a check of the folds reads), drawn from the same rng.
+    """
+
+    def __init__(self, r: int = 50) -> None:
+        self.r = int(r)
+        self.shape = (self.r + 2, 1)
+        self.min_n = 3
+        self.name = format_spec("boot", {} if self.r == 50 else {"r": self.r})
+
+    def _draw(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+        """(r, n) multiplicities of the bootstrap samples, and the label shift."""
+        idx = rng.integers(0, n, (self.r, n))
+        counts = np.bincount((np.arange(self.r)[:, None] * n + idx).ravel(),
+                             minlength=self.r * n).reshape(self.r, n)
+        return counts, int(rng.integers(1, n))
+
+    def masks(self, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        n = self._check_n(y)
+        counts, _ = self._draw(n, rng)
+        out = np.ones((self.r + 2, 1, n), dtype=bool)
+        out[2:, 0] = counts > 0
+        return out
+
+    def test_masks(self, train: np.ndarray) -> np.ndarray:
+        test = ~train
+        test[:2] = True  # the apparent and the no-information fits test every instance
+        return test
+
+    def rows(self, y: np.ndarray, rng: np.random.Generator
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(xi, yi, train, test, column)``: row ``k`` is ``(X[xi[k]], y[yi[k]])``;
+        ``train``, ``test`` ``(R, 1, N)`` masks over the rows; ``column[k]`` the instance
+        whose loss column row ``k`` fills (each fold tests an instance at most once)."""
+        n = self._check_n(y)
+        counts, shift = self._draw(n, rng)
+        extra = np.maximum(counts.max(axis=0) - 1, 0)  # copies beyond the first
+        inst = np.repeat(np.arange(n), extra)
+        copy = np.arange(inst.size) - np.repeat(np.cumsum(extra) - extra, extra) + 1
+        own = np.arange(n)
+        xi = np.concatenate([own, inst, own])
+        yi = np.concatenate([own, inst, (own + shift) % n])
+        N, E = xi.size, inst.size
+        train = np.zeros((self.r + 2, 1, N), dtype=bool)
+        test = np.zeros_like(train)
+        train[:2, 0, :n] = True
+        test[0, 0, :n] = True
+        test[1, 0, n + E:] = True
+        train[2:, 0, :n] = counts > 0
+        train[2:, 0, n:n + E] = counts[:, inst] > copy[None, :]
+        test[2:, 0, :n] = counts == 0
+        return xi, yi, train, test, xi.copy()
+
+
 def pair_columns(k: int) -> list[tuple[int, int]]:
     """The fold pair ``(i, j)``, ``i < j``, of each inner column of ``ncv[k=k]`` in order
     (column ``k + c`` holds pair ``c``).
@@ -462,6 +533,14 @@ def _ncv(spec: str, params: dict[str, str]) -> Design:
     k = int(_parse_num(spec, "k", params.get("k", "10"), int, 3, 10**4))
     reps = int(_parse_num(spec, "reps", params.get("reps", "50"), int, 1, 10**6))
     return NestedCV(k, reps, _strat(spec, params, False))
+
+
+@DESIGNS.register("boot", description="out-of-bag bootstrap for the .632+ estimator (Efron "
+                  "& Tibshirani 1997): an apparent fit, a no-information fit and r bootstrap "
+                  "samples tested out of bag: [r=50]")
+def _boot(spec: str, params: dict[str, str]) -> Design:
+    DESIGNS.check_params(spec, params, {"r"})
+    return Bootstrap(int(_parse_num(spec, "r", params.get("r", "50"), int, 2, 10**5)))
 
 
 def list_designs() -> list[str]:

@@ -26,7 +26,14 @@ from .provenance import learner_impl
 from .seeding import ModelSeeds, trial_seed
 from .store import Store, TrialRecord
 from .study import Study
-from .trialdata import design_of, learner_of, source_of, trial_block, trial_data
+from .trialdata import (
+    design_of,
+    instance_columns,
+    learner_of,
+    source_of,
+    trial_block,
+    trial_data,
+)
 
 
 @dataclass
@@ -81,7 +88,8 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     # trial: learners that work from index sets (trees, the scikit-learn loop) take the
     # trials stacked into one X; dense batched learners, whose cost grows with the rows of X,
     # are called once per trial.
-    shared = src.fixed and all(d.X_test is None for d, _, _ in trials)
+    shared = (src.fixed and all(d.X_test is None for d, _, _ in trials)
+              and not hasattr(des, "rows"))  # a design's own rows differ per trial
     if shared:
         X0, y0 = trials[0][0].X, trials[0][0].y
         per_trial = [(X0, y0, tr.reshape(R * F, -1), te.reshape(R * F, -1))
@@ -150,7 +158,8 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     source_hash = getattr(src, "content_hash", None)
     out = []
     for t, run in enumerate(chunk.runs):
-        per = None if losses is None else losses[t].reshape(K, R, F, -1)
+        per = (None if losses is None
+               else instance_columns(losses[t], trials[t][0]).reshape(K, R, F, -1))
         ts = trial_seed(chunk.seed, cid, run)
         fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per, ts)
         res = evaluate(cell, fl, chunk.alpha, run)

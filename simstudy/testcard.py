@@ -22,8 +22,9 @@ the stored p-values of the baseline tests of the same cells.  The truth of each 
   needed to resolve a given difference;
 * **intervals** -- when ``f`` returns a confidence interval for the difference in error:
   coverage and mean width (the metrics of Schulz-Kümpel et al. 2024) on cells of known
-  truth, beside the corrected resampled t's interval (Nadeau & Bengio 2003) on the same
-  fold errors;
+  truth, beside the corrected resampled t's interval (Nadeau & Bengio 2003; the registry's
+  ``corrected-t``, :data:`INTERVAL_BASELINES`) on the same fold errors (an interval
+  method's own card: :mod:`simstudy.intervalcard`);
 * **matched size** -- per baseline, power compared at matched size (:data:`MATCHING`):
   each of the two tests at the level where it rejects at most alpha of the H0 trials both
   read, then both on the same H1 trials, with Tango's paired interval (``Card.matched``);
@@ -52,7 +53,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from .aggregate import (
     newcombe_unpaired,
@@ -66,9 +66,11 @@ from .aggregate import (
 from .aggregate import pair_cell as _pair_cell
 from .aggregate import rejects as _rejects
 from .aggregate import rejects_per_unit as _rep_units
+from .core import FoldLosses
 from .designs import get_design
 from .errors import Interrupted, SimstudyError
 from .stats.baselines import Trials, evaluate
+from .stats.interval_registry import get_interval
 from .stats.registry import baselines as registered_baselines
 from .stats.registry import get_test
 from .store import TrialReader
@@ -76,16 +78,25 @@ from .study import Study
 from .testing import check_test
 from .trials import ShippedTrials
 from .truth import truth, truth_text
-from .usertest import UserTest, locate, no_trials, open_readers, progress_bar
+from .usertest import (
+    UserTest,
+    locate,
+    no_trials,
+    open_readers,
+    progress_bar,
+    settle_study,
+    study_list,
+)
 
 #: default alpha grid of the calibration curves
 ALPHA_GRID: tuple[float, ...] = tuple(sorted({*np.round(np.linspace(0.005, 0.2, 40), 4),
                                               0.001, 0.01, 0.05, 0.1}))
 SIZE, POWER, UNKNOWN = "size", "power", "reject rate, truth unknown"
 POOLED = "(pooled)"
-#: interval methods among the baselines, computed from the same fold errors:
-#: name -> f(d (T, R, F), n_train (T,), n_test (T,), confidence) -> (low, high)
-INTERVAL_BASELINES: dict[str, Callable] = {}
+#: interval methods (specs of :mod:`simstudy.stats.interval_registry`) set beside an
+#: interval the new test returns, computed from the same stored fold errors where they read
+#: the cell's design
+INTERVAL_BASELINES: tuple[str, ...] = ("corrected-t",)
 
 
 @dataclass
@@ -138,23 +149,6 @@ def _z(ea: np.ndarray, eb: np.ndarray) -> float:
     return float((ea.mean() - eb.mean()) / s)
 
 
-def corrected_t_interval(d: np.ndarray, n_train: np.ndarray, n_test: np.ndarray,
-                         confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """The corrected resampled t's interval for the expected difference in error (Nadeau &
-    Bengio 2003, eq. 9; Bouckaert & Frank 2004 §3.2), per trial: ``d`` (T, R, F) fold
-    differences, ``n_train``, ``n_test`` (T,) mean fold sizes;
-    ``mean ± t(k-1) sqrt((1/k + n_test/n_train) s^2)`` over the k = R F differences."""
-    T = d.shape[0]
-    x = d.reshape(T, -1)
-    k = x.shape[1]
-    m = x.mean(1)
-    s2 = x.var(1, ddof=1) if k > 1 else np.full(T, np.nan)
-    q = special.stdtrit(k - 1, 0.5 + 0.5 * confidence) if k > 1 else np.nan
-    half = q * np.sqrt((1.0 / k + n_test / n_train) * s2)
-    return m - half, m + half
-
-
-INTERVAL_BASELINES["corrected-t interval"] = corrected_t_interval
 
 
 # --- the card ------------------------------------------------------------------------------
@@ -204,15 +198,9 @@ def card(fn: Callable | str | UserTest, studies: Sequence[Study | str] | None = 
     name = test.name
     if not (isinstance(resolve, (int, float)) and 0 < resolve < 1):
         raise SimstudyError(f"resolve must be a difference in (0, 1), got {resolve!r}")
-    if studies is None:
-        from .trials import shipped_studies
+    from .trials import shipped_studies
 
-        studies = shipped_studies()
-    elif isinstance(studies, (str, Study)):
-        studies = [studies]
-    studies = list(studies)
-    if not studies:
-        raise SimstudyError("card needs at least one study")
+    studies = study_list(studies, shipped_studies)
     t0 = time.perf_counter()
     readers, opened = open_readers(store, [s for s in studies if isinstance(s, str)])
     if baselines is None:
@@ -495,22 +483,13 @@ def _study(test: UserTest, st, study: Study, reader: TrialReader | None,
             acc.trials += tr.T
             cell_runs.append(tr.T)
     acc.rep += _replicability_rows(label, rep_acc, mode, name)
-    for reason, cells in why.items():
-        acc.notes.append(f"{label}: {len(cells)} of {len(study.cells)} cells skipped, "
-                         f"{reason}: {', '.join(cells[:3])}" + (", ..." if len(cells) > 3 else ""))
     if cell_runs:
         lo, hi = min(cell_runs), max(cell_runs)
         row["runs"] = f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
         if lo != hi:
             acc.notes.append(f"{label}: cells hold {lo:,} to {hi:,} runs (flagged 'runs' in the "
                              "tables); pooled figures weight each cell by its runs")
-    if row["cells_read"] == 0:
-        row["reason"] = "; ".join(why) or "no cell read"
-    elif row["cells_read"] < len(study.cells):
-        row["status"] = "partly covered"
-        row["reason"] = "; ".join(f"{len(c)} cells: {r}" for r, c in why.items())
-    else:
-        row["status"] = "covered"
+    settle_study(row, why, label, len(study.cells), acc.notes)
 
 
 def _pair_rows(test: UserTest, study: Study, cell, tr, a: int, b: int, K: int, out, bc: dict,
@@ -561,12 +540,12 @@ def _pair_rows(test: UserTest, study: Study, cell, tr, a: int, b: int, K: int, o
                                "n01": int((~x & y).sum())})
     if out.ci_low is not None and h0 is not None and diff is not None:
         target = -diff if swap else diff
-        d = tr.errors[:, a] - tr.errors[:, b]
-        ntr, nte = tr.n_train.mean((1, 2)), tr.n_test.mean((1, 2))
         methods = {f"{name} (new)": (out.ci_low, out.ci_high)}
-        for m, f in INTERVAL_BASELINES.items():
-            lo, hi = f(d, ntr, nte, test.confidence)
-            methods[m] = (-hi, -lo) if swap else (lo, hi)
+        for m in INTERVAL_BASELINES:
+            got = _registry_interval(m, cell.design, tr, a, b, test.confidence)
+            if got is not None:
+                lo, hi = got
+                methods[m] = (-hi, -lo) if swap else (lo, hi)
         for m, (lo, hi) in methods.items():
             ok = np.isfinite(lo) & np.isfinite(hi)
             acc.intervals.append({**key, "true_diff": target, "method": m,
@@ -574,6 +553,24 @@ def _pair_rows(test: UserTest, study: Study, cell, tr, a: int, b: int, K: int, o
                                   "covered": int(((lo <= target) & (target <= hi) & ok).sum()),
                                   "width_sum": float(np.sum((hi - lo)[ok])),
                                   "undefined": int((~ok).sum())})
+
+
+def _registry_interval(spec: str, design: str, tr, a: int, b: int, confidence: float
+                       ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Interval method ``spec`` of the registry on each trial's fold errors (difference
+    a - b) at ``confidence``, nan where undefined; None when it does not read the design
+    or needs per-instance losses."""
+    method, d = get_interval(spec), get_design(design)
+    if not method.fits(d) or method.needs_losses:
+        return None
+    lo, hi = np.full(tr.T, np.nan), np.full(tr.T, np.nan)
+    for i in range(tr.T):
+        fl = FoldLosses(tr.errors[i], tr.n_train[i], tr.n_test[i])
+        try:
+            lo[i], hi[i] = method(fl, d, a, b).confidence_interval(confidence)
+        except SimstudyError:  # no spread (one fold): undefined, counted as such
+            pass
+    return lo, hi
 
 
 def _paired_frame(rows: list[dict], resolve: float) -> pd.DataFrame:

@@ -28,6 +28,15 @@
   arrays of T statistics and p-values (and intervals); a choice method gets (T, K, R, F)
   and returns T indices, -1 for none.
   ``f.confidence`` -- the level of the intervals it returns (default 0.95).
+* **A third kind, an interval method** ``g(fold_losses, design, a, b)``, called as the
+  registered interval methods are (:mod:`simstudy.stats.interval_registry`): one trial's
+  :class:`~simstudy.core.FoldLosses`, the :class:`~simstudy.designs.Design` that produced
+  them, learner ``a`` and ``b`` (None: learner a's error; else the difference a - b).  It
+  returns ``(low, high)`` at its declared ``g.confidence`` (default: the card's level), or
+  an object with ``confidence_interval(level)`` (an
+  :class:`~simstudy.stats.intervals.IntervalResult`), called at the card's level.  A bound
+  that is NaN or infinite, or ``low > high``, is an error naming the cell and the run;
+  ``g.designs`` and probing work as for a test (:mod:`simstudy.intervalcard`).
 * **Errors**, one ladder: a wrong signature, a return value that is not a p-value in
   [0, 1] (NaN included: an undefined statistic must give p = 1; a bool or a text is not a
   number), any exception other than a probe's, or a call of ``sys.exit`` is a
@@ -59,21 +68,22 @@ if TYPE_CHECKING:
     from .store import TrialReader
     from .study import Study
 
-KINDS = ("pairwise", "choice")
-SIGNATURES = {"pairwise": "f(d, *, n_train, n_test)", "choice": "g(errors, *, alpha)"}
+KINDS = ("pairwise", "choice", "interval")
+SIGNATURES = {"pairwise": "f(d, *, n_train, n_test)", "choice": "g(errors, *, alpha)",
+              "interval": "g(fold_losses, design, a, b)"}
 #: exceptions of a probe (an undeclared function's first call on a cell) that mean "this
 #: function does not read this design": the cell is skipped, with the reason reported
 PROBE_ERRORS = (ValueError, IndexError)
 
 
-def load_function(path: str) -> Callable:
+def load_function(path: str, option: str = "--test") -> Callable:
     """Import ``package.module:function``, or ``path/to/file.py:function``.
 
     >>> load_function("math:sqrt")(4.0)
     2.0
     """
     if not isinstance(path, str) or ":" not in path:
-        raise SimstudyError(f"--test expects MODULE:FUNCTION or path/to/file.py:FUNCTION, "
+        raise SimstudyError(f"{option} expects MODULE:FUNCTION or path/to/file.py:FUNCTION, "
                             f"got {path!r}")
     mod_name, fn_name = path.rsplit(":", 1)
     try:
@@ -91,13 +101,13 @@ def load_function(path: str) -> Callable:
                 sys.path.insert(0, os.getcwd())  # a console script does not add it
             mod = importlib.import_module(mod_name)
     except (ImportError, FileNotFoundError) as e:
-        raise SimstudyError(f"cannot import module {mod_name!r} for --test {path!r}: {e}") from None
+        raise SimstudyError(f"cannot import module {mod_name!r} for {option} {path!r}: {e}") from None
     except Exception as e:  # noqa: BLE001 - the user's module failed while importing
-        raise SimstudyError(f"module {mod_name!r} (--test {path!r}) raised while importing: "
+        raise SimstudyError(f"module {mod_name!r} ({option} {path!r}) raised while importing: "
                             f"{type(e).__name__}: {e}") from None
     fn = getattr(mod, fn_name, None)
     if not callable(fn):
-        raise SimstudyError(f"module {mod_name!r} has no function {fn_name!r} (--test {path!r})")
+        raise SimstudyError(f"module {mod_name!r} has no function {fn_name!r} ({option} {path!r})")
     return fn
 
 
@@ -130,6 +140,8 @@ class UserTest:
     needs_losses: bool = False
     vectorized: bool = False
     confidence: float = 0.95
+    #: an interval method's declared ``g.confidence`` (None: undeclared)
+    declared_confidence: float | None = None
 
     @classmethod
     def of(cls, test: Callable | str | UserTest, *, name: str | None = None,
@@ -139,12 +151,16 @@ class UserTest:
         if kind not in KINDS:
             raise SimstudyError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
         if isinstance(test, UserTest):
+            if test.kind != kind:
+                raise SimstudyError(f"{test.name!r} was loaded as a {test.kind} function, not "
+                                    f"as {kind!r}")
             if name is not None and name != test.name:
                 return UserTest(test.fn, name, test.kind, test.designs, test.needs_losses,
-                                test.vectorized, test.confidence)
+                                test.vectorized, test.confidence, test.declared_confidence)
             return test
         if isinstance(test, str):
-            fn, default = load_function(test), test.rsplit(":", 1)[1]
+            fn = load_function(test, "--interval" if kind == "interval" else "--test")
+            default = test.rsplit(":", 1)[1]
         elif callable(test):
             fn, default = test, getattr(test, "__name__", "new")
         else:
@@ -153,7 +169,8 @@ class UserTest:
         if not isinstance(name, str) or not name:
             raise SimstudyError(f"the test's name must be a non-empty string, got {name!r}")
         t = cls(fn, name, kind, _designs(fn), _needs(fn), _flag(fn, "vectorized"),
-                _confidence(fn))
+                _confidence(fn),
+                _confidence(fn) if getattr(fn, "confidence", None) is not None else None)
         t.check_signature()
         return t
 
@@ -168,6 +185,8 @@ class UserTest:
         """The function must accept the call it will get; one line saying which if not."""
         if self.kind == "choice":
             args, kw = (np.zeros((2, 5, 2)),), {"alpha": 0.05}
+        elif self.kind == "interval":
+            args, kw = (None, None, 0, None), {}
         else:
             args = (np.zeros((5, 2)),)
             kw = {"n_train": 1.0, "n_test": 1.0}
@@ -179,10 +198,57 @@ class UserTest:
             call = SIGNATURES[self.kind]
             if self.needs_losses:
                 call = call[:-1] + ", losses)"
-            raise SimstudyError(f"test function {self.name!r} cannot be called as {call}: "
-                                f"{e}") from None
+            raise SimstudyError(f"{self.noun} function {self.name!r} cannot be called as "
+                                f"{call}: {e}") from None
         except ValueError:
             pass  # no signature available (a builtin): find out when calling it
+
+    @property
+    def noun(self) -> str:
+        """What the function is, in messages: "test" or "interval"."""
+        return "interval" if self.kind == "interval" else "test"
+
+    # --- calling an interval method ---------------------------------------------------
+    def interval(self, fl: object, design: object, a: int, b: int | None, level: float, *,
+                 where: str, probe: bool = False, skipped: list | None = None
+                 ) -> tuple[float, float] | None:
+        """The interval method on one trial: ``(low, high)`` at ``level`` (its declared
+        ``g.confidence`` when it returns a pair), checked: finite bounds, ``low <= high``;
+        else one line naming the function and ``where`` (cell and run).  None when a probe
+        says the design does not fit (the reason is appended to ``skipped``)."""
+        out = self._call_args((fl, design, a, b), {}, where, probe, skipped)
+        if out is _SKIP:
+            return None
+        if hasattr(out, "confidence_interval") and callable(out.confidence_interval):
+            try:
+                out = out.confidence_interval(level)
+            except SimstudyError as e:  # e.g. a non-finite interval: name the cell and run
+                raise SimstudyError(f"the interval function {self.name!r} on {where}: "
+                                    f"{e}") from None
+            except Exception as e:  # noqa: BLE001 - the user's code: one line
+                raise SimstudyError(f"the interval function {self.name!r} raised on {where} "
+                                    f"in confidence_interval({level!r}): "
+                                    f"{type(e).__name__}: {e}") from None
+        if hasattr(out, "low") and hasattr(out, "high"):
+            out = (out.low, out.high)
+        try:
+            lo, hi = out  # type: ignore[misc]
+            lo_, hi_ = _real(lo), _real(hi)
+        except (TypeError, ValueError):
+            lo_ = hi_ = None
+        if lo_ is None or hi_ is None:
+            raise SimstudyError(f"the interval function {self.name!r} returned {out!r:.80} on "
+                                f"{where}; it must return (low, high), two numbers, or an "
+                                "object with confidence_interval(level)")
+        if not (np.isfinite(lo_) and np.isfinite(hi_)):
+            raise SimstudyError(f"the interval function {self.name!r} returned a non-finite "
+                                f"bound ({lo_!r}, {hi_!r}) on {where}; both bounds must be "
+                                "finite numbers")
+        if lo_ > hi_:
+            raise SimstudyError(f"the interval function {self.name!r} returned low {lo_!r} > "
+                                f"high {hi_!r} on {where}; it must return (low, high) with "
+                                "low <= high")
+        return lo_, hi_
 
     # --- calling a pairwise test ------------------------------------------------------
     def pvalues(self, d: np.ndarray, n_train: np.ndarray, n_test: np.ndarray, *,
@@ -237,25 +303,32 @@ class UserTest:
         return Output(stat, p, lo, hi)
 
     def _call(self, x, kw: dict, where: str, probe: bool, skipped: list | None):
+        return self._call_args((x,), kw, where, probe, skipped)
+
+    def _call_args(self, args: tuple, kw: dict, where: str, probe: bool,
+                   skipped: list | None):
+        noun = self.noun
         try:
-            return self.fn(x, **kw)
+            return self.fn(*args, **kw)
         except KeyboardInterrupt:  # Ctrl-C (or the function raised it): say where it stopped
-            stop = Interrupted(f"stopped in the test function {self.name!r} on {where}; "
+            stop = Interrupted(f"stopped in the {noun} function {self.name!r} on {where}; "
                                "nothing is stored: rerun to start again")
-            stop.where = f"in the test function {self.name!r} on {where}"
+            stop.where = f"in the {noun} function {self.name!r} on {where}"
             raise stop from None
         except SystemExit as e:
-            raise SimstudyError(f"the test function called sys.exit({e.code!r}) on {where}; "
-                                "a test must return a p-value, not end the program") from None
+            raise SimstudyError(f"the {noun} function called sys.exit({e.code!r}) on {where}; "
+                                f"a {noun} must return "
+                                f"{'an interval' if noun == 'interval' else 'a p-value'}, "
+                                "not end the program") from None
         except PROBE_ERRORS as e:
             if probe:
                 if skipped is not None:
                     skipped.append(f"{type(e).__name__}: {e}")
                 return _SKIP
-            raise SimstudyError(f"the test function raised on {where}: "
+            raise SimstudyError(f"the {noun} function raised on {where}: "
                                 f"{type(e).__name__}: {e}") from None
         except Exception as e:  # noqa: BLE001 - the user's code: one line
-            raise SimstudyError(f"the test function raised on {where}: "
+            raise SimstudyError(f"the {noun} function raised on {where}: "
                                 f"{type(e).__name__}: {e}") from None
 
     def _fields(self, out: object, where: str, vector: bool) -> tuple[object, object, object]:
@@ -562,6 +635,38 @@ def _shipped_path(x: object):
         return None
     opener = getattr(trials, "open_path", None)
     return None if opener is None else opener(x)
+
+
+def study_list(studies: object, default: Callable[[], Sequence]) -> list:
+    """The studies a card reads: ``studies`` as a list (one name or Study alone too), or
+    ``default()`` when None; none at all is an error."""
+    from .study import Study
+
+    if studies is None:
+        studies = default()
+    elif isinstance(studies, (str, Study)):
+        studies = [studies]
+    out = list(studies)
+    if not out:
+        raise SimstudyError("card needs at least one study")
+    return out
+
+
+def settle_study(row: dict, why: dict[str, list[str]], label: str, n_cells: int,
+                 notes: list[str]) -> None:
+    """A card's study row once its cells are read: ``status`` covered, partly covered or
+    skipped and its ``reason``; one note per reason cells were skipped (``why``: reason ->
+    cell ids)."""
+    for reason, cells in why.items():
+        notes.append(f"{label}: {len(cells)} of {n_cells} cells skipped, {reason}: "
+                     f"{', '.join(cells[:3])}" + (", ..." if len(cells) > 3 else ""))
+    if row["cells_read"] == 0:
+        row["reason"] = "; ".join(why) or "no cell read"
+    elif row["cells_read"] < n_cells:
+        row["status"] = "partly covered"
+        row["reason"] = "; ".join(f"{len(c)} cells: {r}" for r, c in why.items())
+    else:
+        row["status"] = "covered"
 
 
 def locate(st: Study | str, readers: Sequence[TrialReader], runs: int | None,

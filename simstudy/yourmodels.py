@@ -414,16 +414,17 @@ def _interval(test: str, d: np.ndarray, ntr: float, nte: float, alpha: float
     """The (1 - alpha) interval of the expected difference in loss (A - B) that a t- or
     z-type test inverts: estimate ± quantile x its standard error; (nan, nan) for tests
     without one (F, rank, Bayesian, McNemar)."""
-    from .testcard import corrected_t_interval
+    from .stats.intervals import corrected_t_interval
 
     base = parse_spec(test)[0]
     x = d.ravel()
     k = x.size
     q = 1.0 - alpha / 2.0
     if base in ("corrected-rxk-t", "corrected-resampled-t"):
-        lo, hi = corrected_t_interval(d[None], np.array([ntr]), np.array([nte]), 1.0 - alpha)
+        r = corrected_t_interval(x, n_train=ntr, n_test=nte)
         # no spread: the test is undefined, and so is its interval
-        return (float(lo[0]), float(hi[0])) if hi[0] > lo[0] else (math.nan, math.nan)
+        return (tuple(r.confidence_interval(1.0 - alpha)) if k > 1 and r.standard_error > 0
+                else (math.nan, math.nan))
     if base in ("t5x2cv", "combined-t5x2cv", "conservative-z") and d.shape[1] == 2:
         s2 = float(((d[:, 0] - d[:, 1]) ** 2).sum()) / 2.0  # sum of s_i^2
         J = d.shape[0]

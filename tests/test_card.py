@@ -93,7 +93,9 @@ def no_fits(monkeypatch):
                         counting("fit_predict", runner_mod._fit_predict))
     import simstudy.learners as L
     monkeypatch.setattr(L, "get_learner", counting("get_learner", L.get_learner))
-    runner_mod._learner.cache_clear()
+    from simstudy.trialdata import learner_of
+
+    learner_of.cache_clear()  # a learner resolved earlier would not pass get_learner again
     return calls
 
 

@@ -30,7 +30,7 @@ from simstudy.report.card import write_card
 from simstudy.runner import run_study
 from simstudy.store import Store, run_hint
 from simstudy.study import Cell
-from simstudy.testcard import POOLED, POWER, SIZE, UNKNOWN, card, corrected_t_interval
+from simstudy.testcard import POOLED, POWER, SIZE, UNKNOWN, card
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -340,21 +340,27 @@ def test_interval_coverage_on_cells_of_known_truth(stores):
     assert r["coverage"] == np.mean((lo <= 0.02) & (0.02 <= hi))
     assert r["mean_width"] == pytest.approx(np.mean(hi - lo))
     # the baseline's interval is the same formula at the same (declared) level
-    b = iv[(iv["cell"] == H1.id) & (iv["method"] == "corrected-t interval")].iloc[0]
+    b = iv[(iv["cell"] == H1.id) & (iv["method"] == "corrected-t")].iloc[0]
     assert (b["coverage"], b["mean_width"]) == pytest.approx((r["coverage"], r["mean_width"]))
     pooled = iv[(iv["cell"] == POOLED) & iv["new"]].iloc[0]
     assert pooled["runs"] == 12 + 6
 
 
-def test_corrected_t_interval_is_scipys_t_interval_scaled():
+def test_the_registry_corrected_t_beside_a_tests_interval_is_scipys_t_interval_scaled():
+    from simstudy.store import CellTrials
+    from simstudy.testcard import _registry_interval
+
     rng = np.random.default_rng(3)
-    d = rng.normal(0.01, 0.03, (4, 10, 1))
-    lo, hi = corrected_t_interval(d, np.full(4, 90.0), np.full(4, 10.0))
+    e = rng.normal(0.2, 0.03, (4, 2, 10, 1))
+    tr = CellTrials("c", 0, np.arange(4), e, np.full((4, 10, 1), 90.0),
+                    np.full((4, 10, 1), 10.0), np.zeros(4, bool))
+    lo, hi = _registry_interval("corrected-t", "resample", tr, 0, 1, 0.95)
     for i in range(4):
-        x = d[i].ravel()
+        x = (e[i, 0] - e[i, 1]).ravel()
         se = np.sqrt((1 / 10 + 10 / 90) * x.var(ddof=1))
         want = sps.t.interval(0.95, 9, loc=x.mean(), scale=se)
         assert (lo[i], hi[i]) == pytest.approx(want)
+    assert _registry_interval("corrected-t", "ncv[k=3]", tr, 0, 1, 0.95) is None
 
 
 # --- progress, verdict, the pair's name -----------------------------------------------------
@@ -410,7 +416,7 @@ def test_the_interval_example_is_the_5x2cv_t_with_its_interval(stores):
     r = c.paired[(c.paired["baseline"] == "t5x2cv")]
     assert (r["n10"] + r["n01"] == 0).all()  # the same decisions as the stored t
     iv = c.intervals
-    assert set(iv["method"]) == {"t5x2cv_interval (new)", "corrected-t interval"}
+    assert set(iv["method"]) == {"t5x2cv_interval (new)", "corrected-t"}
     d = np.random.default_rng(1).normal(0, 0.02, (3, 5, 2))
     t, p, (lo, hi) = f(d, n_train=None, n_test=None)
     s = np.sqrt(((d - d.mean(2, keepdims=True)) ** 2).sum((1, 2)) / 5)

@@ -437,3 +437,13 @@ def test_the_library_names_no_study():
             hits = {n for n in names if is_string and re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text)}
             bad += [f"{p.relative_to(ROOT)}:{line}: {n!r} in {text[:60]!r}" for n in sorted(hits)]
     assert bad == []
+
+
+def test_the_interval_card_reads_user_code_through_the_one_adapter():
+    """The interval card loads and calls a user's interval method only through
+    :class:`simstudy.usertest.UserTest` (one loader, one sandbox) and its baselines only
+    through the interval registry: no import machinery, no SQL, no argv of its own."""
+    text = (ROOT / "simstudy" / "intervalcard.py").read_text(encoding="utf-8")
+    assert "importlib" not in text and "spec_from_file_location" not in text
+    assert "UserTest.of(" in text and "get_interval(" in text
+    assert not re.search(r"\bSELECT\b|\.con\b|sqlite3|argparse|sys\.argv", text)

@@ -31,12 +31,21 @@ def add_card_parser(sub) -> None:
                     "report card (md, csv, png, html): size on H0 cells with a calibration "
                     "plot, power on H1 cells, replicability where data sets are repeated, and "
                     "a summary ranking it among the baselines.")
-    c.add_argument("--test", required=True,
-                   help="MODULE:FUNCTION or path/to/file.py:FUNCTION, called as "
-                        "f(d, *, n_train, n_test[, losses])")
+    what = c.add_mutually_exclusive_group(required=True)
+    what.add_argument("--test",
+                      help="MODULE:FUNCTION or path/to/file.py:FUNCTION, called as "
+                           "f(d, *, n_train, n_test[, losses])")
+    what.add_argument("--interval",
+                      help="an interval method's card instead: MODULE:FUNCTION or "
+                           "path/to/file.py:FUNCTION, called as g(fold_losses, design, a, b) "
+                           "-> (low, high); coverage and width beside every baseline "
+                           "interval method on the interval studies' trials")
     c.add_argument("--studies", default=None,
                    help="comma-separated registered studies (default: every study whose "
-                        "trials ship)")
+                        "trials ship; with --interval: the interval studies)")
+    c.add_argument("--level", type=arg_type("level", ALPHA), default=None,
+                   help="--interval: the intervals' level (default: the function's declared "
+                        "g.confidence, else 0.9)")
     c.add_argument("--store", action="append", default=None,
                    help="store file (repeat, or separate with commas, for several; each study "
                         "is read from the first that holds it; default: the shipped trials "
@@ -51,27 +60,19 @@ def add_card_parser(sub) -> None:
 
 
 def cmd_card(args: argparse.Namespace) -> None:
-    if args.studies is None:
-        from ..trials import shipped_studies
+    if args.interval is not None:
+        cmd_interval_card(args)
+        return
+    if args.level is not None:
+        raise SimstudyError(f"--level {args.level!r} is for an interval method's card "
+                            "(--interval); a test's card takes --alpha")
+    from ..trials import shipped_studies
 
-        studies = shipped_studies()
-    else:
-        studies = [s.strip() for s in args.studies.split(",") if s.strip()]
-        if not studies:
-            raise SimstudyError(f"--studies {args.studies!r} names no study")
-    # a first line at once, before the trials are located: a card over a million trials
-    # takes a while, and a pipe or a log gets no progress bar
-    source = ", ".join(args.store) if args.store else "the shipped trials"
-    print(f"card {args.test}: locating the trials of {', '.join(studies)} in {source} ...",
-          file=sys.stderr, flush=True)
-    if not args.store:
-        note_local_store()
+    studies, store = _located(args, args.test, shipped_studies)
     from ..api import card, output_folder
     from ..report import to_markdown
     from ..report.card import summary_screen, write_card
 
-    # no --store: the shipped trials alone
-    store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
     # a bad --out fails before the card is computed
     with contextlib.nullcontext() if args.out is None else output_folder(args.out):
         c = card(args.test, studies, store, name=args.name, alpha=args.alpha, runs=args.runs,
@@ -87,6 +88,54 @@ def cmd_card(args: argparse.Namespace) -> None:
         why = f": {r.reason}" if r.reason else ""
         print(f"  {r.study}: {r.status}{where}{why}")
     print(to_markdown(summary_screen(c)), end="")
+    for n in c.notes:
+        print(f"note: {n}", file=sys.stderr)
+    for p in written:
+        print(f"wrote {p}")
+
+
+def _located(args: argparse.Namespace, what: str, default) -> tuple[list[str], list | None]:
+    """The studies asked for (``default()`` without --studies) and the stores named (None:
+    the shipped trials alone), after one line at once, before the trials are located: a
+    card over a million trials takes a while, and a pipe or a log gets no progress bar."""
+    if args.studies is None:
+        studies = list(default())
+    else:
+        studies = [s.strip() for s in args.studies.split(",") if s.strip()]
+        if not studies:
+            raise SimstudyError(f"--studies {args.studies!r} names no study")
+    source = ", ".join(args.store) if args.store else "the shipped trials"
+    print(f"card {what}: locating the trials of {', '.join(studies)} in {source} ...",
+          file=sys.stderr, flush=True)
+    if not args.store:
+        note_local_store()
+    # no --store: the shipped trials alone
+    store = None if args.store is None else [p for arg in args.store for p in arg.split(",") if p]
+    return studies, store
+
+
+def cmd_interval_card(args: argparse.Namespace) -> None:
+    """``card --interval file.py:g``: the interval card, written to --out."""
+    from ..intervalcard import CI_STUDIES
+
+    studies, store = _located(args, args.interval, lambda: CI_STUDIES)
+    from ..api import card, output_folder
+    from ..report import to_markdown
+    from ..report.intervalcard import coverage_screen, write_interval_card
+
+    # a bad --out fails before the card is computed
+    with contextlib.nullcontext() if args.out is None else output_folder(args.out):
+        c = card(args.interval, studies, store, kind="interval", name=args.name,
+                 level=args.level, runs=args.runs, seed=args.seed,
+                 log=lambda line: print(line, file=sys.stderr, flush=True))
+        written = write_interval_card(c, args.out or Path("out") / f"card-{c.name}")
+    print(c.verdict)
+    print(f"interval card of {c.name!r} at level {c.level:g}: {c.trials:,} stored trials, "
+          f"no learner fitted, {c.seconds['total']:.1f} s")
+    for r in c.studies.itertuples(index=False):
+        why = f": {r.reason}" if r.reason else ""
+        print(f"  {r.study}: {r.status}{why}")
+    print(to_markdown(coverage_screen(c)), end="")
     for n in c.notes:
         print(f"note: {n}", file=sys.stderr)
     for p in written:

@@ -33,10 +33,10 @@ from ..registry import Registry
 from . import intervals as IV
 from .intervals import IntervalResult
 from .registry import (
-    _any,
     _describe,
     _factory,
     _halves,
+    _kind,
     _partitions,
     _shape,
     is_nested,
@@ -187,7 +187,7 @@ def _plain_folds(design: object) -> bool:
 
 # --- the baseline interval methods -------------------------------------------------------------
 
-@register_interval("holdout", fits=_any, needs_losses=True,
+@register_interval("holdout", fits=lambda d: not is_bootstrap(d), needs_losses=True,
                    params={"dist": ("normal", "binomial")})
 def _holdout(fl: FoldLosses, design: object, a: int, b: int | None,
              dist: str = "normal") -> IntervalResult:
@@ -269,3 +269,31 @@ def ncv_losses(h: np.ndarray, pairs: list[tuple[int, int]]) -> tuple[np.ndarray,
         inner[:, j, i] = np.where(member[:, i], h[:, c], np.nan)
     return outer, inner
 
+
+
+def is_bootstrap(design: object) -> bool:
+    """The out-of-bag bootstrap design (``boot[r=..]``): an apparent fit, a no-information
+    fit and bootstrap samples, not train/test splits the other methods read."""
+    return _kind(design) == "boot"
+
+
+@register_interval("oob-632plus", fits=is_bootstrap, needs_losses=True)
+def _oob_632plus(fl: FoldLosses, design: object, a: int, b: int | None) -> IntervalResult:
+    """.632+ bootstrap estimate of one learner's error, out of bag, on the boot[r=..] design
+    (Efron & Tibshirani 1997 eq. 32)"""
+    if b is not None:
+        raise SimstudyError("interval method 'oob-632plus' is for one learner's error; a "
+                            "difference of two has no .632+ estimate")
+    L = fl.losses
+    if not isinstance(L, np.ndarray):
+        raise SimstudyError("interval method 'oob-632plus' reads per-instance losses (the "
+                            "out-of-bag losses of each instance), not their sums")
+    h = np.asarray(L[a], dtype=np.float64)[:, 0]  # (R, n)
+    h = np.where(h < 0, np.nan, h)
+    apparent = h[0]
+    err, off = float(apparent.mean()), float(np.nanmean(h[1]))
+    n = apparent.size
+    # no-information error (1/n^2) sum_i sum_j L(y_i, f(x_j)): the diagonal is the apparent
+    # error, the off-diagonal mean is estimated by the design's shifted pairs
+    gamma = ((n - 1) * off + err) / n
+    return IV.oob_632plus_interval(h[2:], apparent, gamma)

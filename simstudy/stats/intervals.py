@@ -34,6 +34,7 @@ __all__ = [
     "naive_cv_interval",
     "nested_cv_interval",
     "t5x2cv_interval",
+    "oob_632plus_interval",
 ]
 
 
@@ -407,3 +408,62 @@ def nested_cv_interval(outer: object, inner: object, *, bias: str = "linear"
     factor = {"linear": 1.0 + (K - 2) / K, "authors": 1.0 + ((K - 2) / K) ** 1.5,
               "none": 0.0}[bias]
     return IntervalResult(err_ncv - factor * (err_ncv - err_cv), se, None, "ncv")
+
+
+# ------------------------------------------------------------------ out-of-bag bootstrap
+
+def oob_632plus_interval(oob: object, apparent: object, no_information: float
+                         ) -> IntervalResult:
+    """The .632+ bootstrap estimate of the prediction error (Efron & Tibshirani 1997, JASA
+    92, "Improvements on cross-validation: the .632+ bootstrap method", sec. 3, eq. 32)
+    with a standard error.
+
+    ``oob[b, i]`` is the loss at instance ``i`` of the model fitted on bootstrap sample
+    ``b`` (n draws with replacement), nan where ``i`` is in that sample (only out-of-bag
+    instances are tested); ``apparent[i]`` the loss at ``i`` of the model fitted on all n
+    instances; ``no_information`` the no-information error ``γ̂ = (1/n²) Σ_i Σ_j
+    L(y_i, f(x_j))`` of that full fit (for 0/1 loss ``Σ_l p_l (1 - q_l)``, ``p_l`` and
+    ``q_l`` the shares of class l among the labels and the full fit's predictions).  Then:
+
+    * leave-one-out bootstrap: ``Ê_i`` = mean of ``oob[:, i]`` over the samples that left
+      ``i`` out, ``Err1 = mean_i Ê_i`` (an instance never left out is dropped, as they
+      do);
+    * apparent error ``err = mean(apparent)``; ``Err.632 = .368 err + .632 Err1``;
+    * ``Err1' = min(Err1, γ̂)``; relative overfitting rate ``R' = (Err1' - err) /
+      (γ̂ - err)`` when ``Err1' > err`` and ``γ̂ > err``, else 0;
+    * ``Err.632+ = Err.632 + (Err1' - err) · .368 · .632 R' / (1 - .368 R')`` (eq. 32).
+
+    The standard error is that of the mean of the ``Ê_i`` taken as independent,
+    ``sd(Ê) / sqrt(n')``, scaled by ``Err.632+ / Err1`` (the proportional scaling Efron &
+    Tibshirani use to carry a standard error of ``Err1`` over to ``Err.632+``); their
+    delta-method correction of ``sd(Ê)`` for the dependence between the ``Ê_i`` is not
+    applied, so the interval ``Err.632+ ± z · se`` is the naive one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> nan = np.nan
+    >>> oob = [[nan, 1, 0, nan], [0, nan, nan, 1], [1, 0, nan, nan]]
+    >>> r = oob_632plus_interval(oob, [0, 0, 0, 1], 0.75)
+    >>> round(r.statistic, 4)
+    0.4436
+    """
+    o = _finite(oob, "oob", 2)
+    a = _finite(apparent, "apparent", 1)
+    if a.shape[0] != o.shape[1]:
+        raise SimstudyError(f"apparent has {a.shape[0]} losses, oob {o.shape[1]} instances")
+    gamma = float(no_information)
+    if not math.isfinite(gamma):
+        raise SimstudyError(f"no_information must be a finite loss, got {no_information!r}")
+    left = ~np.isnan(o)
+    seen = left.any(axis=0)
+    if not seen.any():
+        raise SimstudyError("no instance is out of bag in any bootstrap sample")
+    e_i = np.nansum(o[:, seen], axis=0) / left[:, seen].sum(axis=0)
+    err1, err = float(e_i.mean()), float(a.mean())
+    err632 = 0.368 * err + 0.632 * err1
+    err1p = min(err1, gamma)
+    r = (err1p - err) / (gamma - err) if (err1p > err and gamma > err) else 0.0
+    est = err632 + (err1p - err) * 0.368 * 0.632 * r / (1.0 - 0.368 * r)
+    se = _sd(e_i) / math.sqrt(e_i.size)
+    return IntervalResult(est, se * est / err1 if err1 > 0 else se, None, "oob-632plus")
