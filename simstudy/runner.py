@@ -35,7 +35,8 @@ class Chunk:
     runs: tuple[int, ...]
     seed: int
     alpha: float
-    keep_losses: bool = False  # keep per-instance 0/1 losses (packed bits) with the trial
+    keep_losses: bool = False  # keep per-instance losses (0/1 as packed bits) with the trial
+    truth: bool = False  # store each trial's numeric truth with its losses (interval studies)
 
 
 @dataclass
@@ -203,6 +204,7 @@ def _stack(blocks, shared: bool):
 
 def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     """Compute every trial of a chunk: fit each learner once per fold, then all tests."""
+    from .interval_truth import conditional_truth
     from .learners.base import instance_losses
 
     t0 = time.perf_counter()
@@ -281,6 +283,10 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     n_train = n_train.reshape(T, R, F)
     n_test = n_test.reshape(T, R, F)
 
+    # the fitted models' errors on fresh data, kept with the losses (an interval's target);
+    # timed with the trial
+    truths = [conditional_truth(cell, chunk.seed, run) if chunk.truth and keep else None
+              for run in chunk.runs]
     elapsed = (time.perf_counter() - t0) / T
     impl = tuple(learner_impl(_learner(ln)) for ln in cell.learners)
     source_hash = getattr(src, "content_hash", None)
@@ -288,7 +294,7 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     for t, run in enumerate(chunk.runs):
         per = None if losses is None else losses[t].reshape(K, R, F, -1)
         ts = trial_seed(chunk.seed, cid, run)
-        fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per, ts)
+        fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per, ts, truths[t])
         res = evaluate(cell, fl, chunk.alpha, run)
         out.append(TrialRecord(
             cell=cid, seed=chunk.seed, run=run, study=chunk.study, source=cell.source,
@@ -435,6 +441,7 @@ def plan(study: Study, store: Store,
     chunks, total, done_n = [], 0, 0
     runs, step = study.runs, study.chunk
     keep = bool(study.meta.get("keep_losses", False))
+    truth = bool(study.meta.get("interval_truth", False))
     for cell in study.cells:
         done = np.fromiter((r for r in stored[cell.id] if r < runs), dtype=np.int64)
         total += runs
@@ -444,7 +451,7 @@ def plan(study: Study, store: Store,
         missing = np.setdiff1d(np.arange(runs, dtype=np.int64), done, assume_unique=True)
         cut = [0, *(np.flatnonzero(np.diff(missing // step)) + 1).tolist(), missing.size]
         m = missing.tolist()
-        chunks += [Chunk(study.name, cell, tuple(m[a:b]), study.seed, study.alpha, keep)
+        chunks += [Chunk(study.name, cell, tuple(m[a:b]), study.seed, study.alpha, keep, truth)
                    for a, b in zip(cut[:-1], cut[1:], strict=True) if b > a]
     return chunks, total, done_n
 

@@ -28,10 +28,10 @@ each run draws n rows, the rest are the truth's test set; Schulz-Kümpel et al. 
 nursery, optdigits, pendigits and spambase at n = 100 and 500, learners nmc and 1nn, the
 same designs.  (letter and satimage, also in Schulz-Kümpel et al.'s list, are not bundled.)
 
-The trials keep their per-instance losses (``meta['keep_losses']``): the regression cells'
-losses are real numbers, which the store's bit-packed loss column cannot hold yet, so those
-cells run in memory only (``scripts/pilots/ci_pilot.py``) until the store takes them; the classification cells
-(logistic, ci-real) store as every study does.
+The trials keep their per-instance losses (``meta['keep_losses']``; a regression learner's
+squared errors as float64, :func:`simstudy.core.pack_losses`) and, with them, each trial's
+numeric truth (``meta['interval_truth']``: computed by the runner once per source and run,
+:mod:`simstudy.interval_truth`), so every interval is judged from the store alone.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def real_grid(sizes: tuple[int, ...] = REAL_SIZES) -> list[Cell]:
 def build_real() -> Study:
     return Study("ci-real", real_grid(), runs=1000, seed=2024, chunk=20,
                  description="intervals for the generalization error on bundled data sets as "
-                             "populations", meta={"keep_losses": True})
+                             "populations", meta={"keep_losses": True, "interval_truth": True})
 
 
 @register_study("ci-synthetic", description="intervals for the generalization error: "
@@ -96,4 +96,4 @@ def build_real() -> Study:
                 "of two (Bates, Hastie & Tibshirani 2024; Schulz-Kumpel et al. 2024)")
 def build() -> Study:
     return Study("ci-synthetic", grid(), runs=1000, seed=2024, chunk=20,
-                 description=__doc__.splitlines()[0], meta={"keep_losses": True})
+                 description=__doc__.splitlines()[0], meta={"keep_losses": True, "interval_truth": True})
