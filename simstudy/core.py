@@ -70,6 +70,74 @@ class FoldLosses:
         return self.errors[a] - self.errors[b]
 
 
+@dataclass(frozen=True)
+class LossSums:
+    """Sufficient statistics of a trial's per-instance losses: all an interval method reads.
+
+    A test instance's *block* in replication ``r`` is the first fold of ``r`` that tests it
+    (k-fold cv: its own fold; nested cv, whose outer folds come first: its outer fold; a
+    train/test split: fold 0).  Then, with ``K`` learners, ``R`` replications, ``F`` folds:
+
+    ``count[r, f, b]``
+        test instances of fold ``f`` of replication ``r`` in block ``b`` (``b < F``);
+    ``total[k, r, f, b]``
+        the sum of learner ``k``'s losses over them;
+    ``prod[k, j, r, f]``
+        the sum over all test instances of fold ``(r, f)`` of ``l_k * l_j`` (``j == k``:
+        the sum of squares).
+
+    Means, variances and covariances per fold, per block and across folds follow, for one
+    learner or the difference of two (:meth:`of`); the shipped interval trials keep these
+    instead of the instances (:mod:`simstudy.trials`).  Built by :func:`loss_sums`.
+
+    Examples
+    --------
+    >>> L = np.array([[[[0.0, 2.0, -1.0], [-1.0, -1.0, 3.0]]]])  # K=1, R=1, F=2, n=3
+    >>> s = loss_sums(L)
+    >>> s.count[0].tolist(), s.total[0, 0].tolist(), s.prod[0, 0, 0].tolist()
+    ([[2, 0], [0, 1]], [[2.0, 0.0], [0.0, 3.0]], [4.0, 9.0])
+    """
+
+    count: np.ndarray
+    total: np.ndarray
+    prod: np.ndarray
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """(K, R, F)."""
+        return tuple(int(x) for x in self.total.shape[:3])  # type: ignore[return-value]
+
+    def of(self, a: int, b: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(count, S, Q)`` of learner ``a``'s losses (``b`` None) or of the paired
+        differences ``l_a - l_b``: count and sum per fold and block ``(R, F, F)``, sum of
+        squares per fold ``(R, F)``."""
+        if b is None:
+            return self.count, self.total[a], self.prod[a, a]
+        return (self.count, self.total[a] - self.total[b],
+                self.prod[a, a] - 2.0 * self.prod[a, b] + self.prod[b, b])
+
+
+def loss_sums(losses: np.ndarray | LossSums) -> LossSums:
+    """The :class:`LossSums` of per-instance losses ``(K, R, F, n)`` (``-1`` = not a test
+    instance); a :class:`LossSums` passes through."""
+    if isinstance(losses, LossSums):
+        return losses
+    L = np.asarray(losses, dtype=np.float64)
+    if L.ndim != 4:
+        raise SimstudyError(f"per-instance losses must be a (K, R, F, n) array, got shape "
+                            f"{L.shape!r}")
+    K, R, F, n = L.shape
+    test = L[0] >= 0
+    block = np.argmax(test, axis=1)  # (R, n): the first fold of r testing each instance
+    onehot = (block[..., None] == np.arange(F)).astype(np.float64)  # (R, n, F)
+    t = test.astype(np.float64)
+    Lz = np.where(test[None], L, 0.0)
+    count = np.rint(np.einsum("rfi,rib->rfb", t, onehot)).astype(np.int64)
+    total = np.einsum("krfi,rib->krfb", Lz, onehot)
+    prod = np.einsum("krfi,jrfi->kjrf", Lz, Lz)
+    return LossSums(count, total, prod)
+
+
 #: first four bytes of the extended loss format (real-valued losses, or a trial's truth):
 #: read as the old format's uint32 K it would be 1.2e9 learners, so the two never collide
 LOSS_MAGIC = b"SSLF"
