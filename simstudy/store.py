@@ -921,10 +921,28 @@ class Store:
         rows = self._rows("losses", "trials", [cell], seed, runs)
         return [None if r[0] is None else unpack_losses(r[0]) for r in rows]
 
-    def truths(self, cell: str, seed: int, runs: int | None = None) -> list[Truth | None]:
-        """The numeric truth of each of one cell's trials, in run order (aligned with
-        :meth:`losses`; :class:`simstudy.core.Truth`), None for a trial stored without one."""
-        return [unpack_truth(r[0]) for r in self._rows("losses", "trials", [cell], seed, runs)]
+    def truths(self, cell: str, seed: int, runs: int | None = None, *, se: bool = False
+               ) -> np.ndarray | None:
+        """The numeric truth of one cell's trials, in run order (aligned with :meth:`losses`):
+        ``(T, K)`` float64, each fitted model's error on fresh data
+        (:class:`simstudy.core.Truth`), or with ``se`` its Monte Carlo standard error; a nan
+        row for a trial stored without one; None if no trial of the cell holds one."""
+        return truth_rows([unpack_truth(r[0])
+                           for r in self._rows("losses", "trials", [cell], seed, runs)], se)
+
+
+def truth_rows(truths: Sequence[Truth | None], se: bool = False) -> np.ndarray | None:
+    """``(T, K)`` errors (or MC standard errors) of some trials' truths, nan rows for None;
+    None if there is none."""
+    have = [t for t in truths if t is not None]
+    if not have:
+        return None
+    K = have[0].error.shape[0]
+    out = np.full((len(truths), K), np.nan)
+    for i, t in enumerate(truths):
+        if t is not None:
+            out[i] = t.mc_se if se else t.error
+    return out
 
 
 def mixed_provenance(con: sqlite3.Connection, study: str | None = None) -> list[str]:

@@ -132,8 +132,40 @@ def test_store_keeps_real_losses_and_truth(tmp_path):
     with Store(tmp_path / "s.sqlite") as s:
         s.write([rec])
         assert np.array_equal(s.losses("c", 5)[0], L)
-        got = s.truths("c", 5)[0]
-        assert np.array_equal(got.error, t.error) and got.n_truth == t.n_truth
+        assert np.array_equal(s.truths("c", 5), t.error[None])
+        assert np.array_equal(s.truths("c", 5, se=True), t.mc_se[None])
+        assert s.truths("other", 5) is None
         row = next(s.trials(seed=5).itertuples())
         back = s.fold_losses(row)
         assert np.array_equal(back.losses, L) and np.array_equal(back.truth.diff_se, t.diff_se)
+
+
+# --- the sums every interval method reads -----------------------------------------------------
+
+def test_loss_sums_against_loops():
+    from simstudy.core import loss_sums
+    from simstudy.designs import get_design
+
+    d = get_design("ncv[k=4,reps=2]")
+    n = 23
+    rng = np.random.default_rng(4)
+    train = d.masks(np.zeros(n), rng)
+    L = np.where(~train[None], rng.random((2, *train.shape)) * 5, -1.0)
+    s = loss_sums(L)
+    R, F, _ = train.shape
+    for r in range(R):
+        outer = np.argmin(train[r, :4], axis=0)  # the fold each instance is tested in
+        for f in range(F):
+            for b in range(F):
+                on = ~train[r, f] & (outer == b) if b < 4 else np.zeros(n, bool)
+                assert s.count[r, f, b] == on.sum()
+                for k in range(2):
+                    assert s.total[k, r, f, b] == pytest.approx(L[k, r, f][on].sum(), rel=1e-13)
+            on = ~train[r, f]
+            assert s.prod[0, 1, r, f] == pytest.approx((L[0, r, f][on] * L[1, r, f][on]).sum(),
+                                                       rel=1e-13)
+            c, S, Q = s.of(0, 1)
+            dlt = L[0, r, f][on] - L[1, r, f][on]
+            assert Q[r, f] == pytest.approx((dlt ** 2).sum(), rel=1e-12)
+            assert S[r, f].sum() == pytest.approx(dlt.sum(), rel=1e-12, abs=1e-12)
+    assert loss_sums(s) is s
