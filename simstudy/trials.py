@@ -341,7 +341,7 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
     of trial t; else positions layout: each trial's losses at its test positions in
     (k, r, f, i) order.  Per trial a CRC-32 of its packed test mask.
     """
-    from .core import unpack_losses
+    from .core import LOSS_MAGIC, unpack_losses
 
     rows = store.con.execute(
         "SELECT run, losses FROM trials WHERE cell=? AND seed=? ORDER BY run",
@@ -351,6 +351,8 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
     have = np.array([r[1] is not None for r in rows])
     if not np.array_equal(np.array([r[0] for r in rows], dtype=np.int64), runs):
         raise _err(f"cell {cell['cell']!r}: the store changed while exporting")
+    if any(r[1] is not None and bytes(r[1][:4]) == LOSS_MAGIC for r in rows):
+        return _sums_members(cell, [r[1] for r in rows if r[1] is not None], have)
     # one trial at a time (a cell of optdigits holds 112 MB of int8 losses per 1000 trials)
     crc, per, flat, shapes, instance = [], [], [], set(), True
     for (_, blob), n_test in zip((r for r in rows if r[1] is not None), nte[have],
@@ -377,6 +379,44 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
         members["haslosses"] = have
     meta = {"layout": "instance" if instance else "positions", "trials": int(have.sum()),
             "n": int(n) if len(shapes) == 1 else None}
+    return members, meta
+
+
+def _sums_members(cell: dict, blobs: list, have: np.ndarray) -> tuple[dict[str, np.ndarray], dict]:
+    """The interval trials' losses as the sums every interval method reads
+    (:class:`simstudy.core.LossSums`), with each trial's numeric truth; see
+    :data:`SUMS_LAYOUT`.  Integral sums (0/1 losses) as the smallest unsigned integers,
+    others as float64: the reader gets the store's sums bit for bit."""
+    from .core import loss_sums, unpack_losses, unpack_truth
+
+    sums = [loss_sums(unpack_losses(b)) for b in blobs]
+    truths = [unpack_truth(b) for b in blobs]
+    count = np.stack([x.count for x in sums])  # (T, R, F, F)
+    const = bool((count == count[:1]).all())
+    where = (count > 0).any(axis=0)  # (R, F, F): the positions any trial fills
+    K = sums[0].total.shape[0]
+    iu = np.triu_indices(K)
+    total = np.stack([x.total[:, where] for x in sums])  # (T, K, P)
+    prod = np.stack([x.prod[iu] for x in sums])  # (T, K(K+1)/2, R, F)
+    members = {"sumcount": _uint(count[0] if const else count, "loss counts"),
+               "sumwhere": np.packbits(where.ravel())}
+    integral = all(np.array_equal(np.rint(a), a) and (a >= 0).all() for a in (total, prod))
+    for name, x in (("sumtotal", total), ("sumprod", prod)):
+        members[name] = _uint(np.rint(x).astype(np.int64), "loss sums") if integral else x
+    if not have.all():
+        members["haslosses"] = have
+    meta = {"layout": "sums", "trials": int(have.sum()), "n": None,
+            "sums": "integers" if integral else "float64", "count": "cell" if const else "trial"}
+    if any(t is not None for t in truths):
+        if any(t is None for t in truths):
+            raise _err(f"cell {cell['cell']!r}: some trials hold a numeric truth, others "
+                       "not; this format ships all or none")
+        members["trueerror"] = np.stack([t.error for t in truths])
+        members["truese"] = np.stack([t.mc_se for t in truths])
+        members["truediffse"] = np.stack([t.diff_se for t in truths])
+        members["truen"] = _uint(np.array([t.n_truth for t in truths], dtype=np.int64),
+                                 "truth sizes")
+        meta["truth"] = True
     return members, meta
 
 
@@ -681,6 +721,8 @@ def _add_digests(groups: list[dict], paths: dict[str, Path]) -> None:
 def _check_export(st, out: Path, progress: bool) -> dict:
     """Read the export back: every trial as the store has it; p-values and choices as the
     store's results.  A trial difference raises; result differences are counted."""
+    from .core import loss_sums
+
     reader = ShippedTrials(out)
     pv_cmp = pv_same = ch_cmp = ch_same = 0
     first_diff: list[str] = []
@@ -698,9 +740,16 @@ def _check_export(st, out: Path, progress: bool) -> dict:
             if g.get("losses"):
                 for i, (a, b) in enumerate(zip(reader.losses(cid, seed),
                                                st.losses(cid, seed), strict=True)):
-                    if (a is None) != (b is None) or (a is not None and not np.array_equal(a, b)):
+                    if g["losses"]["layout"] == "sums" and b is not None:
+                        b = loss_sums(b)
+                    if (a is None) != (b is None) or (a is not None and not _same_losses(a, b)):
                         raise _err(f"export check: cell {cid!r}, run {int(mine.runs[i])}: "
                                    "per-instance losses differ after the round trip")
+                for se in (False, True):
+                    a, b = reader.truths(cid, seed, se=se), st.truths(cid, seed, se=se)
+                    if (a is None) != (b is None) or (a is not None and not _same_bits(a, b)):
+                        raise _err(f"export check: cell {cid!r}: the trials' numeric truths "
+                                   "differ after the round trip")
             cell = reader.cell(cid, seed, tests=tuple(g["tests"]) + tuple(g["choices"]))
             if g["tests"]:
                 pv = reader.pvalues([cell], seed)
@@ -727,6 +776,13 @@ def _check_export(st, out: Path, progress: bool) -> dict:
     return {"trials": "identical (fold errors bit for bit, sizes, runs, losses)",
             "pvalues": {"compared": pv_cmp, "identical": pv_same, "differing": first_diff[:5]},
             "choices": {"compared": ch_cmp, "identical": ch_same}}
+
+
+def _same_losses(a, b) -> bool:
+    """Per-instance losses equal, or :class:`~simstudy.core.LossSums` equal bit for bit."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.array_equal(a, b)
+    return all(_same_bits(getattr(a, f), getattr(b, f)) for f in ("count", "total", "prod"))
 
 
 def _eq(a: pd.Series, b: pd.Series) -> pd.Series:
@@ -1230,7 +1286,9 @@ class ShippedTrials:
 
     def losses(self, cell: str, seed: int, runs: int | None = None) -> list[np.ndarray | None]:
         """Per-instance 0/1 losses of one cell's trials, aligned with :meth:`fold_errors`:
-        int8 (K, R, F, n), -1 off the fold's test positions, None where not kept.
+        int8 (K, R, F, n), -1 off the fold's test positions, None where not kept.  The
+        interval studies' cells ship their sums instead (:class:`simstudy.core.LossSums`,
+        what every interval method reads; per-instance real losses would not fit).
 
         The test positions are recomputed from each trial's seed by its design (as the
         runner does, about 1 ms per trial) and checked against the CRC-32 shipped with the
@@ -1253,6 +1311,9 @@ class ShippedTrials:
         K, R, F = g["K"], g["R"], g["F"]
         has = ct.has_losses
         rank = np.cumsum(has) - 1  # index among the trials that kept losses
+        if lm["layout"] == "sums":
+            return self._decode_sums(f, pre, lm, K, R, F,
+                                     {i: int(rank[i]) for i in indices if has[i]})
         crc = f[pre + "maskcrc"]
         raw = np.unpackbits(f[pre + "lossbits"]).astype(bool)
         TL = int(has.sum())
@@ -1285,6 +1346,43 @@ class ShippedTrials:
                 for k in range(K):
                     L[k][test] = raw[at + k * npos_k: at + (k + 1) * npos_k]
             out[i] = L
+        return out
+
+
+    @staticmethod
+    def _decode_sums(f, pre: str, lm: dict, K: int, R: int, F: int,
+                     rank: dict[int, int]) -> dict:
+        from .core import LossSums
+
+        where = np.unpackbits(f[pre + "sumwhere"], count=R * F * F).astype(bool)
+        where = where.reshape(R, F, F)
+        count = f[pre + "sumcount"].astype(np.int64)
+        total = f[pre + "sumtotal"].astype(np.float64)
+        prod = f[pre + "sumprod"].astype(np.float64)
+        iu = np.triu_indices(K)
+        out = {}
+        for i, j in rank.items():
+            tt = np.zeros((K, R, F, F))
+            tt[:, where] = total[j]
+            pp = np.empty((K, K, R, F))
+            pp[iu] = prod[j]
+            pp[iu[1], iu[0]] = prod[j]
+            out[i] = LossSums(count if count.ndim == 3 else count[j], tt, pp)
+        return out
+
+    def truths(self, cell: str, seed: int, runs: int | None = None, *, se: bool = False
+               ) -> np.ndarray | None:
+        """The numeric truth of one cell's trials, as :meth:`simstudy.store.Store.truths`:
+        ``(T, K)`` errors of the fitted models on fresh data (``se``: their Monte Carlo
+        standard errors), nan rows for trials without one, None if the cell ships none."""
+        g = self._group(cell, seed)
+        if g is None or not (g.get("losses") or {}).get("truth"):
+            return None
+        ct = self._upto(self._trials(g), runs)
+        f = self._file(g["losses"]["file"])
+        x = f[f"g{g['index']}_" + ("truese" if se else "trueerror")].astype(np.float64)
+        out = np.full((ct.T, x.shape[1]), np.nan)
+        out[ct.has_losses] = x[: int(ct.has_losses.sum())]
         return out
 
 
@@ -1337,7 +1435,16 @@ def _shape_problems(g: dict, files: dict) -> list[str]:
     if "inv" in have:
         want["inv"] = (T,)
     lm = g.get("losses")
-    if lm:
+    if lm and lm.get("layout") == "sums":
+        TL = int(lm["trials"])
+        want["sumcount"] = (R, F, F) if lm.get("count") == "cell" else (TL, R, F, F)
+        want["sumwhere"] = ((R * F * F + 7) // 8,)
+        want["sumprod"] = (TL, K * (K + 1) // 2, R, F)
+        if lm.get("truth"):
+            want.update(trueerror=(TL, K), truese=(TL, K), truediffse=(TL, K, K), truen=(TL,))
+        if TL != T:
+            want["haslosses"] = (T,)
+    elif lm:
         want["maskcrc"] = (int(lm["trials"]),)
         if int(lm["trials"]) != T:
             want["haslosses"] = (T,)
@@ -1730,6 +1837,8 @@ def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int 
 def _compare(r: ShippedTrials, g: dict, ct, i: int, fl, shipped_losses, inv: int,
              here: dict) -> tuple[str, str]:
     """(status, detail) of one recomputed trial against the shipped one."""
+    from .core import loss_sums
+
     if not (np.array_equal(fl.n_train, ct.n_train[i]) and np.array_equal(fl.n_test,
                                                                           ct.n_test[i])):
         return "differs", "fold sizes differ"
@@ -1739,7 +1848,16 @@ def _compare(r: ShippedTrials, g: dict, ct, i: int, fl, shipped_losses, inv: int
     counts = np.rint(np.abs(E - S) * ct.n_test[i][None])  # per learner and fold
     bits = E.view(np.uint64) != S.view(np.uint64)
     off = np.zeros(E.shape, dtype=np.int64)  # per fold: test positions whose loss differs
-    if shipped_losses is not None:
+    if shipped_losses is not None and not isinstance(shipped_losses, np.ndarray):
+        if fl.losses is None:  # interval trials: their sums, compared bit for bit
+            return "differs", "per-instance losses missing"
+        mine = loss_sums(fl.losses)
+        if mine.total.shape != shipped_losses.total.shape:
+            return "differs", "loss sums of another shape"
+        off = ((mine.total != shipped_losses.total).sum(axis=-1) +
+               (np.diagonal(mine.prod, axis1=0, axis2=1) !=
+                np.diagonal(shipped_losses.prod, axis1=0, axis2=1)).transpose(2, 0, 1))
+    elif shipped_losses is not None:
         if fl.losses is None or fl.losses.shape != shipped_losses.shape:
             return "differs", "per-instance losses missing or of another shape"
         off = (fl.losses != shipped_losses).sum(axis=-1)

@@ -169,3 +169,37 @@ def test_loss_sums_against_loops():
             assert Q[r, f] == pytest.approx((dlt ** 2).sum(), rel=1e-12)
             assert S[r, f].sum() == pytest.approx(dlt.sum(), rel=1e-12, abs=1e-12)
     assert loss_sums(s) is s
+
+
+# --- shipped: the interval trials keep their sums and truths ------------------------------------
+
+def test_shipped_interval_trials_round_trip(tmp_path):
+    import simstudy as ss
+    from simstudy.designs import get_design
+    from simstudy.stats.interval_registry import get_interval
+    from simstudy.trials import ShippedTrials, export, verify
+
+    store = tmp_path / "s.sqlite"
+    for filt in ("lingauss[[]n=100]/*", "logistic[[]n=100]/*/ncv*"):
+        ss.run("ci-synthetic", runs=2, store=store, filter=filt, progress=False, render="none")
+    summary = export(store, "ci-synthetic", tmp_path / "trials")
+    assert summary.trials == 12
+    with Store(store, readonly=True) as st, ShippedTrials(tmp_path / "trials") as r:
+        for cid in st.holdings().cell:
+            assert np.array_equal(r.truths(cid, 2024), st.truths(cid, 2024))
+            design = get_design(cid.split("/")[-1])
+            ct = st.fold_errors([cid], 2024)[cid]
+            for mine, theirs, i in zip(st.losses(cid, 2024), r.losses(cid, 2024), range(2),
+                                       strict=True):
+                assert isinstance(mine, np.ndarray) and not isinstance(theirs, np.ndarray)
+                for m in ("holdout", "cv-clt", "ncv", "naive-cv"):
+                    meth = get_interval(m)
+                    if not meth.fits(design):
+                        continue
+                    for b in (None, 1):
+                        got = [meth(FoldLosses(ct.errors[i], ct.n_train[i], ct.n_test[i], L),
+                                    design, 0, b).confidence_interval(0.9) for L in
+                               (mine, theirs)]
+                        assert got[0] == got[1]  # the same sums: bit for bit
+        rep = verify([r], fraction=0.5)
+        assert rep.ok, rep.summary()
