@@ -332,7 +332,8 @@ def _packages() -> dict[str, str | None]:
     return out
 
 
-def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndarray
+def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndarray,
+                    study: str = "", counts: np.ndarray | None = None
                     ) -> tuple[dict[str, np.ndarray], dict] | None:
     """Per-instance losses of one cell as packed bits at the test positions, or None.
 
@@ -352,7 +353,8 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
     if not np.array_equal(np.array([r[0] for r in rows], dtype=np.int64), runs):
         raise _err(f"cell {cell['cell']!r}: the store changed while exporting")
     if any(r[1] is not None and bytes(r[1][:4]) == LOSS_MAGIC for r in rows):
-        return _sums_members(cell, [r[1] for r in rows if r[1] is not None], have)
+        return _sums_members(cell, [r[1] for r in rows if r[1] is not None], have, study,
+                             None if counts is None else counts[..., have])
     # one trial at a time (a cell of optdigits holds 112 MB of int8 losses per 1000 trials)
     crc, per, flat, shapes, instance = [], [], [], set(), True
     for (_, blob), n_test in zip((r for r in rows if r[1] is not None), nte[have],
@@ -382,38 +384,73 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
     return members, meta
 
 
-def _sums_members(cell: dict, blobs: list, have: np.ndarray) -> tuple[dict[str, np.ndarray], dict]:
-    """The interval trials' losses as the sums every interval method reads
-    (:class:`simstudy.core.LossSums`), with each trial's numeric truth; see
-    :data:`SUMS_LAYOUT`.  Integral sums (0/1 losses) as the smallest unsigned integers,
-    others as float64: the reader gets the store's sums bit for bit."""
+def _reads_losses(study: str, cid: str) -> bool:
+    """Whether an interval method the study names for cell ``cid`` reads losses (True when
+    the study or cell is unknown here: ship them)."""
+    try:
+        from .catalog import get_study
+        from .stats.interval_registry import get_interval
+
+        cell = next(c for c in get_study(study).cells if c.id == cid)
+        return any(get_interval(m).needs_losses for m in cell.label("intervals"))
+    except Exception:  # noqa: BLE001 - not a registered interval study: keep everything
+        return True
+
+
+def _sums_members(cell: dict, blobs: list, have: np.ndarray, study: str = "",
+                  counts: np.ndarray | None = None) -> tuple[dict[str, np.ndarray], dict]:
+    """The interval trials' losses as the sums the interval methods read
+    (:class:`simstudy.core.LossSums`), with each trial's numeric truth.
+
+    Kept only what is not shipped already: nothing for a cell whose interval methods read
+    fold errors only (``sums: none``: the truths alone); for 0/1 losses (``sums:
+    integers``, the smallest unsigned integers) not the sums of a fold tested in one block
+    (its error count, ``counts`` (K, R, F, T)) nor the sums of squares (equal to the
+    sums); real losses (``sums: float64``) in full.  The reader rebuilds the store's sums
+    bit for bit (checked at export).
+    """
     from .core import loss_sums, unpack_losses, unpack_truth
 
-    sums = [loss_sums(unpack_losses(b)) for b in blobs]
     truths = [unpack_truth(b) for b in blobs]
-    count = np.stack([x.count for x in sums])  # (T, R, F, F)
-    const = bool((count == count[:1]).all())
-    where = (count > 0).any(axis=0)  # (R, F, F): the positions any trial fills
-    K = sums[0].total.shape[0]
-    iu = np.triu_indices(K)
-    total = np.stack([x.total[:, where] for x in sums])  # (T, K, P)
-    prod = np.stack([x.prod[iu] for x in sums])  # (T, K(K+1)/2, R, F)
-    members = {"sumcount": _uint(count[0] if const else count, "loss counts"),
-               "sumwhere": np.packbits(where.ravel())}
-    integral = all(np.array_equal(np.rint(a), a) and (a >= 0).all() for a in (total, prod))
-    for name, x in (("sumtotal", total), ("sumprod", prod)):
-        members[name] = _uint(np.rint(x).astype(np.int64), "loss sums") if integral else x
+    members: dict[str, np.ndarray] = {}
+    meta: dict = {"layout": "sums", "trials": int(have.sum()), "n": None}
     if not have.all():
         members["haslosses"] = have
-    meta = {"layout": "sums", "trials": int(have.sum()), "n": None,
-            "sums": "integers" if integral else "float64", "count": "cell" if const else "trial"}
+    if not _reads_losses(study, cell["cell"]):
+        meta["sums"] = "none"
+    else:
+        sums = [loss_sums(unpack_losses(b)) for b in blobs]
+        count = np.stack([x.count for x in sums])  # (T, R, F, F)
+        const = bool((count == count[:1]).all())
+        where = (count > 0).any(axis=0)  # (R, F, F): the positions any trial fills
+        K = sums[0].total.shape[0]
+        total = np.stack([x.total[:, where] for x in sums])  # (T, K, P)
+        iu = np.triu_indices(K)
+        prod = np.stack([x.prod[iu] for x in sums])  # (T, K(K+1)/2, R, F)
+        integral = counts is not None and all(
+            np.array_equal(np.rint(a), a) and (a >= 0).all() for a in (total, prod))
+        members["sumcount"] = _uint(count[0] if const else count, "loss counts")
+        members["sumwhere"] = np.packbits(where.ravel())
+        meta["count"] = "cell" if const else "trial"
+        if integral:
+            multi = (where.sum(axis=2) > 1)[..., None] & where  # folds tested in 2+ blocks
+            members["sumtotal"] = _uint(np.rint(np.stack(
+                [x.total[:, multi] for x in sums])).astype(np.int64), "loss sums")
+            members["sumprod"] = _uint(np.rint(np.stack(
+                [x.prod[np.triu_indices(K, 1)] for x in sums])).astype(np.int64), "loss sums")
+            meta["sums"] = "integers"
+        else:
+            members["sumtotal"], members["sumprod"] = total, prod
+            meta["sums"] = "float64"
     if any(t is not None for t in truths):
         if any(t is None for t in truths):
             raise _err(f"cell {cell['cell']!r}: some trials hold a numeric truth, others "
                        "not; this format ships all or none")
+        K = truths[0].error.shape[0]
         members["trueerror"] = np.stack([t.error for t in truths])
         members["truese"] = np.stack([t.mc_se for t in truths])
-        members["truediffse"] = np.stack([t.diff_se for t in truths])
+        # diff_se is symmetric with a zero diagonal: its upper triangle
+        members["truediffse"] = np.stack([t.diff_se[np.triu_indices(K, 1)] for t in truths])
         members["truen"] = _uint(np.array([t.n_truth for t in truths], dtype=np.int64),
                                  "truth sizes")
         meta["truth"] = True
@@ -511,7 +548,7 @@ def export(store: object, study: str, out: str | os.PathLike, *,
         try:
             for gi, (cid, seed, _, source, learners, design) in enumerate(groups):
                 meta, em, lm = _export_cell(st, gi, cid, int(seed), source, learners, design,
-                                            starts, ends)
+                                            starts, ends, study)
                 used_inv.update(int(i) for i in meta.pop("_inv"))
                 meta["file"] = errors_w.add({f"g{gi}_{k}": v for k, v in em.items()})
                 if lm is not None:
@@ -581,7 +618,7 @@ def _old_manifest(out: Path, study: str) -> dict | None:
 
 
 def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, design: str,
-                 starts: np.ndarray, ends: np.ndarray):
+                 starts: np.ndarray, ends: np.ndarray, study: str = ""):
     from .seeding import cell_key, trial_seed
 
     ct = st.fold_errors([cid], seed)[cid]
@@ -640,7 +677,8 @@ def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, d
         "worker_seconds": round(float(sum(seconds)), 1),
         "_inv": sorted(set(inv[inv >= 0].tolist())),
     }
-    lm = _losses_members(st, meta, seed, runs, nte)
+    lm = _losses_members(st, meta, seed, runs, nte, study,
+                         counts.transpose(1, 2, 3, 0) if exact else None)
     return meta, members, lm
 
 
@@ -731,13 +769,14 @@ def _check_export(st, out: Path, progress: bool) -> dict:
             cid, seed = g["cell"], int(g["seed"])
             mine = reader.fold_errors([cid], seed)[cid]
             theirs = st.fold_errors([cid], seed)[cid]
-            for f in ("runs", "n_train", "n_test", "has_losses"):
+            only_truths = (g.get("losses") or {}).get("sums") == "none"
+            for f in ("runs", "n_train", "n_test") + (() if only_truths else ("has_losses",)):
                 if not np.array_equal(getattr(mine, f), getattr(theirs, f)):
                     raise _err(f"export check: cell {cid!r}: {f} differ after the round trip")
             if not _same_bits(mine.errors, theirs.errors):
                 raise _err(f"export check: cell {cid!r}: fold errors differ after the round "
                            "trip")
-            if g.get("losses"):
+            if g.get("losses") and not only_truths:
                 for i, (a, b) in enumerate(zip(reader.losses(cid, seed),
                                                st.losses(cid, seed), strict=True)):
                     if g["losses"]["layout"] == "sums" and b is not None:
@@ -745,11 +784,11 @@ def _check_export(st, out: Path, progress: bool) -> dict:
                     if (a is None) != (b is None) or (a is not None and not _same_losses(a, b)):
                         raise _err(f"export check: cell {cid!r}, run {int(mine.runs[i])}: "
                                    "per-instance losses differ after the round trip")
-                for se in (False, True):
-                    a, b = reader.truths(cid, seed, se=se), st.truths(cid, seed, se=se)
-                    if (a is None) != (b is None) or (a is not None and not _same_bits(a, b)):
-                        raise _err(f"export check: cell {cid!r}: the trials' numeric truths "
-                                   "differ after the round trip")
+            for se in (False, True):
+                a, b = reader.truths(cid, seed, se=se), st.truths(cid, seed, se=se)
+                if (a is None) != (b is None) or (a is not None and not _same_bits(a, b)):
+                    raise _err(f"export check: cell {cid!r}: the trials' numeric truths "
+                               "differ after the round trip")
             cell = reader.cell(cid, seed, tests=tuple(g["tests"]) + tuple(g["choices"]))
             if g["tests"]:
                 pv = reader.pvalues([cell], seed)
@@ -1134,7 +1173,7 @@ class ShippedTrials:
         else:
             errors = f[pre + "errors"].astype(np.float64)
         lm = g.get("losses")
-        if not lm:
+        if not lm or lm.get("sums") == "none":  # truths only
             has = np.zeros(T, dtype=bool)
         elif lm["trials"] == T:
             has = np.ones(T, dtype=bool)
@@ -1312,8 +1351,9 @@ class ShippedTrials:
         has = ct.has_losses
         rank = np.cumsum(has) - 1  # index among the trials that kept losses
         if lm["layout"] == "sums":
-            return self._decode_sums(f, pre, lm, K, R, F,
-                                     {i: int(rank[i]) for i in indices if has[i]})
+            idx = [i for i in indices if has[i]]
+            return self._decode_sums(f, pre, lm, K, R, F, {i: int(rank[i]) for i in idx},
+                                     ct, {i: i for i in idx})
         crc = f[pre + "maskcrc"]
         raw = np.unpackbits(f[pre + "lossbits"]).astype(bool)
         TL = int(has.sum())
@@ -1351,23 +1391,36 @@ class ShippedTrials:
 
     @staticmethod
     def _decode_sums(f, pre: str, lm: dict, K: int, R: int, F: int,
-                     rank: dict[int, int]) -> dict:
+                     rank: dict[int, int], ct, idx: dict[int, int]) -> dict:
         from .core import LossSums
 
+        if lm.get("sums") == "none":
+            return {}
         where = np.unpackbits(f[pre + "sumwhere"], count=R * F * F).astype(bool)
         where = where.reshape(R, F, F)
         count = f[pre + "sumcount"].astype(np.int64)
         total = f[pre + "sumtotal"].astype(np.float64)
         prod = f[pre + "sumprod"].astype(np.float64)
-        iu = np.triu_indices(K)
+        integral = lm.get("sums") == "integers"
+        multi = (where.sum(axis=2) > 1)[..., None] & where
+        single = where & ~multi
+        iu = np.triu_indices(K) if not integral else np.triu_indices(K, 1)
         out = {}
         for i, j in rank.items():
+            c = count if count.ndim == 3 else count[j]
             tt = np.zeros((K, R, F, F))
-            tt[:, where] = total[j]
             pp = np.empty((K, K, R, F))
+            if integral:  # single-block folds: their error counts; squares: the sums
+                errs = np.rint(ct.errors[idx[i]] * ct.n_test[idx[i]][None])  # (K, R, F)
+                tt[:, single] = errs[:, single.any(axis=2)]
+                tt[:, multi] = total[j]
+                d = np.arange(K)
+                pp[d, d] = tt.sum(axis=3)
+            else:
+                tt[:, where] = total[j]
             pp[iu] = prod[j]
             pp[iu[1], iu[0]] = prod[j]
-            out[i] = LossSums(count if count.ndim == 3 else count[j], tt, pp)
+            out[i] = LossSums(c, tt, pp)
         return out
 
     def truths(self, cell: str, seed: int, runs: int | None = None, *, se: bool = False
@@ -1380,10 +1433,14 @@ class ShippedTrials:
             return None
         ct = self._upto(self._trials(g), runs)
         f = self._file(g["losses"]["file"])
-        x = f[f"g{g['index']}_" + ("truese" if se else "trueerror")].astype(np.float64)
-        out = np.full((ct.T, x.shape[1]), np.nan)
-        out[ct.has_losses] = x[: int(ct.has_losses.sum())]
-        return out
+        pre = f"g{g['index']}_"
+        x = f[pre + ("truese" if se else "trueerror")].astype(np.float64)
+        T = int(g["trials"])
+        held = f[pre + "haslosses"].astype(bool) if int(g["losses"]["trials"]) != T else \
+            np.ones(T, dtype=bool)
+        out = np.full((T, x.shape[1]), np.nan)
+        out[held] = x
+        return out[: ct.T]
 
 
 def _say(where: str, what: str) -> str:
@@ -1437,11 +1494,14 @@ def _shape_problems(g: dict, files: dict) -> list[str]:
     lm = g.get("losses")
     if lm and lm.get("layout") == "sums":
         TL = int(lm["trials"])
-        want["sumcount"] = (R, F, F) if lm.get("count") == "cell" else (TL, R, F, F)
-        want["sumwhere"] = ((R * F * F + 7) // 8,)
-        want["sumprod"] = (TL, K * (K + 1) // 2, R, F)
+        if lm.get("sums") != "none":
+            want["sumcount"] = (R, F, F) if lm.get("count") == "cell" else (TL, R, F, F)
+            want["sumwhere"] = ((R * F * F + 7) // 8,)
+            pairs = K * (K - 1) // 2 if lm.get("sums") == "integers" else K * (K + 1) // 2
+            want["sumprod"] = (TL, pairs, R, F)
         if lm.get("truth"):
-            want.update(trueerror=(TL, K), truese=(TL, K), truediffse=(TL, K, K), truen=(TL,))
+            want.update(trueerror=(TL, K), truese=(TL, K), truediffse=(TL, K * (K - 1) // 2),
+                        truen=(TL,))
         if TL != T:
             want["haslosses"] = (T,)
     elif lm:
