@@ -457,6 +457,34 @@ def _sums_members(cell: dict, blobs: list, have: np.ndarray, study: str = "",
     return members, meta
 
 
+_TRUTHS = ("trueerror", "truese", "truediffse", "truen")
+
+
+def _share_truths(shared: dict, key: tuple, gi: int, em: dict, members: dict,
+                  lmeta: dict) -> None:
+    """Ship a truth once: the cells of one source, learners and seed share their draws and
+    so their truths (:mod:`simstudy.interval_truth`); a cell whose truths equal, run for
+    run, those of a cell exported before it names that cell (``truth_from``) instead."""
+    if not lmeta.get("truth"):
+        return
+    have = members.get("haslosses")
+    runs = em["runs"] if have is None else em["runs"][have]
+    prev = shared.get(key)
+    if prev is not None:
+        gi0, runs0, arrays0 = prev
+        at = np.searchsorted(runs0, runs)
+        if (at < runs0.size).all() and np.array_equal(runs0[np.minimum(at, runs0.size - 1)],
+                                                      runs) and \
+                all(_same_bits(arrays0[k][at], members[k]) for k in _TRUTHS):
+            for k in _TRUTHS:
+                del members[k]
+            lmeta["truth_from"] = gi0
+            return
+        if runs0.size >= runs.size:
+            return
+    shared[key] = (gi, runs, {k: members[k] for k in _TRUTHS})
+
+
 def _tests_in_store(store, cell: str, seed: int) -> tuple[list[str], float | None, list[str]]:
     """Pairwise tests and choice methods the store holds results for, and their alpha."""
     rows = store.con.execute(
@@ -539,6 +567,7 @@ def export(store: object, study: str, out: str | os.PathLike, *,
         losses_w = _PartWriter(out, "losses", int(max_file_bytes), tag)
         writers += [errors_w, losses_w]
         cells_meta: list[dict] = []
+        shared: dict = {}  # (source, learners, seed) -> the cell whose truths others share
         used_inv: set[int] = set()
         total = sum(int(g[2]) for g in groups)
         from tqdm.auto import tqdm
@@ -553,6 +582,7 @@ def export(store: object, study: str, out: str | os.PathLike, *,
                 meta["file"] = errors_w.add({f"g{gi}_{k}": v for k, v in em.items()})
                 if lm is not None:
                     members, lmeta = lm
+                    _share_truths(shared, (source, learners, int(seed)), gi, em, members, lmeta)
                     lmeta["file"] = losses_w.add({f"g{gi}_{k}": v for k, v in members.items()})
                     meta["losses"] = lmeta
                 cells_meta.append(meta)
@@ -1432,15 +1462,25 @@ class ShippedTrials:
         if g is None or not (g.get("losses") or {}).get("truth"):
             return None
         ct = self._upto(self._trials(g), runs)
-        f = self._file(g["losses"]["file"])
-        pre = f"g{g['index']}_"
-        x = f[pre + ("truese" if se else "trueerror")].astype(np.float64)
-        T = int(g["trials"])
-        held = f[pre + "haslosses"].astype(bool) if int(g["losses"]["trials"]) != T else \
-            np.ones(T, dtype=bool)
-        out = np.full((T, x.shape[1]), np.nan)
-        out[held] = x
+        held = self._truth_runs(g)
+        src = g
+        if "truth_from" in g["losses"]:  # the truths of a cell of the same source
+            src = next(x for x in self.manifest["groups"]
+                       if int(x["index"]) == int(g["losses"]["truth_from"]))
+        f = self._file(src["losses"]["file"])
+        x = f[f"g{src['index']}_" + ("truese" if se else "trueerror")].astype(np.float64)
+        if src is not g:
+            x = x[np.searchsorted(self._truth_runs(src), held)]
+        out = np.full((int(g["trials"]), x.shape[1]), np.nan)
+        out[np.isin(self._trials(g).runs, held)] = x
         return out[: ct.T]
+
+    def _truth_runs(self, g: dict) -> np.ndarray:
+        """The runs of a cell's trials that hold a truth (those that kept losses)."""
+        runs = self._trials(g).runs
+        if int(g["losses"]["trials"]) == int(g["trials"]):
+            return runs
+        return runs[self._file(g["losses"]["file"])[f"g{g['index']}_haslosses"].astype(bool)]
 
 
 def _say(where: str, what: str) -> str:
@@ -1499,7 +1539,7 @@ def _shape_problems(g: dict, files: dict) -> list[str]:
             want["sumwhere"] = ((R * F * F + 7) // 8,)
             pairs = K * (K - 1) // 2 if lm.get("sums") == "integers" else K * (K + 1) // 2
             want["sumprod"] = (TL, pairs, R, F)
-        if lm.get("truth"):
+        if lm.get("truth") and "truth_from" not in lm:
             want.update(trueerror=(TL, K), truese=(TL, K), truediffse=(TL, K * (K - 1) // 2),
                         truen=(TL,))
         if TL != T:
