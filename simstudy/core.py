@@ -138,6 +138,86 @@ def loss_sums(losses: np.ndarray | LossSums) -> LossSums:
     return LossSums(count, total, prod)
 
 
+@dataclass(frozen=True)
+class NestedSums:
+    """What the nested cv interval reads of one trial of an ``ncv`` design (Bates, Hastie &
+    Tibshirani 2024, Algorithm 1): sums per repetition ``r`` and outer fold ``i``.
+
+    ``out_count[r, i]``, ``out_total[k, r, i]``, ``out_prod[k, j, r, i]``
+        number, sum and cross-products of the losses on fold i of the models fitted
+        without fold i (``e_out``);
+    ``in_count[r, i]``, ``in_total[k, r, i]``
+        number and sum of the losses of fold i's inner cv (``e_in``: on fold j of the
+        models fitted without folds i and j, every j != i);
+    ``in_prod[k, j]``
+        cross-products of every inner loss of the trial;
+    ``n``
+        the number of instances.
+
+    Built by :func:`nested_sums` from per-instance losses or their :class:`LossSums`; the
+    shipped nested-cv trials keep these (:mod:`simstudy.trials`).
+    """
+
+    out_count: np.ndarray
+    out_total: np.ndarray
+    out_prod: np.ndarray
+    in_count: np.ndarray
+    in_total: np.ndarray
+    in_prod: np.ndarray
+    n: int
+
+    def of(self, a: int, b: int | None = None) -> tuple:
+        """``(out_count, out_S, out_Q, in_count, in_S, in_Q)`` of learner ``a`` (``b``
+        None) or of the paired differences ``l_a - l_b``."""
+        if b is None:
+            return (self.out_count, self.out_total[a], self.out_prod[a, a], self.in_count,
+                    self.in_total[a], float(self.in_prod[a, a]))
+        P, Q = self.out_prod, self.in_prod
+        return (self.out_count, self.out_total[a] - self.out_total[b],
+                P[a, a] - 2.0 * P[a, b] + P[b, b], self.in_count,
+                self.in_total[a] - self.in_total[b], float(Q[a, a] - 2.0 * Q[a, b] + Q[b, b]))
+
+
+def nested_sums(losses: np.ndarray | LossSums | NestedSums,
+                pairs: list[tuple[int, int]]) -> NestedSums:
+    """The :class:`NestedSums` of an ``ncv`` trial's losses (per-instance, or their
+    :class:`LossSums`); ``pairs`` is the design's fold pair of each inner column
+    (``NestedCV.pairs``), the first ``k`` columns the outer fits.  A pair column of folds
+    ``(i, j)`` is inner to fold i on fold j's instances and to fold j on fold i's.
+
+    Examples
+    --------
+    >>> L = np.full((1, 1, 6, 3), -1.0)  # k = 3 folds of one instance each
+    >>> for i in range(3):
+    ...     L[0, 0, i, i] = i + 1.0  # outer fit i on fold i
+    >>> L[0, 0, 3, [0, 1]] = [10.0, 20.0]  # pair (0, 1) on folds 0 and 1
+    >>> L[0, 0, 4, [0, 2]] = [30.0, 40.0]  # pair (0, 2)
+    >>> L[0, 0, 5, [1, 2]] = [50.0, 60.0]  # pair (1, 2)
+    >>> s = nested_sums(L, [(0, 1), (0, 2), (1, 2)])
+    >>> s.out_total[0, 0].tolist(), s.in_total[0, 0].tolist(), s.n
+    ([1.0, 2.0, 3.0], [60.0, 70.0, 80.0], 3)
+    """
+    if isinstance(losses, NestedSums):
+        return losses
+    s = loss_sums(losses)
+    K, R, F = s.shape
+    k = F - len(pairs)
+    if k < 3 or len(pairs) != k * (k - 1) // 2:
+        raise SimstudyError(f"losses with {F} columns per repetition are not those of a "
+                            f"nested cv with {len(pairs)} fold pairs")
+    out = np.arange(k)  # outer fit i tests fold i: its one block
+    in_c = np.zeros((R, k), dtype=np.int64)
+    in_S = np.zeros((K, R, k))
+    for col, (i, j) in enumerate(pairs, start=k):
+        in_c[:, i] += s.count[:, col, j]
+        in_S[:, :, i] += s.total[:, :, col, j]
+        in_c[:, j] += s.count[:, col, i]
+        in_S[:, :, j] += s.total[:, :, col, i]
+    return NestedSums(s.count[:, out, out], s.total[:, :, out, out], s.prod[:, :, :, :k],
+                      in_c, in_S, s.prod[:, :, :, k:].sum(axis=(2, 3)),
+                      int(s.count[0, :k].sum()))
+
+
 #: first four bytes of the extended loss format (real-valued losses, or a trial's truth):
 #: read as the old format's uint32 K it would be 1.2e9 learners, so the two never collide
 LOSS_MAGIC = b"SSLF"

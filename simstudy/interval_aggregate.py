@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .aggregate import wilson
-from .core import FoldLosses, loss_sums
+from .core import FoldLosses, LossSums, NestedSums, loss_sums
 from .errors import SimstudyError
 from .study import Study
 
@@ -98,8 +98,7 @@ def coverage_counts(reader: object, study: Study, level: float = LEVEL,
         losses = reader.losses(cell.id, study.seed)
         design = get_design(cell.design)
         # each trial's sums once (the methods read them; from instances or shipped sums)
-        fls = [FoldLosses(ct.errors[i], ct.n_train[i], ct.n_test[i],
-                          None if losses[i] is None else loss_sums(losses[i]))
+        fls = [FoldLosses(ct.errors[i], ct.n_train[i], ct.n_test[i], _reduced(losses[i]))
                for i in range(ct.T)]
         del losses
         for target, a, b in _targets(cell.learners):
@@ -128,6 +127,13 @@ def coverage_counts(reader: object, study: Study, level: float = LEVEL,
                     "width": float((hi - lo).mean()), "truth_unconditional": uncond,
                     "truth_unconditional_se": se})
     return pd.DataFrame(rows)
+
+
+def _reduced(x):
+    """A trial's losses as sums (shipped sums pass through)."""
+    if x is None or isinstance(x, LossSums | NestedSums):
+        return x
+    return loss_sums(x)
 
 
 def coverage_table(counts: pd.DataFrame) -> pd.DataFrame:

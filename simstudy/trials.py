@@ -397,6 +397,53 @@ def _reads_losses(study: str, cid: str) -> bool:
         return True
 
 
+def _pairs(design: str) -> list[tuple[int, int]] | None:
+    """The fold pairs of a nested-cv design (None for another design)."""
+    from .designs import get_design
+
+    try:
+        return getattr(get_design(design), "pairs", None)
+    except Exception:  # noqa: BLE001 - a design unknown here: not nested
+        return None
+
+
+def _nested_members(blobs: list, pairs: list, counts: np.ndarray | None, members: dict,
+                    meta: dict) -> None:
+    """A nested-cv cell's :class:`~simstudy.core.NestedSums`: for 0/1 losses without the
+    outer sums (the outer folds' error counts) nor the sums of squares (equal to the sums),
+    real losses in full (float64)."""
+    from .core import nested_sums, unpack_losses
+
+    ns = [nested_sums(unpack_losses(b), pairs) for b in blobs]
+    K, R, k = ns[0].out_total.shape
+    for name in ("out_count", "in_count"):
+        c = np.stack([getattr(x, name) for x in ns])
+        const = bool((c == c[:1]).all())
+        members["ns" + name] = _uint(c[0] if const else c, "loss counts")
+        meta[name] = "cell" if const else "trial"
+    meta["n"] = int(ns[0].n)
+    if len({x.n for x in ns}) != 1:
+        raise _err(f"nested-cv trials of {len({x.n for x in ns})} sizes in one cell")
+    outP = np.stack([x.out_prod for x in ns])
+    inP = np.stack([x.in_prod for x in ns])
+    inS = np.stack([x.in_total for x in ns])
+    integral = counts is not None and all(np.array_equal(np.rint(a), a) and (a >= 0).all()
+                                          for a in (outP, inP, inS))
+    if integral:
+        iu = np.triu_indices(K, 1)
+        members["nsout_prod"] = _uint(np.rint(outP[:, iu[0], iu[1]]).astype(np.int64), "sums")
+        members["nsin_total"] = _uint(np.rint(inS).astype(np.int64), "sums")
+        members["nsin_prod"] = _uint(np.rint(inP[:, iu[0], iu[1]]).astype(np.int64), "sums")
+        meta["sums"] = "nested-integers"
+    else:
+        iu = np.triu_indices(K)
+        members["nsout_total"] = np.stack([x.out_total for x in ns])
+        members["nsout_prod"] = outP[:, iu[0], iu[1]]
+        members["nsin_total"] = inS
+        members["nsin_prod"] = inP[:, iu[0], iu[1]]
+        meta["sums"] = "nested-float64"
+
+
 def _sums_members(cell: dict, blobs: list, have: np.ndarray, study: str = "",
                   counts: np.ndarray | None = None) -> tuple[dict[str, np.ndarray], dict]:
     """The interval trials' losses as the sums the interval methods read
@@ -416,8 +463,11 @@ def _sums_members(cell: dict, blobs: list, have: np.ndarray, study: str = "",
     meta: dict = {"layout": "sums", "trials": int(have.sum()), "n": None}
     if not have.all():
         members["haslosses"] = have
+    pairs = _pairs(cell["design"])
     if not _reads_losses(study, cell["cell"]):
         meta["sums"] = "none"
+    elif pairs is not None:
+        _nested_members(blobs, pairs, counts, members, meta)
     else:
         sums = [loss_sums(unpack_losses(b)) for b in blobs]
         count = np.stack([x.count for x in sums])  # (T, R, F, F)
@@ -789,7 +839,7 @@ def _add_digests(groups: list[dict], paths: dict[str, Path]) -> None:
 def _check_export(st, out: Path, progress: bool) -> dict:
     """Read the export back: every trial as the store has it; p-values and choices as the
     store's results.  A trial difference raises; result differences are counted."""
-    from .core import loss_sums
+    from .core import loss_sums, nested_sums
 
     reader = ShippedTrials(out)
     pv_cmp = pv_same = ch_cmp = ch_same = 0
@@ -810,7 +860,8 @@ def _check_export(st, out: Path, progress: bool) -> dict:
                 for i, (a, b) in enumerate(zip(reader.losses(cid, seed),
                                                st.losses(cid, seed), strict=True)):
                     if g["losses"]["layout"] == "sums" and b is not None:
-                        b = loss_sums(b)
+                        pairs = _pairs(g["design"])
+                        b = loss_sums(b) if pairs is None else nested_sums(b, pairs)
                     if (a is None) != (b is None) or (a is not None and not _same_losses(a, b)):
                         raise _err(f"export check: cell {cid!r}, run {int(mine.runs[i])}: "
                                    "per-instance losses differ after the round trip")
@@ -848,10 +899,14 @@ def _check_export(st, out: Path, progress: bool) -> dict:
 
 
 def _same_losses(a, b) -> bool:
-    """Per-instance losses equal, or :class:`~simstudy.core.LossSums` equal bit for bit."""
+    """Per-instance losses equal, or their sums (:class:`~simstudy.core.LossSums`,
+    :class:`~simstudy.core.NestedSums`) equal bit for bit."""
+    import dataclasses
+
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.array_equal(a, b)
-    return all(_same_bits(getattr(a, f), getattr(b, f)) for f in ("count", "total", "prod"))
+    return type(a) is type(b) and all(_same_bits(getattr(a, f.name), getattr(b, f.name))
+                                      for f in dataclasses.fields(a))
 
 
 def _eq(a: pd.Series, b: pd.Series) -> pd.Series:
@@ -1426,6 +1481,8 @@ class ShippedTrials:
 
         if lm.get("sums") == "none":
             return {}
+        if str(lm.get("sums")).startswith("nested"):
+            return ShippedTrials._decode_nested(f, pre, lm, K, rank, ct, idx)
         where = np.unpackbits(f[pre + "sumwhere"], count=R * F * F).astype(bool)
         where = where.reshape(R, F, F)
         count = f[pre + "sumcount"].astype(np.int64)
@@ -1451,6 +1508,41 @@ class ShippedTrials:
             pp[iu] = prod[j]
             pp[iu[1], iu[0]] = prod[j]
             out[i] = LossSums(c, tt, pp)
+        return out
+
+    @staticmethod
+    def _decode_nested(f, pre: str, lm: dict, K: int, rank: dict[int, int], ct,
+                       idx: dict[int, int]) -> dict:
+        from .core import NestedSums
+
+        oc = f[pre + "nsout_count"].astype(np.int64)
+        ic = f[pre + "nsin_count"].astype(np.int64)
+        integral = lm["sums"] == "nested-integers"
+        oP = f[pre + "nsout_prod"].astype(np.float64)
+        iS = f[pre + "nsin_total"].astype(np.float64)
+        iP = f[pre + "nsin_prod"].astype(np.float64)
+        oS = None if integral else f[pre + "nsout_total"].astype(np.float64)
+        iu = np.triu_indices(K, 1) if integral else np.triu_indices(K)
+        d = np.arange(K)
+        out = {}
+        for i, j in rank.items():
+            c_o = oc if oc.ndim == 2 else oc[j]
+            k = c_o.shape[1]
+            if integral:  # the outer folds' error counts; squares of 0/1 losses: the sums
+                S_o = np.rint(ct.errors[idx[i]][:, :, :k] * ct.n_test[idx[i]][None, :, :k])
+            else:
+                S_o = oS[j]
+            P_o = np.empty((K, K, *c_o.shape))
+            P_o[iu] = oP[j]
+            P_o[iu[1], iu[0]] = oP[j]
+            P_i = np.empty((K, K))
+            P_i[iu] = iP[j]
+            P_i[iu[1], iu[0]] = iP[j]
+            if integral:
+                P_o[d, d] = S_o
+                P_i[d, d] = iS[j].sum(axis=(1, 2))
+            out[i] = NestedSums(c_o, S_o, P_o, ic if ic.ndim == 2 else ic[j], iS[j], P_i,
+                                int(lm["n"]))
         return out
 
     def truths(self, cell: str, seed: int, runs: int | None = None, *, se: bool = False
@@ -1534,7 +1626,13 @@ def _shape_problems(g: dict, files: dict) -> list[str]:
     lm = g.get("losses")
     if lm and lm.get("layout") == "sums":
         TL = int(lm["trials"])
-        if lm.get("sums") != "none":
+        if str(lm.get("sums")).startswith("nested"):
+            k = int(round((-1 + (1 + 8 * F) ** 0.5) / 2))  # F = k + k(k-1)/2
+            pr = K * (K - 1) // 2 if lm["sums"] == "nested-integers" else K * (K + 1) // 2
+            want["nsin_total"] = (TL, K, R, k)
+            want["nsin_prod"] = (TL, pr)
+            want["nsout_prod"] = (TL, pr, R, k)
+        elif lm.get("sums") != "none":
             want["sumcount"] = (R, F, F) if lm.get("count") == "cell" else (TL, R, F, F)
             want["sumwhere"] = ((R * F * F + 7) // 8,)
             pairs = K * (K - 1) // 2 if lm.get("sums") == "integers" else K * (K + 1) // 2
@@ -1937,7 +2035,7 @@ def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int 
 def _compare(r: ShippedTrials, g: dict, ct, i: int, fl, shipped_losses, inv: int,
              here: dict) -> tuple[str, str]:
     """(status, detail) of one recomputed trial against the shipped one."""
-    from .core import loss_sums
+    from .core import NestedSums, loss_sums, nested_sums
 
     if not (np.array_equal(fl.n_train, ct.n_train[i]) and np.array_equal(fl.n_test,
                                                                           ct.n_test[i])):
@@ -1948,7 +2046,17 @@ def _compare(r: ShippedTrials, g: dict, ct, i: int, fl, shipped_losses, inv: int
     counts = np.rint(np.abs(E - S) * ct.n_test[i][None])  # per learner and fold
     bits = E.view(np.uint64) != S.view(np.uint64)
     off = np.zeros(E.shape, dtype=np.int64)  # per fold: test positions whose loss differs
-    if shipped_losses is not None and not isinstance(shipped_losses, np.ndarray):
+    if isinstance(shipped_losses, NestedSums):
+        if fl.losses is None:
+            return "differs", "per-instance losses missing"
+        mine = nested_sums(fl.losses, _pairs(g["design"]))
+        k = mine.out_count.shape[1]
+        off = np.zeros(E.shape, dtype=np.int64)
+        off[:, :, :k] = (mine.out_total != shipped_losses.out_total) + \
+            (mine.in_total != shipped_losses.in_total)
+        if not _same_losses(mine, shipped_losses):
+            off[:, 0, 0] += 1  # a pooled sum differs: count it against each learner
+    elif shipped_losses is not None and not isinstance(shipped_losses, np.ndarray):
         if fl.losses is None:  # interval trials: their sums, compared bit for bit
             return "differs", "per-instance losses missing"
         mine = loss_sums(fl.losses)

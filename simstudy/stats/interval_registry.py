@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import FoldLosses, loss_sums
+from ..core import FoldLosses, loss_sums, nested_sums
 from ..errors import SimstudyError
 from ..registry import Registry
 from . import intervals as IV
@@ -239,22 +239,8 @@ def _ncv(fl: FoldLosses, design: object, a: int, b: int | None,
          bias: str = "linear") -> IntervalResult:
     """nested cv interval with bias correction, on the ncv[k=..,reps=..] design (Bates,
     Hastie & Tibshirani 2024 Algorithm 1)"""
-    c, S, Q = _sums(fl, a, b)
-    R, F, _ = c.shape
-    pairs = design.pairs
-    k = F - len(pairs)
-    if k < 3 or len(pairs) != k * (k - 1) // 2:
-        raise SimstudyError(f"losses with {F} columns per repetition are not those of a "
-                            f"nested cv with {len(pairs)} fold pairs")
-    out = np.arange(k)  # outer fit i tests fold i: its one block
-    in_c, in_S = np.zeros((R, k)), np.zeros((R, k))
-    for col, (i, j) in enumerate(pairs, start=k):  # fit without folds i, j: inner of both
-        in_c[:, i] += c[:, col, j]
-        in_S[:, i] += S[:, col, j]
-        in_c[:, j] += c[:, col, i]
-        in_S[:, j] += S[:, col, i]
-    return IV.nested_cv_interval_sums(c[:, out, out], S[:, out, out], Q[:, :k], in_c, in_S,
-                                      float(Q[:, k:].sum()), int(c[0, :k].sum()), bias=bias)
+    ns = nested_sums(fl.losses, design.pairs)  # per-instance, LossSums or NestedSums
+    return IV.nested_cv_interval_sums(*ns.of(a, b), ns.n, bias=bias)
 
 
 def ncv_losses(h: np.ndarray, pairs: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
