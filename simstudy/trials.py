@@ -1812,17 +1812,27 @@ def shipped_summary() -> str:
     return "\n".join(lines)
 
 
-def shipped_studies() -> list[str]:
-    """The studies whose trials ship, in the catalog's order (what a card reads by default).
+def shipped_studies(intervals: bool = False) -> list[str]:
+    """The studies whose trials ship, in the catalog's order: those of tests (what the test
+    card reads by default), or with ``intervals`` those whose trials carry a numeric truth
+    (a study's ``meta['interval_truth']``: what the interval card reads).
 
     >>> set(shipped_studies()) >= {"type1", "gaussian"}
     True
     """
-    from .catalog import available_studies
+    from .catalog import available_studies, get_study
 
     found = shipped_dirs()
     order = [s for s in available_studies() if s in found]
-    return order + sorted(s for s in found if s not in order)
+    names = order + sorted(s for s in found if s not in order)
+
+    def interval(name: str) -> bool:
+        try:
+            return bool(get_study(name).meta.get("interval_truth"))
+        except Exception:  # noqa: BLE001 - not registered here: a study of tests
+            return False
+
+    return [s for s in names if interval(s) == bool(intervals)]
 
 
 def open_shipped(studies: Sequence[str] | None = None) -> list[ShippedTrials]:

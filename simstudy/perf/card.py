@@ -139,10 +139,10 @@ CASES: dict[str, tuple[str, str]] = {
 # --- measuring -----------------------------------------------------------------------------
 
 def shipped_studies() -> list[str]:
-    """Every study this checkout ships trials of, in the card's usual order first."""
-    from ..trials import shipped_dirs
+    """Every study of tests this checkout ships trials of, in the card's usual order first."""
+    from ..trials import shipped_studies as studies_of_tests
 
-    found = list(shipped_dirs())
+    found = studies_of_tests()
     first = ["type1", "type2", "gaussian", "ban", "replicability", "multitest", "wang-real"]
     return [s for s in first if s in found] + [s for s in found if s not in first]
 
