@@ -279,7 +279,9 @@ def _claims(df, summ, level: float) -> str:
             f"**Nested cv is near its level** (Bates et al.: \"intervals with approximately "
             f"correct coverage in many examples where traditional cross-validation intervals "
             f"fail\").  Rule: coverage of the conditional truth within {NEAR} of {level}.  "
-            f"Nested cv is near its level in {len(near)} of {len(ncv)} rows (mean coverage "
+            f"Nested cv is near its level in {len(near)} of {len(ncv)} rows, above it in "
+            f"{int((ncv['coverage'] > level + NEAR).sum())} (conservative) and below it in "
+            f"{int((ncv['coverage'] < level - NEAR).sum())} (mean coverage "
             f"{ncv['coverage'].mean():.3f}, range {ncv['coverage'].min():.3f} to "
             f"{ncv['coverage'].max():.3f}).")
     if len(summ):
@@ -296,7 +298,27 @@ def _claims(df, summ, level: float) -> str:
                 f"least that of every other method.  Shares: " + ", ".join(
                     f"{m} {share[m]:.3f}" for m in share.sort_values(ascending=False).index)
                 + f".  The claim {'holds' if holds else 'does not hold'} here.")
+            if not holds:
+                lines.append(_why(df, [m for m in mine if share[m] < share[others].max()],
+                                  level))
     return "\n\n".join(lines) if lines else "No rows."
+
+
+def _why(df, short: list[str], level: float) -> str:
+    """Where a method falls short, on which side its misses fall."""
+    out = []
+    for m in short:
+        s = df[(df["method"] == m) & (df["coverage"] < level - NEAR)]
+        if not len(s):
+            continue
+        below, above = float(s["below"].sum()), float(s["above"].sum())
+        side = ("below: the truth lies under the interval, whose centre is the error of models "
+                "fitted on fewer than n instances (the design's training sets), larger than "
+                "the error of the model fitted on all n" if below > above else
+                "above: the interval lies under the truth")
+        out.append(f"{m} falls short of {level - NEAR:.2f} in {len(s)} rows; of their misses "
+                   f"{below / max(below + above, 1):.2f} are {side}.")
+    return ("**Where we differ.**  " + " ".join(out)) if out else ""
 
 
 def page_synthetic(out) -> list:
