@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import struct
 import zlib
 from dataclasses import dataclass, field
@@ -129,13 +130,20 @@ def loss_sums(losses: np.ndarray | LossSums) -> LossSums:
     K, R, F, n = L.shape
     test = L[0] >= 0
     block = np.argmax(test, axis=1)  # (R, n): the first fold of r testing each instance
-    onehot = (block[..., None] == np.arange(F)).astype(np.float64)  # (R, n, F)
-    t = test.astype(np.float64)
-    Lz = np.where(test[None], L, 0.0)
-    count = np.rint(np.einsum("rfi,rib->rfb", t, onehot)).astype(np.int64)
-    total = np.einsum("krfi,rib->krfb", Lz, onehot)
-    prod = np.einsum("krfi,jrfi->kjrf", Lz, Lz)
-    return LossSums(count, total, prod)
+    # sums by np.bincount: one sequential pass in instance order, so the same losses give
+    # the same bits whatever their memory alignment (numpy's vectorised sums may not)
+    r, f, i = np.nonzero(test)
+    fold = r * F + f
+    cell = fold * F + block[r, i]
+    count = np.bincount(cell, minlength=R * F * F).reshape(R, F, F).astype(np.int64)
+    V = L[:, r, f, i]  # (K, positions)
+    total = np.stack([np.bincount(cell, weights=v, minlength=R * F * F) for v in V])
+    prod = np.empty((K, K, R * F))
+    for a in range(K):
+        for b in range(a, K):
+            prod[a, b] = prod[b, a] = np.bincount(fold, weights=V[a] * V[b],
+                                                  minlength=R * F)
+    return LossSums(count, total.reshape(K, R, F, F), prod.reshape(K, K, R, F))
 
 
 @dataclass(frozen=True)
@@ -213,9 +221,10 @@ def nested_sums(losses: np.ndarray | LossSums | NestedSums,
         in_S[:, :, i] += s.total[:, :, col, j]
         in_c[:, j] += s.count[:, col, i]
         in_S[:, :, j] += s.total[:, :, col, i]
+    in_P = np.array([[math.fsum(s.prod[a, b, :, k:].ravel()) for b in range(K)]
+                     for a in range(K)])  # exact: the same bits in any order
     return NestedSums(s.count[:, out, out], s.total[:, :, out, out], s.prod[:, :, :, :k],
-                      in_c, in_S, s.prod[:, :, :, k:].sum(axis=(2, 3)),
-                      int(s.count[0, :k].sum()))
+                      in_c, in_S, in_P, int(s.count[0, :k].sum()))
 
 
 #: first four bytes of the extended loss format (real-valued losses, or a trial's truth):

@@ -139,6 +139,12 @@ def _sd(v: np.ndarray) -> float:
     return float(np.std(v, ddof=1)) if v.size >= 2 else math.nan
 
 
+def _fsum(x: object) -> float:
+    """The correctly rounded sum (``math.fsum``): the same bits in any order and memory
+    layout, so sums read from a store and from the shipped trials give the same interval."""
+    return math.fsum(np.ravel(np.asarray(x, dtype=np.float64)).tolist())
+
+
 def _var(count: object, total: object, sumsq: object) -> np.ndarray:
     """Sample variances (ddof 1) from counts, sums and sums of squares (nan below 2
     instances; a rounding error below zero is zero)."""
@@ -291,14 +297,14 @@ def cv_clt_interval_sums(counts: object, totals: object, sumsqs: object, *,
     c = np.asarray(counts, dtype=np.float64)
     S = np.asarray(totals, dtype=np.float64)
     Q = np.asarray(sumsqs, dtype=np.float64)
-    n = float(c.sum())
-    rhat = float(S.sum() / n) if n else math.nan
+    n = _fsum(c)
+    rhat = _fsum(S) / n if n else math.nan
     if variance == "within":
-        var = float(np.mean(_var(c, S, Q))) if c.size else math.nan
+        var = _fsum(_var(c, S, Q)) / c.size if c.size else math.nan
     elif variance == "all":
-        var = max(float(Q.sum() / n - rhat * rhat), 0.0) if n else math.nan
+        var = max(_fsum(Q) / n - rhat * rhat, 0.0) if n else math.nan
     elif variance == "naive":
-        var = float(_var(n, S.sum(), Q.sum()))
+        var = float(_var(n, _fsum(S), _fsum(Q)))
     else:
         raise SimstudyError(f"cv-clt variance {variance!r}; valid choices: all, naive, within")
     return IntervalResult(rhat, math.sqrt(var / max(n, 1)), None, "cv-clt")
@@ -470,11 +476,11 @@ def nested_cv_interval_sums(out_count: object, out_total: object, out_sumsq: obj
     var_out = _var(c_o, S_o, out_sumsq)  # nan on a fold of one instance
     a = (S_i / c_i - mean_out) ** 2
     b = var_out / c_o
-    mse = float(np.mean(a) - np.mean(b))
-    m = float(c_i.sum())
-    err_ncv = float(S_i.sum() / m)
-    err_cv = float(S_o.sum() / c_o.sum())
-    se_naive = math.sqrt(float(_var(m, S_i.sum(), in_sumsq))) / math.sqrt(n)
+    mse = _fsum(a) / a.size - _fsum(b) / b.size
+    m = _fsum(c_i)
+    err_ncv = _fsum(S_i) / m
+    err_cv = _fsum(S_o) / _fsum(c_o)
+    se_naive = math.sqrt(float(_var(m, _fsum(S_i), in_sumsq))) / math.sqrt(n)
     se = math.sqrt((K - 1) / K * max(mse, 0.0))
     se = min(max(se, se_naive), se_naive * math.sqrt(K))
     factor = {"linear": 1.0 + (K - 2) / K, "authors": 1.0 + ((K - 2) / K) ** 1.5,
