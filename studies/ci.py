@@ -110,9 +110,9 @@ NEAR = 0.05
 
 def write_tables(reader, study, out, phases=None) -> list:
     """``coverage.csv``/``.md`` (:func:`simstudy.interval_aggregate.coverage_table` of every
-    cell the reader holds), ``cost.csv`` (runs and worker seconds per cell; with
-    ``phases``, the run log of ``scripts/pilots/ci_runs.py``, ``phases.csv``) and the
-    figure ``coverage_width.png`` in ``out``."""
+    cell the reader holds: a store or the shipped trials), ``cost.csv`` (runs and worker
+    seconds per cell; with ``phases``, the run log of ``scripts/pilots/ci_runs.py``,
+    ``phases.csv``) and the figure ``coverage_width.png`` in ``out``."""
     from pathlib import Path
 
     import pandas as pd
@@ -133,15 +133,18 @@ def write_tables(reader, study, out, phases=None) -> list:
         "unconditional truth, the shares missed below and above, the mean width.\n\n"
         + to_markdown(show, 3))
     hold = reader.holdings([c.id for c in study.cells])
-    cost = getattr(reader, "cost", None)
+    manifest = getattr(reader, "manifest", None)
     paths = [out / "coverage.csv", out / "coverage.md"]
-    if callable(cost):
-        c = cost()
+    if manifest is not None:  # shipped trials: the worker seconds each cell recorded
+        c = pd.DataFrame([{"cell": g["cell"], "trials": g["trials"],
+                           "seconds": g["worker_seconds"]} for g in manifest["groups"]])
+    else:
+        c = reader.cost()
         c = c[c["study"] == study.name][["cell", "trials", "seconds"]]
-        c = c.merge(hold[["cell", "runs"]], on="cell", how="left")
-        c["seconds_per_trial"] = c["seconds"] / c["trials"]
-        c.to_csv(out / "cost.csv", index=False)
-        paths.append(out / "cost.csv")
+    c = c.merge(hold[["cell", "runs"]], on="cell", how="left")
+    c["seconds_per_trial"] = c["seconds"] / c["trials"]
+    c.to_csv(out / "cost.csv", index=False)
+    paths.append(out / "cost.csv")
     if phases is not None:
         p = pd.read_csv(phases)
         p[p["study"] == study.name].to_csv(out / "phases.csv", index=False)
