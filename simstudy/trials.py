@@ -2285,7 +2285,10 @@ def info_text(r: ShippedTrials) -> str:
              f"{'s' if len(m['seeds']) > 1 else ''} {seeds}, {runs} runs per cell, "
              f"{m['bytes']:,} bytes in {len(m['files'])} files ({r.path})"]
     if m.get("with_losses"):
-        lines.append(f"  per-instance losses: {m['with_losses']:,} trials")
+        sums = sum(int(g["losses"]["trials"]) for g in m.get("groups", ())
+                   if (g.get("losses") or {}).get("layout") == "sums")
+        lines.append(f"  per-instance losses: {m['with_losses'] - sums:,} trials" + (
+            f"; the interval methods' loss sums and truths: {sums:,} trials" if sums else ""))
     for inv in prov["invocations"]:
         lines.append(f"  invocation {inv['id']}: simstudy {inv['version']} on {inv['host']!r}, "
                      f"{inv['started']}, {inv['wall_seconds']} s, compile target "
