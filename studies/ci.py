@@ -253,8 +253,9 @@ def _page(out, title: str) -> list:
         if (out / "phases.csv").is_file():
             p = pd.read_csv(out / "phases.csv")
             txt += (f"  The run's phases (`phases.csv`, commit {p['commit'].iloc[0]}): "
-                    f"{p['wall_s'].sum():.0f} s wall, {p['cpu_s'].sum():.0f} s CPU, niced "
-                    "on a 2-core machine shared with other jobs.")
+                    f"{p['wall_s'].sum():.0f} s wall, {p['cpu_s'].sum():.0f} s CPU, "
+                    "on a 2-core machine shared with other jobs (trials of earlier, stopped "
+                    "invocations count in the worker seconds only).")
         sections.append(("cost", txt))
     return sections
 
