@@ -20,10 +20,11 @@ Seeded, deterministic: the same cell, root seed and run give the same truth on a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
 
 import numpy as np
 
+from .core import Truth
 from .errors import SimstudyError
 from .learners import get_learner
 from .learners.base import instance_losses
@@ -35,25 +36,6 @@ __all__ = ["N_TRUTH", "Truth", "conditional_truth"]
 
 #: default size of the independent sample a truth is measured on
 N_TRUTH = 100_000
-
-
-@dataclass(frozen=True)
-class Truth:
-    """The conditional truth of one trial.
-
-    ``error[k]``: learner k's error (mean loss) on the independent sample; ``mc_se[k]`` its
-    Monte Carlo standard error; ``diff_se[a, b]`` that of ``error[a] - error[b]`` (paired on
-    the same sample); ``n_truth`` the sample's size.
-    """
-
-    error: np.ndarray
-    mc_se: np.ndarray
-    diff_se: np.ndarray
-    n_truth: int
-
-    def diff(self, a: int, b: int) -> float:
-        """The true difference of errors, learner ``a`` minus learner ``b``."""
-        return float(self.error[a] - self.error[b])
 
 
 def conditional_truth(cell: Cell, root_seed: int, run: int, n_truth: int = N_TRUTH) -> Truth:
@@ -74,19 +56,30 @@ def conditional_truth(cell: Cell, root_seed: int, run: int, n_truth: int = N_TRU
         raise SimstudyError(f"source {cell.source!r} cannot draw an independent sample: its "
                             f"truth is not computable here (generators and population[...] "
                             f"sources can)")
-    data = src.sample(np.random.default_rng(source_seed(
-        root_seed, cell.id, cell.source, run, getattr(src, "runs_per_draw", None))))
+    ds = source_seed(root_seed, cell.id, cell.source, run, getattr(src, "runs_per_draw", None))
+    # the cells of one source and learner pair share their truths (the same draw and seeds):
+    # a process computes each once
+    return _truth(cell.source, tuple(cell.learners), root_seed, run, n_truth,
+                  ds.entropy, tuple(ds.spawn_key))
+
+
+@functools.lru_cache(maxsize=4096)
+def _truth(source: str, learners: tuple[str, ...], root_seed: int, run: int, n_truth: int,
+           entropy: int, spawn_key: tuple[int, ...]) -> Truth:
+    src = get_source(source)
+    data = src.sample(np.random.default_rng(
+        np.random.SeedSequence(entropy, spawn_key=spawn_key)))
     Xt, yt = src.truth_sample(data, n_truth, np.random.default_rng(
-        trial_seed(root_seed, cell.source, run, TRUTH)))
+        trial_seed(root_seed, source, run, TRUTH)))
     n_truth = int(yt.shape[0])
     X = np.concatenate([data.X, Xt])
     y = np.concatenate([data.y, yt])
     train = np.zeros((1, X.shape[0]), dtype=bool)
     train[0, : data.n] = True
     losses = []
-    for spec in cell.learners:
+    for spec in learners:
         learner = get_learner(spec).prepare(data)
-        seeds = [trial_seed(root_seed, cell.source, run, TRUTH, cell_key(spec))]
+        seeds = [trial_seed(root_seed, source, run, TRUTH, cell_key(spec))]
         pred = learner.fit_predict(X, y, train, ~train, seeds)[0, data.n:]
         losses.append(instance_losses(pred, yt, learner.loss))
     L = np.array(losses)  # (K, n_truth)

@@ -54,7 +54,8 @@ class Chunk:
     runs: tuple[int, ...]
     seed: int
     alpha: float
-    keep_losses: bool = False  # keep per-instance 0/1 losses (packed bits) with the trial
+    keep_losses: bool = False  # keep per-instance losses (0/1 as packed bits) with the trial
+    truth: bool = False  # store each trial's numeric truth with its losses (interval studies)
 
 
 # --- validation ----------------------------------------------------------------------------
@@ -360,7 +361,8 @@ class Plan:
         return "\n".join(lines)
 
 
-def _chunks(study: Study, stored: Mapping[str, frozenset[int]], keep: bool) -> list[Chunk]:
+def _chunks(study: Study, stored: Mapping[str, frozenset[int]], keep: bool,
+            truth: bool = False) -> list[Chunk]:
     """The missing runs of each cell cut at the canonical chunk boundaries."""
     out = []
     runs, step = study.runs, study.chunk
@@ -371,7 +373,7 @@ def _chunks(study: Study, stored: Mapping[str, frozenset[int]], keep: bool) -> l
         missing = np.setdiff1d(np.arange(runs, dtype=np.int64), done, assume_unique=True)
         cut = [0, *(np.flatnonzero(np.diff(missing // step)) + 1).tolist(), missing.size]
         m = missing.tolist()
-        out += [Chunk(study.name, cell, tuple(m[a:b]), study.seed, study.alpha, keep)
+        out += [Chunk(study.name, cell, tuple(m[a:b]), study.seed, study.alpha, keep, truth)
                 for a, b in zip(cut[:-1], cut[1:], strict=True) if b > a]
     return out
 
@@ -488,7 +490,8 @@ def make_plan(study: Study | Plan, store: Store | None = None, *, seed: int | No
         stored = {c.id: frozenset(r for r in store.done_runs(c.id, s.seed,
                                                                with_losses=losses[c.id])
                                   if r < s.runs) for c in s.cells}
-    chunks = _chunks(s, stored, bool(s.meta.get("keep_losses", False)))
+    chunks = _chunks(s, stored, bool(s.meta.get("keep_losses", False)),
+                     bool(s.meta.get("interval_truth", False)))
     total = len(s.cells) * s.runs
     done_before = sum(len(v) for v in stored.values())
     facts: dict = {"definition": definition(s)}

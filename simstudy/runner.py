@@ -73,6 +73,7 @@ def _stack(blocks, shared: bool):
 
 def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     """Compute every trial of a chunk: fit each learner once per fold, then all tests."""
+    from .interval_truth import conditional_truth
     from .learners.base import instance_losses
 
     t0 = time.perf_counter()
@@ -153,6 +154,10 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
     n_train = n_train.reshape(T, R, F)
     n_test = n_test.reshape(T, R, F)
 
+    # the fitted models' errors on fresh data, kept with the losses (an interval's target);
+    # timed with the trial
+    truths = [conditional_truth(cell, chunk.seed, run) if chunk.truth and keep else None
+              for run in chunk.runs]
     elapsed = (time.perf_counter() - t0) / T
     impl = tuple(learner_impl(learner_of(ln)) for ln in cell.learners)
     source_hash = getattr(src, "content_hash", None)
@@ -161,7 +166,7 @@ def compute_chunk(chunk: Chunk) -> list[TrialRecord]:
         per = (None if losses is None
                else instance_columns(losses[t], trials[t][0]).reshape(K, R, F, -1))
         ts = trial_seed(chunk.seed, cid, run)
-        fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per, ts)
+        fl = FoldLosses(errors[:, t], n_train[t], n_test[t], per, ts, truths[t])
         res = evaluate(cell, fl, chunk.alpha, run)
         out.append(TrialRecord(
             cell=cid, seed=chunk.seed, run=run, study=chunk.study, source=cell.source,

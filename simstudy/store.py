@@ -17,8 +17,9 @@ Tables (schema version :data:`SCHEMA_VERSION`)
 ``trials``  (cell, seed, run) -> trial seed, learners, design, source, fold error rates
             (K x R x F, JSON), n_train / n_test (R x F, JSON), seconds, time, version,
             ``impl`` (JSON: the implementation that fitted each learner), ``source_hash``,
-            ``losses`` (per-instance 0/1 losses as packed bits, :func:`core.pack_losses`;
-            NULL unless the study keeps them)
+            ``losses`` (per-instance losses, :func:`core.pack_losses`: 0/1 as packed bits,
+            real-valued ones as float64, with the trial's numeric truth where the study
+            computes one; NULL unless the study keeps them)
 ``results`` (cell, seed, run, test, a, b) -> statistic, pvalue, df, alpha (the study's, for
             the record), reject (at that alpha, for the record), ``extra`` (JSON, e.g. a
             choice method's order), ``stats_version``.  A K-learner choice method has
@@ -58,7 +59,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .core import FoldLosses, pack_losses, unpack_losses
+from .core import FoldLosses, Truth, pack_losses, unpack_losses, unpack_truth
 from .errors import SimstudyError, fault
 from .provenance import blas_kernels, compile_target
 
@@ -568,7 +569,8 @@ class Store:
                         json.dumps(r.losses.n_train.tolist()),
                         json.dumps(r.losses.n_test.tolist()),
                         r.seconds, now, __version__, json.dumps(list(r.impl)), r.source_hash,
-                        None if r.losses.losses is None else pack_losses(r.losses.losses),
+                        None if r.losses.losses is None
+                        else pack_losses(r.losses.losses, r.losses.truth),
                     ),
                 )
                 self._insert_results(r.cell, r.seed, r.run, r.results)
@@ -805,8 +807,11 @@ class Store:
         return df
 
     def fold_losses(self, row) -> FoldLosses:
-        """The :class:`FoldLosses` of one row of :meth:`trials` (per-instance losses if kept)."""
-        return FoldLosses(row.errors, row.n_train, row.n_test, _decoded(row.losses))
+        """The :class:`FoldLosses` of one row of :meth:`trials` (per-instance losses and the
+        trial's truth if kept)."""
+        truth = None if isinstance(row.losses, np.ndarray) else unpack_truth(row.losses)
+        return FoldLosses(row.errors, row.n_train, row.n_test, _decoded(row.losses),
+                          truth=truth)
 
     def results(self, cells: list[str] | None = None, seed: int | None = None,
                 runs: int | None = None) -> pd.DataFrame:
@@ -1021,6 +1026,29 @@ class Store:
         for a trial that did not keep them."""
         rows = self._rows("losses", "trials", [cell], seed, runs)
         return [None if r[0] is None else unpack_losses(r[0]) for r in rows]
+
+    def truths(self, cell: str, seed: int, runs: int | None = None, *, se: bool = False
+               ) -> np.ndarray | None:
+        """The numeric truth of one cell's trials, in run order (aligned with :meth:`losses`):
+        ``(T, K)`` float64, each fitted model's error on fresh data
+        (:class:`simstudy.core.Truth`), or with ``se`` its Monte Carlo standard error; a nan
+        row for a trial stored without one; None if no trial of the cell holds one."""
+        return truth_rows([unpack_truth(r[0])
+                           for r in self._rows("losses", "trials", [cell], seed, runs)], se)
+
+
+def truth_rows(truths: Sequence[Truth | None], se: bool = False) -> np.ndarray | None:
+    """``(T, K)`` errors (or MC standard errors) of some trials' truths, nan rows for None;
+    None if there is none."""
+    have = [t for t in truths if t is not None]
+    if not have:
+        return None
+    K = have[0].error.shape[0]
+    out = np.full((len(truths), K), np.nan)
+    for i, t in enumerate(truths):
+        if t is not None:
+            out[i] = t.mc_se if se else t.error
+    return out
 
 
 def mixed_provenance(con: sqlite3.Connection, study: str | None = None) -> list[str]:

@@ -336,7 +336,8 @@ def _packages() -> dict[str, str | None]:
     return out
 
 
-def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndarray
+def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndarray,
+                    study: str = "", counts: np.ndarray | None = None
                     ) -> tuple[dict[str, np.ndarray], dict] | None:
     """Per-instance losses of one cell as packed bits at the test positions, or None.
 
@@ -345,7 +346,7 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
     of trial t; else positions layout: each trial's losses at its test positions in
     (k, r, f, i) order.  Per trial a CRC-32 of its packed test mask.
     """
-    from .core import unpack_losses
+    from .core import LOSS_MAGIC, unpack_losses
 
     rows = store.packed_losses(cell["cell"], seed)
     if not any(r[1] is not None for r in rows):
@@ -353,6 +354,9 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
     have = np.array([r[1] is not None for r in rows])
     if not np.array_equal(np.array([r[0] for r in rows], dtype=np.int64), runs):
         raise _err(f"cell {cell['cell']!r}: the store changed while exporting")
+    if any(r[1] is not None and bytes(r[1][:4]) == LOSS_MAGIC for r in rows):
+        return _sums_members(cell, [r[1] for r in rows if r[1] is not None], have, study,
+                             None if counts is None else counts[..., have])
     # one trial at a time (a cell of optdigits holds 112 MB of int8 losses per 1000 trials)
     crc, per, flat, shapes, instance = [], [], [], set(), True
     for (_, blob), n_test in zip((r for r in rows if r[1] is not None), nte[have],
@@ -380,6 +384,157 @@ def _losses_members(store, cell: dict, seed: int, runs: np.ndarray, nte: np.ndar
     meta = {"layout": "instance" if instance else "positions", "trials": int(have.sum()),
             "n": int(n) if len(shapes) == 1 else None}
     return members, meta
+
+
+def _reads_losses(study: str, cid: str) -> bool:
+    """Whether an interval method the study names for cell ``cid`` reads losses (True when
+    the study or cell is unknown here: ship them)."""
+    try:
+        from .catalog import get_study
+        from .stats.interval_registry import get_interval
+
+        cell = next(c for c in get_study(study).cells if c.id == cid)
+        return any(get_interval(m).needs_losses for m in cell.label("intervals"))
+    except Exception:  # noqa: BLE001 - not a registered interval study: keep everything
+        return True
+
+
+def _pairs(design: str) -> list[tuple[int, int]] | None:
+    """The fold pairs of a nested-cv design (None for another design)."""
+    from .designs import get_design
+
+    try:
+        return getattr(get_design(design), "pairs", None)
+    except Exception:  # noqa: BLE001 - a design unknown here: not nested
+        return None
+
+
+def _nested_members(blobs: list, pairs: list, counts: np.ndarray | None, members: dict,
+                    meta: dict) -> None:
+    """A nested-cv cell's :class:`~simstudy.core.NestedSums`: for 0/1 losses without the
+    outer sums (the outer folds' error counts) nor the sums of squares (equal to the sums),
+    real losses in full (float64)."""
+    from .core import nested_sums, unpack_losses
+
+    ns = [nested_sums(unpack_losses(b), pairs) for b in blobs]
+    K, R, k = ns[0].out_total.shape
+    for name in ("out_count", "in_count"):
+        c = np.stack([getattr(x, name) for x in ns])
+        const = bool((c == c[:1]).all())
+        members["ns" + name] = _uint(c[0] if const else c, "loss counts")
+        meta[name] = "cell" if const else "trial"
+    meta["n"] = int(ns[0].n)
+    if len({x.n for x in ns}) != 1:
+        raise _err(f"nested-cv trials of {len({x.n for x in ns})} sizes in one cell")
+    outP = np.stack([x.out_prod for x in ns])
+    inP = np.stack([x.in_prod for x in ns])
+    inS = np.stack([x.in_total for x in ns])
+    integral = counts is not None and all(np.array_equal(np.rint(a), a) and (a >= 0).all()
+                                          for a in (outP, inP, inS))
+    if integral:
+        iu = np.triu_indices(K, 1)
+        members["nsout_prod"] = _uint(np.rint(outP[:, iu[0], iu[1]]).astype(np.int64), "sums")
+        members["nsin_total"] = _uint(np.rint(inS).astype(np.int64), "sums")
+        members["nsin_prod"] = _uint(np.rint(inP[:, iu[0], iu[1]]).astype(np.int64), "sums")
+        meta["sums"] = "nested-integers"
+    else:
+        iu = np.triu_indices(K)
+        members["nsout_total"] = np.stack([x.out_total for x in ns])
+        members["nsout_prod"] = outP[:, iu[0], iu[1]]
+        members["nsin_total"] = inS
+        members["nsin_prod"] = inP[:, iu[0], iu[1]]
+        meta["sums"] = "nested-float64"
+
+
+def _sums_members(cell: dict, blobs: list, have: np.ndarray, study: str = "",
+                  counts: np.ndarray | None = None) -> tuple[dict[str, np.ndarray], dict]:
+    """The interval trials' losses as the sums the interval methods read
+    (:class:`simstudy.core.LossSums`), with each trial's numeric truth.
+
+    Kept only what is not shipped already: nothing for a cell whose interval methods read
+    fold errors only (``sums: none``: the truths alone); for 0/1 losses (``sums:
+    integers``, the smallest unsigned integers) not the sums of a fold tested in one block
+    (its error count, ``counts`` (K, R, F, T)) nor the sums of squares (equal to the
+    sums); real losses (``sums: float64``) in full.  The reader rebuilds the store's sums
+    bit for bit (checked at export).
+    """
+    from .core import loss_sums, unpack_losses, unpack_truth
+
+    truths = [unpack_truth(b) for b in blobs]
+    members: dict[str, np.ndarray] = {}
+    meta: dict = {"layout": "sums", "trials": int(have.sum()), "n": None}
+    if not have.all():
+        members["haslosses"] = have
+    pairs = _pairs(cell["design"])
+    if not _reads_losses(study, cell["cell"]):
+        meta["sums"] = "none"
+    elif pairs is not None:
+        _nested_members(blobs, pairs, counts, members, meta)
+    else:
+        sums = [loss_sums(unpack_losses(b)) for b in blobs]
+        count = np.stack([x.count for x in sums])  # (T, R, F, F)
+        const = bool((count == count[:1]).all())
+        where = (count > 0).any(axis=0)  # (R, F, F): the positions any trial fills
+        K = sums[0].total.shape[0]
+        total = np.stack([x.total[:, where] for x in sums])  # (T, K, P)
+        iu = np.triu_indices(K)
+        prod = np.stack([x.prod[iu] for x in sums])  # (T, K(K+1)/2, R, F)
+        integral = counts is not None and all(
+            np.array_equal(np.rint(a), a) and (a >= 0).all() for a in (total, prod))
+        members["sumcount"] = _uint(count[0] if const else count, "loss counts")
+        members["sumwhere"] = np.packbits(where.ravel())
+        meta["count"] = "cell" if const else "trial"
+        if integral:
+            multi = (where.sum(axis=2) > 1)[..., None] & where  # folds tested in 2+ blocks
+            members["sumtotal"] = _uint(np.rint(np.stack(
+                [x.total[:, multi] for x in sums])).astype(np.int64), "loss sums")
+            members["sumprod"] = _uint(np.rint(np.stack(
+                [x.prod[np.triu_indices(K, 1)] for x in sums])).astype(np.int64), "loss sums")
+            meta["sums"] = "integers"
+        else:
+            members["sumtotal"], members["sumprod"] = total, prod
+            meta["sums"] = "float64"
+    if any(t is not None for t in truths):
+        if any(t is None for t in truths):
+            raise _err(f"cell {cell['cell']!r}: some trials hold a numeric truth, others "
+                       "not; this format ships all or none")
+        K = truths[0].error.shape[0]
+        members["trueerror"] = np.stack([t.error for t in truths])
+        members["truese"] = np.stack([t.mc_se for t in truths])
+        # diff_se is symmetric with a zero diagonal: its upper triangle
+        members["truediffse"] = np.stack([t.diff_se[np.triu_indices(K, 1)] for t in truths])
+        members["truen"] = _uint(np.array([t.n_truth for t in truths], dtype=np.int64),
+                                 "truth sizes")
+        meta["truth"] = True
+    return members, meta
+
+
+_TRUTHS = ("trueerror", "truese", "truediffse", "truen")
+
+
+def _share_truths(shared: dict, key: tuple, gi: int, em: dict, members: dict,
+                  lmeta: dict) -> None:
+    """Ship a truth once: the cells of one source, learners and seed share their draws and
+    so their truths (:mod:`simstudy.interval_truth`); a cell whose truths equal, run for
+    run, those of a cell exported before it names that cell (``truth_from``) instead."""
+    if not lmeta.get("truth"):
+        return
+    have = members.get("haslosses")
+    runs = em["runs"] if have is None else em["runs"][have]
+    prev = shared.get(key)
+    if prev is not None:
+        gi0, runs0, arrays0 = prev
+        at = np.searchsorted(runs0, runs)
+        if (at < runs0.size).all() and np.array_equal(runs0[np.minimum(at, runs0.size - 1)],
+                                                      runs) and \
+                all(_same_bits(arrays0[k][at], members[k]) for k in _TRUTHS):
+            for k in _TRUTHS:
+                del members[k]
+            lmeta["truth_from"] = gi0
+            return
+        if runs0.size >= runs.size:
+            return
+    shared[key] = (gi, runs, {k: members[k] for k in _TRUTHS})
 
 
 def _tests_in_store(store, cell: str, seed: int) -> tuple[list[str], float | None, list[str]]:
@@ -459,6 +614,7 @@ def export(store: object, study: str, out: str | os.PathLike, *,
         losses_w = _PartWriter(out, "losses", int(max_file_bytes), tag)
         writers += [errors_w, losses_w]
         cells_meta: list[dict] = []
+        shared: dict = {}  # (source, learners, seed) -> the cell whose truths others share
         used_inv: set[int] = set()
         total = sum(int(g[2]) for g in groups)
         from tqdm.auto import tqdm
@@ -468,11 +624,12 @@ def export(store: object, study: str, out: str | os.PathLike, *,
         try:
             for gi, (cid, seed, _, source, learners, design) in enumerate(groups):
                 meta, em, lm = _export_cell(st, gi, cid, int(seed), source, learners, design,
-                                            starts, ends)
+                                            starts, ends, study)
                 used_inv.update(int(i) for i in meta.pop("_inv"))
                 meta["file"] = errors_w.add({f"g{gi}_{k}": v for k, v in em.items()})
                 if lm is not None:
                     members, lmeta = lm
+                    _share_truths(shared, (source, learners, int(seed)), gi, em, members, lmeta)
                     lmeta["file"] = losses_w.add({f"g{gi}_{k}": v for k, v in members.items()})
                     meta["losses"] = lmeta
                 cells_meta.append(meta)
@@ -537,7 +694,7 @@ def _old_manifest(out: Path, study: str) -> dict | None:
 
 
 def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, design: str,
-                 starts: np.ndarray, ends: np.ndarray):
+                 starts: np.ndarray, ends: np.ndarray, study: str = ""):
     from .seeding import cell_key, trial_seed
 
     ct = st.fold_errors([cid], seed)[cid]
@@ -593,7 +750,8 @@ def _export_cell(st, gi: int, cid: str, seed: int, source: str, learners: str, d
         "worker_seconds": round(float(sum(seconds)), 1),
         "_inv": sorted(set(inv[inv >= 0].tolist())),
     }
-    lm = _losses_members(st, meta, seed, runs, nte)
+    lm = _losses_members(st, meta, seed, runs, nte, study,
+                         counts.transpose(1, 2, 3, 0) if exact else None)
     return meta, members, lm
 
 
@@ -674,6 +832,8 @@ def _add_digests(groups: list[dict], paths: dict[str, Path]) -> None:
 def _check_export(st, out: Path, progress: bool) -> dict:
     """Read the export back: every trial as the store has it; p-values and choices as the
     store's results.  A trial difference raises; result differences are counted."""
+    from .core import loss_sums, nested_sums
+
     reader = ShippedTrials(out)
     pv_cmp = pv_same = ch_cmp = ch_same = 0
     first_diff: list[str] = []
@@ -682,18 +842,27 @@ def _check_export(st, out: Path, progress: bool) -> dict:
             cid, seed = g["cell"], int(g["seed"])
             mine = reader.fold_errors([cid], seed)[cid]
             theirs = st.fold_errors([cid], seed)[cid]
-            for f in ("runs", "n_train", "n_test", "has_losses"):
+            only_truths = (g.get("losses") or {}).get("sums") == "none"
+            for f in ("runs", "n_train", "n_test") + (() if only_truths else ("has_losses",)):
                 if not np.array_equal(getattr(mine, f), getattr(theirs, f)):
                     raise _err(f"export check: cell {cid!r}: {f} differ after the round trip")
             if not _same_bits(mine.errors, theirs.errors):
                 raise _err(f"export check: cell {cid!r}: fold errors differ after the round "
                            "trip")
-            if g.get("losses"):
+            if g.get("losses") and not only_truths:
                 for i, (a, b) in enumerate(zip(reader.losses(cid, seed),
                                                st.losses(cid, seed), strict=True)):
-                    if (a is None) != (b is None) or (a is not None and not np.array_equal(a, b)):
+                    if g["losses"]["layout"] == "sums" and b is not None:
+                        pairs = _pairs(g["design"])
+                        b = loss_sums(b) if pairs is None else nested_sums(b, pairs)
+                    if (a is None) != (b is None) or (a is not None and not _same_losses(a, b)):
                         raise _err(f"export check: cell {cid!r}, run {int(mine.runs[i])}: "
                                    "per-instance losses differ after the round trip")
+            for se in (False, True):
+                a, b = reader.truths(cid, seed, se=se), st.truths(cid, seed, se=se)
+                if (a is None) != (b is None) or (a is not None and not _same_bits(a, b)):
+                    raise _err(f"export check: cell {cid!r}: the trials' numeric truths "
+                               "differ after the round trip")
             cell = reader.cell(cid, seed, tests=tuple(g["tests"]) + tuple(g["choices"]))
             if g["tests"]:
                 pv = reader.pvalues([cell], seed)
@@ -720,6 +889,17 @@ def _check_export(st, out: Path, progress: bool) -> dict:
     return {"trials": "identical (fold errors bit for bit, sizes, runs, losses)",
             "pvalues": {"compared": pv_cmp, "identical": pv_same, "differing": first_diff[:5]},
             "choices": {"compared": ch_cmp, "identical": ch_same}}
+
+
+def _same_losses(a, b) -> bool:
+    """Per-instance losses equal, or their sums (:class:`~simstudy.core.LossSums`,
+    :class:`~simstudy.core.NestedSums`) equal bit for bit."""
+    import dataclasses
+
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.array_equal(a, b)
+    return type(a) is type(b) and all(_same_bits(getattr(a, f.name), getattr(b, f.name))
+                                      for f in dataclasses.fields(a))
 
 
 def _eq(a: pd.Series, b: pd.Series) -> pd.Series:
@@ -970,7 +1150,7 @@ class ShippedTrials:
         else:
             errors = f[pre + "errors"].astype(np.float64)
         lm = g.get("losses")
-        if not lm:
+        if not lm or lm.get("sums") == "none":  # truths only
             has = np.zeros(T, dtype=bool)
         elif lm["trials"] == T:
             has = np.ones(T, dtype=bool)
@@ -1115,7 +1295,9 @@ class ShippedTrials:
 
     def losses(self, cell: str, seed: int, runs: int | None = None) -> list[np.ndarray | None]:
         """Per-instance 0/1 losses of one cell's trials, aligned with :meth:`fold_errors`:
-        int8 (K, R, F, n), -1 off the fold's test positions, None where not kept.
+        int8 (K, R, F, n), -1 off the fold's test positions, None where not kept.  The
+        interval studies' cells ship their sums instead (:class:`simstudy.core.LossSums`,
+        what every interval method reads; per-instance real losses would not fit).
 
         The test positions are recomputed from each trial's seed by its design (as the
         runner does, about 1 ms per trial) and checked against the CRC-32 shipped with the
@@ -1138,6 +1320,10 @@ class ShippedTrials:
         K, R, F = g["K"], g["R"], g["F"]
         has = ct.has_losses
         rank = np.cumsum(has) - 1  # index among the trials that kept losses
+        if lm["layout"] == "sums":
+            idx = [i for i in indices if has[i]]
+            return self._decode_sums(f, pre, lm, K, R, F, {i: int(rank[i]) for i in idx},
+                                     ct, {i: i for i in idx})
         crc = f[pre + "maskcrc"]
         raw = np.unpackbits(f[pre + "lossbits"]).astype(bool)
         TL = int(has.sum())
@@ -1171,6 +1357,107 @@ class ShippedTrials:
                     L[k][test] = raw[at + k * npos_k: at + (k + 1) * npos_k]
             out[i] = L
         return out
+
+
+    @staticmethod
+    def _decode_sums(f, pre: str, lm: dict, K: int, R: int, F: int,
+                     rank: dict[int, int], ct, idx: dict[int, int]) -> dict:
+        from .core import LossSums
+
+        if lm.get("sums") == "none":
+            return {}
+        if str(lm.get("sums")).startswith("nested"):
+            return ShippedTrials._decode_nested(f, pre, lm, K, rank, ct, idx)
+        where = np.unpackbits(f[pre + "sumwhere"], count=R * F * F).astype(bool)
+        where = where.reshape(R, F, F)
+        count = f[pre + "sumcount"].astype(np.int64)
+        total = f[pre + "sumtotal"].astype(np.float64)
+        prod = f[pre + "sumprod"].astype(np.float64)
+        integral = lm.get("sums") == "integers"
+        multi = (where.sum(axis=2) > 1)[..., None] & where
+        single = where & ~multi
+        iu = np.triu_indices(K) if not integral else np.triu_indices(K, 1)
+        out = {}
+        for i, j in rank.items():
+            c = count if count.ndim == 3 else count[j]
+            tt = np.zeros((K, R, F, F))
+            pp = np.empty((K, K, R, F))
+            if integral:  # single-block folds: their error counts; squares: the sums
+                errs = np.rint(ct.errors[idx[i]] * ct.n_test[idx[i]][None])  # (K, R, F)
+                tt[:, single] = errs[:, single.any(axis=2)]
+                tt[:, multi] = total[j]
+                d = np.arange(K)
+                pp[d, d] = tt.sum(axis=3)
+            else:
+                tt[:, where] = total[j]
+            pp[iu] = prod[j]
+            pp[iu[1], iu[0]] = prod[j]
+            out[i] = LossSums(c, tt, pp)
+        return out
+
+    @staticmethod
+    def _decode_nested(f, pre: str, lm: dict, K: int, rank: dict[int, int], ct,
+                       idx: dict[int, int]) -> dict:
+        from .core import NestedSums
+
+        oc = f[pre + "nsout_count"].astype(np.int64)
+        ic = f[pre + "nsin_count"].astype(np.int64)
+        integral = lm["sums"] == "nested-integers"
+        oP = f[pre + "nsout_prod"].astype(np.float64)
+        iS = f[pre + "nsin_total"].astype(np.float64)
+        iP = f[pre + "nsin_prod"].astype(np.float64)
+        oS = None if integral else f[pre + "nsout_total"].astype(np.float64)
+        iu = np.triu_indices(K, 1) if integral else np.triu_indices(K)
+        d = np.arange(K)
+        out = {}
+        for i, j in rank.items():
+            c_o = oc if oc.ndim == 2 else oc[j]
+            k = c_o.shape[1]
+            if integral:  # the outer folds' error counts; squares of 0/1 losses: the sums
+                S_o = np.rint(ct.errors[idx[i]][:, :, :k] * ct.n_test[idx[i]][None, :, :k])
+            else:
+                S_o = oS[j]
+            P_o = np.empty((K, K, *c_o.shape))
+            P_o[iu] = oP[j]
+            P_o[iu[1], iu[0]] = oP[j]
+            P_i = np.empty((K, K))
+            P_i[iu] = iP[j]
+            P_i[iu[1], iu[0]] = iP[j]
+            if integral:
+                P_o[d, d] = S_o
+                P_i[d, d] = iS[j].sum(axis=(1, 2))
+            out[i] = NestedSums(c_o, S_o, P_o, ic if ic.ndim == 2 else ic[j], iS[j], P_i,
+                                int(lm["n"]))
+        return out
+
+    def truths(self, cell: str, seed: int, runs: int | None = None, *, se: bool = False
+               ) -> np.ndarray | None:
+        """The numeric truth of one cell's trials, as :meth:`simstudy.store.Store.truths`:
+        ``(T, K)`` errors of the fitted models on fresh data (``se``: their Monte Carlo
+        standard errors), nan rows for trials without one, None if the cell ships none."""
+        g = self._group(cell, seed)
+        if g is None or not (g.get("losses") or {}).get("truth"):
+            return None
+        ct = self._upto(self._trials(g), runs)
+        held = self._truth_runs(g)
+        src = g
+        if "truth_from" in g["losses"]:  # the truths of a cell of the same source
+            src = next(x for x in self.manifest["groups"]
+                       if int(x["index"]) == int(g["losses"]["truth_from"]))
+        f = self._file(src["losses"]["file"])
+        x = f[f"g{src['index']}_" + ("truese" if se else "trueerror")].astype(np.float64)
+        if src is not g:
+            x = x[np.searchsorted(self._truth_runs(src), held)]
+        out = np.full((int(g["trials"]), x.shape[1]), np.nan)
+        out[np.isin(self._trials(g).runs, held)] = x
+        return out[: ct.T]
+
+    def _truth_runs(self, g: dict) -> np.ndarray:
+        """The runs of a cell's trials that hold a truth (those that kept losses)."""
+        runs = self._trials(g).runs
+        if int(g["losses"]["trials"]) == int(g["trials"]):
+            return runs
+        return runs[self._file(g["losses"]["file"])[f"g{g['index']}_haslosses"].astype(bool)]
 
 
 def _say(where: str, what: str) -> str:
@@ -1222,7 +1509,25 @@ def _shape_problems(g: dict, files: dict) -> list[str]:
     if "inv" in have:
         want["inv"] = (T,)
     lm = g.get("losses")
-    if lm:
+    if lm and lm.get("layout") == "sums":
+        TL = int(lm["trials"])
+        if str(lm.get("sums")).startswith("nested"):
+            k = int(round((-1 + (1 + 8 * F) ** 0.5) / 2))  # F = k + k(k-1)/2
+            pr = K * (K - 1) // 2 if lm["sums"] == "nested-integers" else K * (K + 1) // 2
+            want["nsin_total"] = (TL, K, R, k)
+            want["nsin_prod"] = (TL, pr)
+            want["nsout_prod"] = (TL, pr, R, k)
+        elif lm.get("sums") != "none":
+            want["sumcount"] = (R, F, F) if lm.get("count") == "cell" else (TL, R, F, F)
+            want["sumwhere"] = ((R * F * F + 7) // 8,)
+            pairs = K * (K - 1) // 2 if lm.get("sums") == "integers" else K * (K + 1) // 2
+            want["sumprod"] = (TL, pairs, R, F)
+        if lm.get("truth") and "truth_from" not in lm:
+            want.update(trueerror=(TL, K), truese=(TL, K), truediffse=(TL, K * (K - 1) // 2),
+                        truen=(TL,))
+        if TL != T:
+            want["haslosses"] = (T,)
+    elif lm:
         want["maskcrc"] = (int(lm["trials"]),)
         if int(lm["trials"]) != T:
             want["haslosses"] = (T,)
@@ -1392,17 +1697,27 @@ def shipped_summary() -> str:
     return "\n".join(lines)
 
 
-def shipped_studies() -> list[str]:
-    """The studies whose trials ship, in the catalog's order (what a card reads by default).
+def shipped_studies(intervals: bool = False) -> list[str]:
+    """The studies whose trials ship, in the catalog's order: those of tests (what the test
+    card reads by default), or with ``intervals`` those whose trials carry a numeric truth
+    (a study's ``meta['interval_truth']``: what the interval card reads).
 
     >>> set(shipped_studies()) >= {"type1", "gaussian"}
     True
     """
-    from .catalog import available_studies
+    from .catalog import available_studies, get_study
 
     found = shipped_dirs()
     order = [s for s in available_studies() if s in found]
-    return order + sorted(s for s in found if s not in order)
+    names = order + sorted(s for s in found if s not in order)
+
+    def interval(name: str) -> bool:
+        try:
+            return bool(get_study(name).meta.get("interval_truth"))
+        except Exception:  # noqa: BLE001 - not registered here: a study of tests
+            return False
+
+    return [s for s in names if interval(s) == bool(intervals)]
 
 
 def open_shipped(studies: Sequence[str] | None = None) -> list[ShippedTrials]:
@@ -1615,6 +1930,8 @@ def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int 
 def _compare(r: ShippedTrials, g: dict, ct, i: int, fl, shipped_losses, inv: int,
              here: dict) -> tuple[str, str]:
     """(status, detail) of one recomputed trial against the shipped one."""
+    from .core import NestedSums, loss_sums, nested_sums
+
     if not (np.array_equal(fl.n_train, ct.n_train[i]) and np.array_equal(fl.n_test,
                                                                           ct.n_test[i])):
         return "differs", "fold sizes differ"
@@ -1624,7 +1941,26 @@ def _compare(r: ShippedTrials, g: dict, ct, i: int, fl, shipped_losses, inv: int
     counts = np.rint(np.abs(E - S) * ct.n_test[i][None])  # per learner and fold
     bits = E.view(np.uint64) != S.view(np.uint64)
     off = np.zeros(E.shape, dtype=np.int64)  # per fold: test positions whose loss differs
-    if shipped_losses is not None:
+    if isinstance(shipped_losses, NestedSums):
+        if fl.losses is None:
+            return "differs", "per-instance losses missing"
+        mine = nested_sums(fl.losses, _pairs(g["design"]))
+        k = mine.out_count.shape[1]
+        off = np.zeros(E.shape, dtype=np.int64)
+        off[:, :, :k] = (mine.out_total != shipped_losses.out_total) + \
+            (mine.in_total != shipped_losses.in_total)
+        if not _same_losses(mine, shipped_losses):
+            off[:, 0, 0] += 1  # a pooled sum differs: count it against each learner
+    elif shipped_losses is not None and not isinstance(shipped_losses, np.ndarray):
+        if fl.losses is None:  # interval trials: their sums, compared bit for bit
+            return "differs", "per-instance losses missing"
+        mine = loss_sums(fl.losses)
+        if mine.total.shape != shipped_losses.total.shape:
+            return "differs", "loss sums of another shape"
+        off = ((mine.total != shipped_losses.total).sum(axis=-1) +
+               (np.diagonal(mine.prod, axis1=0, axis2=1) !=
+                np.diagonal(shipped_losses.prod, axis1=0, axis2=1)).transpose(2, 0, 1))
+    elif shipped_losses is not None:
         if fl.losses is None or fl.losses.shape != shipped_losses.shape:
             return "differs", "per-instance losses missing or of another shape"
         off = (fl.losses != shipped_losses).sum(axis=-1)
@@ -1717,7 +2053,10 @@ def info_text(r: ShippedTrials) -> str:
              f"{'s' if len(m['seeds']) > 1 else ''} {seeds}, {runs} runs per cell, "
              f"{m['bytes']:,} bytes in {len(m['files'])} files ({r.path})"]
     if m.get("with_losses"):
-        lines.append(f"  per-instance losses: {m['with_losses']:,} trials")
+        sums = sum(int(g["losses"]["trials"]) for g in m.get("groups", ())
+                   if (g.get("losses") or {}).get("layout") == "sums")
+        lines.append(f"  per-instance losses: {m['with_losses'] - sums:,} trials" + (
+            f"; the interval methods' loss sums and truths: {sums:,} trials" if sums else ""))
     for inv in prov["invocations"]:
         lines.append(f"  invocation {inv['id']}: simstudy {inv['version']} on {inv['host']!r}, "
                      f"{inv['started']}, {inv['wall_seconds']} s, compile target "

@@ -320,12 +320,12 @@ def measured_size_power(design: str, tests: Sequence[str], alpha: float) -> pd.D
     if key in _MEASURED:
         return _MEASURED[key]
     from .testcard import card
-    from .trials import open_shipped
+    from .trials import open_shipped, shipped_studies
     from .usertest import locate
 
     cols = ["test", "size_worst", "size_mean", "size_cells", "size_trials", "power",
             "power_cells", "power_trials"]
-    readers = open_shipped()
+    readers = open_shipped(shipped_studies())  # the studies of tests
     studies = []
     for r in readers:
         ids = [c for c in r.holdings()["cell"] if c.rsplit("/", 1)[-1] == design]

@@ -23,6 +23,8 @@ RESULTS_PAGES: dict[str, str] = {
     "multitest": "simstudy.studies.yildiz2006:page",
     "replicability": "simstudy.studies.bouckaert2004:page",
     "ban": "simstudy.studies.bouckaert2004.ban:page",
+    "ci-synthetic": "simstudy.studies.ci:page_synthetic",
+    "ci-real": "simstudy.studies.ci:page_real",
 }
 
 #: the gaps of ``figures/FIDELITY.md`` the studies account for (``"module:attribute"``, a

@@ -67,7 +67,7 @@ def test_wheel_has_no_top_level_studies(tmp_path):
     assert "simstudy/sources/data/MANIFEST.csv" in names
     # the shipped trials travel with the package: every file each manifest lists
     shipped = sorted((ROOT / "figures").glob("*/trials/manifest.json"))
-    assert len(shipped) == 7
+    assert len(shipped) == 9  # seven studies of tests, two of intervals
     for m in shipped:
         study = m.parent.parent.name
         listed = json.loads(m.read_text())["files"]

@@ -204,12 +204,13 @@ def test_runner_fold_losses_of_a_regression_cell_by_hand(loss):
                 assert fl.errors[0, r, f] == pytest.approx(want.mean(), rel=1e-12)
 
 
-def test_real_valued_losses_are_not_packed_as_bits():
-    from simstudy.core import pack_losses
+def test_real_valued_losses_pack_as_floats_not_bits():
+    from simstudy.core import LOSS_MAGIC, pack_losses, unpack_losses
 
-    with pytest.raises(ValueError, match="only 0/1 per-instance losses pack as bits"):
-        pack_losses(np.array([[[[0.5, -1.0]]]]))
-    assert pack_losses(np.array([[[[1.0, -1.0, 0.0]]]]))  # 0/1 floats still pack
+    real = np.array([[[[0.5, -1.0]]]])
+    assert pack_losses(real)[:4] == LOSS_MAGIC  # the extended format, not bits
+    assert np.array_equal(unpack_losses(pack_losses(real)), real)
+    assert pack_losses(np.array([[[[1.0, -1.0, 0.0]]]]))[:4] != LOSS_MAGIC  # 0/1 floats: bits
 
 
 # --- the numeric truth ------------------------------------------------------------------------

@@ -46,8 +46,8 @@ ROOT = Path(__file__).resolve().parents[2]  # the repository (figures/, README.m
 @dataclass(frozen=True)
 class CardJob:
     """One example report card: the test (``path.py:function``, relative to the
-    repository) and the directory its card goes to; studies None: every study whose trials
-    ship (:func:`simstudy.trials.shipped_dirs`)."""
+    repository) and the directory its card goes to; studies None: every study of tests
+    whose trials ship (:func:`simstudy.trials.shipped_studies`)."""
 
     test: str
     out: str
@@ -98,7 +98,7 @@ def card_pages(root: Path | str = ROOT,
     import tempfile
 
     from ..api import card
-    from ..trials import shipped_dirs
+    from ..trials import shipped_dirs, shipped_studies
     from .card import write_card
 
     root = Path(root)
@@ -106,7 +106,9 @@ def card_pages(root: Path | str = ROOT,
     for job in jobs:
         path, _, fn = job.test.rpartition(":")
         test = f"{root / path}:{fn}"
-        c = card(test, list(job.studies) if job.studies else list(shipped_dirs()))
+        tests = set(shipped_studies())  # not the interval studies: no H0/H1 to judge
+        c = card(test, list(job.studies) if job.studies else
+                 [s for s in shipped_dirs() if s in tests])
         with tempfile.TemporaryDirectory() as tmp:
             for p in write_card(c, Path(tmp)):
                 out[root / job.out / p.name] = (p.read_bytes() if p.suffix == ".png"

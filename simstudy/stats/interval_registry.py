@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import FoldLosses
+from ..core import FoldLosses, loss_sums, nested_sums
 from ..errors import SimstudyError
 from ..registry import Registry
 from . import intervals as IV
@@ -165,15 +165,11 @@ def _errors(fl: FoldLosses, a: int, b: int | None) -> np.ndarray:
     return fl.errors[a] if b is None else fl.diff(a, b)
 
 
-def _instances(fl: FoldLosses, a: int, b: int | None) -> np.ndarray:
-    """(R, F, n) per-instance losses of learner a (or the differences a - b), nan off the
-    fold's test positions (stored losses mark those with a negative value)."""
-    L = np.asarray(fl.losses)
-    la = L[a].astype(np.float64)
-    off = la < 0
-    if b is not None:
-        la = la - L[b].astype(np.float64)
-    return np.where(off, np.nan, la)
+def _sums(fl: FoldLosses, a: int, b: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(count, S, Q)`` of learner a's losses (or the differences a - b): count and sum per
+    fold and block ``(R, F, F)``, sum of squares per fold ``(R, F)``
+    (:class:`simstudy.core.LossSums`; the stored per-instance losses or their sums)."""
+    return loss_sums(fl.losses).of(a, b)
 
 
 def _sizes(fl: FoldLosses) -> dict[str, float]:
@@ -196,7 +192,9 @@ def _holdout(fl: FoldLosses, design: object, a: int, b: int | None,
     if dist == "binomial" and b is not None:
         raise SimstudyError("interval method 'holdout[dist=binomial]' is for one learner's "
                             "0/1 error; a difference of two takes dist=normal")
-    return IV.holdout_interval(_instances(fl, a, b)[0, 0], dist=dist)
+    c, S, Q = _sums(fl, a, b)
+    return IV.holdout_interval_sums(int(c[0, 0].sum()), float(S[0, 0].sum()), float(Q[0, 0]),
+                                    dist=dist)
 
 
 @register_interval("naive-cv", fits=_plain_folds, params={"dist": ("t", "z")})
@@ -213,11 +211,8 @@ def _cv_clt(fl: FoldLosses, design: object, a: int, b: int | None,
             variance: str = "within") -> IntervalResult:
     """cross-validation CLT interval on replication 0's per-instance losses (Bayle, Bayle,
     Janson & Mackey 2020); [variance=naive] is Bates, Hastie & Tibshirani 2024's naive cv"""
-    h = _instances(fl, a, b)[0]  # (F, n): each instance tested in one fold
-    tested = ~np.isnan(h)
-    fold = np.argmax(tested, axis=0)
-    on = tested.any(axis=0)
-    return IV.cv_clt_interval(h[fold[on], np.flatnonzero(on)], fold[on], variance=variance)
+    c, S, Q = _sums(fl, a, b)  # replication 0: each instance tested in one fold
+    return IV.cv_clt_interval_sums(c[0].sum(axis=1), S[0].sum(axis=1), Q[0], variance=variance)
 
 
 @register_interval("corrected-t", fits=_plain_folds)
@@ -244,7 +239,8 @@ def _ncv(fl: FoldLosses, design: object, a: int, b: int | None,
          bias: str = "linear") -> IntervalResult:
     """nested cv interval with bias correction, on the ncv[k=..,reps=..] design (Bates,
     Hastie & Tibshirani 2024 Algorithm 1)"""
-    return IV.nested_cv_interval(*ncv_losses(_instances(fl, a, b), design.pairs), bias=bias)
+    ns = nested_sums(fl.losses, design.pairs)  # per-instance, LossSums or NestedSums
+    return IV.nested_cv_interval_sums(*ns.of(a, b), ns.n, bias=bias)
 
 
 def ncv_losses(h: np.ndarray, pairs: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:

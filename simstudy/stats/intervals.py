@@ -30,9 +30,12 @@ __all__ = [
     "conservative_z_interval",
     "corrected_t_interval",
     "cv_clt_interval",
+    "cv_clt_interval_sums",
     "holdout_interval",
+    "holdout_interval_sums",
     "naive_cv_interval",
     "nested_cv_interval",
+    "nested_cv_interval_sums",
     "t5x2cv_interval",
     "oob_632plus_interval",
 ]
@@ -137,6 +140,22 @@ def _sd(v: np.ndarray) -> float:
     return float(np.std(v, ddof=1)) if v.size >= 2 else math.nan
 
 
+def _fsum(x: object) -> float:
+    """The correctly rounded sum (``math.fsum``): the same bits in any order and memory
+    layout, so sums read from a store and from the shipped trials give the same interval."""
+    return math.fsum(np.ravel(np.asarray(x, dtype=np.float64)).tolist())
+
+
+def _var(count: object, total: object, sumsq: object) -> np.ndarray:
+    """Sample variances (ddof 1) from counts, sums and sums of squares (nan below 2
+    instances; a rounding error below zero is zero)."""
+    c = np.asarray(count, dtype=np.float64)
+    S = np.asarray(total, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = (np.asarray(sumsq, dtype=np.float64) - S * S / c) / (c - 1.0)
+    return np.where(c >= 2, np.maximum(v, 0.0), np.nan)
+
+
 # ------------------------------------------------------------------------------ holdout
 
 def holdout_interval(losses: object, *, dist: str = "normal") -> IntervalResult:
@@ -164,16 +183,35 @@ def holdout_interval(losses: object, *, dist: str = "normal") -> IntervalResult:
     """
     a = _finite(losses, "losses", 1)
     a = a[~np.isnan(a)]
+    if dist == "binomial" and not np.all((a == 0) | (a == 1)):
+        raise SimstudyError("holdout interval [dist='binomial'] needs 0/1 losses of one "
+                            "learner; use dist='normal' for other losses or a difference")
+    return holdout_interval_sums(a.size, float(a.sum()), float((a * a).sum()), dist=dist)
+
+
+def holdout_interval_sums(count: int, total: float, sumsq: float, *,
+                          dist: str = "normal") -> IntervalResult:
+    """:func:`holdout_interval` from the test set's sufficient statistics: the number of
+    test losses, their sum and their sum of squares.
+
+    Examples
+    --------
+    >>> r = holdout_interval_sums(10, 3.0, 3.0)
+    >>> [round(x, 4) for x in r.confidence_interval(0.95)]
+    [0.0006, 0.5994]
+    """
+    m = int(count)
     if dist == "binomial":
-        if not np.all((a == 0) | (a == 1)):
+        if total != sumsq or total != round(total):  # 0/1 losses: l * l == l, integral sum
             raise SimstudyError("holdout interval [dist='binomial'] needs 0/1 losses of one "
                                 "learner; use dist='normal' for other losses or a difference")
-        return IntervalResult(float(a.mean()) if a.size else math.nan, math.nan, None,
-                              "holdout[dist=binomial]", (int(a.sum()), int(a.size)))
+        return IntervalResult(total / m if m else math.nan, math.nan, None,
+                              "holdout[dist=binomial]", (int(round(total)), m))
     if dist != "normal":
         raise SimstudyError(f"holdout dist {dist!r}; valid choices: binomial, normal")
-    return IntervalResult(float(a.mean()) if a.size else math.nan,
-                          _sd(a) / math.sqrt(max(a.size, 1)), None, "holdout")
+    return IntervalResult(total / m if m else math.nan,
+                          math.sqrt(float(_var(m, total, sumsq))) / math.sqrt(max(m, 1)),
+                          None, "holdout")
 
 
 # --------------------------------------------------------------------- k-fold cv, naive
@@ -240,18 +278,34 @@ def cv_clt_interval(losses: object, folds: object, *, variance: str = "within"
     f = np.asarray(folds)
     if f.shape != h.shape:
         raise SimstudyError(f"folds must have the losses' shape {h.shape!r}, got {f.shape!r}")
-    n = h.size
-    rhat = float(h.mean()) if n else math.nan
+    js = np.unique(f)
+    return cv_clt_interval_sums([int((f == j).sum()) for j in js],
+                                [float(h[f == j].sum()) for j in js],
+                                [float((h[f == j] ** 2).sum()) for j in js], variance=variance)
+
+
+def cv_clt_interval_sums(counts: object, totals: object, sumsqs: object, *,
+                         variance: str = "within") -> IntervalResult:
+    """:func:`cv_clt_interval` from each fold's number of losses, their sum and their sum
+    of squares.
+
+    Examples
+    --------
+    >>> r = cv_clt_interval_sums([4, 4], [2.0, 1.0], [2.0, 1.0])
+    >>> round(r.statistic, 3), round(r.standard_error, 4)
+    (0.375, 0.1909)
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    S = np.asarray(totals, dtype=np.float64)
+    Q = np.asarray(sumsqs, dtype=np.float64)
+    n = _fsum(c)
+    rhat = _fsum(S) / n if n else math.nan
     if variance == "within":
-        v = []
-        for j in np.unique(f):
-            hj = h[f == j]
-            v.append(float(np.var(hj, ddof=1)) if hj.size >= 2 else math.nan)
-        var = float(np.mean(v)) if v else math.nan
+        var = _fsum(_var(c, S, Q)) / c.size if c.size else math.nan
     elif variance == "all":
-        var = float(np.mean((h - rhat) ** 2)) if n else math.nan
+        var = max(_fsum(Q) / n - rhat * rhat, 0.0) if n else math.nan
     elif variance == "naive":
-        var = _sd(h) ** 2
+        var = float(_var(n, _fsum(S), _fsum(Q)))
     else:
         raise SimstudyError(f"cv-clt variance {variance!r}; valid choices: all, naive, within")
     return IntervalResult(rhat, math.sqrt(var / max(n, 1)), None, "cv-clt")
@@ -386,23 +440,48 @@ def nested_cv_interval(outer: object, inner: object, *, bias: str = "linear"
     R, K, n = o.shape
     if w.shape != (R, K, K, n):
         raise SimstudyError(f"inner must have shape {(R, K, K, n)!r}, got {w.shape!r}")
+    on = ~np.isnan(o)
+    oz = np.where(on, o, 0.0)
+    won = ~np.isnan(w)
+    wz = np.where(won, w, 0.0)
+    return nested_cv_interval_sums(
+        on.sum(axis=2), oz.sum(axis=2), (oz * oz).sum(axis=2), won.sum(axis=(2, 3)),
+        wz.sum(axis=(2, 3)), float((wz * wz).sum()), n, bias=bias)
+
+
+def nested_cv_interval_sums(out_count: object, out_total: object, out_sumsq: object,
+                            in_count: object, in_total: object, in_sumsq: float, n: int, *,
+                            bias: str = "linear") -> IntervalResult:
+    """:func:`nested_cv_interval` from sums: for each repetition ``r`` and outer fold ``k``
+    (arrays ``(R, K)``) the number, sum and sum of squares of the outer losses
+    (``e_out``) and the number and sum of the inner losses (``e_in``); the sum of squares
+    of every inner loss (a number); ``n`` the number of instances.
+
+    Examples
+    --------
+    >>> r = nested_cv_interval_sums([[4, 4, 4]], [[1.0, 2.0, 1.5]], [[0.5, 1.5, 1.0]],
+    ...                             [[8, 8, 8]], [[3.0, 2.5, 3.5]], 4.5, 12)
+    >>> round(r.statistic, 4), round(r.standard_error, 4)
+    (0.375, 0.0638)
+    """
+    c_o = np.asarray(out_count, dtype=np.float64)
+    R, K = c_o.shape
+    S_o = np.asarray(out_total, dtype=np.float64)
+    c_i = np.asarray(in_count, dtype=np.float64)
+    S_i = np.asarray(in_total, dtype=np.float64)
     if K < 3:
         raise SimstudyError(f"nested cv needs K >= 3 folds, got K={K}")
     if bias not in NCV_BIAS:
         raise SimstudyError(f"nested cv bias {bias!r}; valid choices: {', '.join(NCV_BIAS)}")
-    n_out = (~np.isnan(o)).sum(axis=2)  # (R, K)
-    mean_out = np.nansum(o, axis=2) / n_out
-    dev = np.where(np.isnan(o), 0.0, o - mean_out[..., None])
-    var_out = (dev * dev).sum(axis=2) / (n_out - 1)  # nan on a fold of one instance
-    m_in = (~np.isnan(w)).sum(axis=(2, 3))
-    mean_in = np.nansum(w, axis=(2, 3)) / m_in
-    a = (mean_in - mean_out) ** 2
-    b = var_out / n_out
-    mse = float(np.mean(a) - np.mean(b))
-    e_in = w[~np.isnan(w)]
-    err_ncv = float(e_in.mean())
-    err_cv = float(np.nanmean(o))
-    se_naive = _sd(e_in) / math.sqrt(n)
+    mean_out = S_o / c_o
+    var_out = _var(c_o, S_o, out_sumsq)  # nan on a fold of one instance
+    a = (S_i / c_i - mean_out) ** 2
+    b = var_out / c_o
+    mse = _fsum(a) / a.size - _fsum(b) / b.size
+    m = _fsum(c_i)
+    err_ncv = _fsum(S_i) / m
+    err_cv = _fsum(S_o) / _fsum(c_o)
+    se_naive = math.sqrt(float(_var(m, _fsum(S_i), in_sumsq))) / math.sqrt(n)
     se = math.sqrt((K - 1) / K * max(mse, 0.0))
     se = min(max(se, se_naive), se_naive * math.sqrt(K))
     factor = {"linear": 1.0 + (K - 2) / K, "authors": 1.0 + ((K - 2) / K) ** 1.5,
