@@ -58,10 +58,17 @@ from .usertest import (
     study_list,
 )
 
-__all__ = ["CI_STUDIES", "LEVEL", "MATCHING", "RULE", "IntervalCard", "interval_card"]
+__all__ = ["LEVEL", "MATCHING", "RULE", "IntervalCard", "interval_card"]
 
-#: the studies whose trials carry a numeric truth: the card's default
-CI_STUDIES = ("ci-synthetic", "ci-real")
+
+def interval_studies() -> list[str]:
+    """The card's default studies: those shipped whose trials carry a numeric truth
+    (a study's ``meta['interval_truth']``), in the catalog's order."""
+    from .trials import shipped_studies
+
+    return shipped_studies(intervals=True)
+
+
 #: default level (Bates, Hastie & Tibshirani 2024 report 90 % intervals)
 LEVEL = 0.90
 POOLED = "(pooled)"
@@ -108,7 +115,7 @@ def interval_card(fn: Callable | str | UserTest, studies: Sequence[Study | str] 
     ``fn``: ``g(fold_losses, design, a, b)`` returning ``(low, high)`` or an object with
     ``confidence_interval(level)``; a function, ``"MODULE:FUNCTION"`` or
     ``"path.py:FUNCTION"``.  ``studies``: names or Study objects (default
-    :data:`CI_STUDIES`); ``store``: a path, open store or list of them, None for the
+    :func:`interval_studies`); ``store``: a path, open store or list of them, None for the
     shipped trials.  ``level``: the intervals' level (default ``g.confidence`` if declared,
     else :data:`LEVEL`); a pair ``g`` returns is read at its declared ``g.confidence``.
     ``baselines``: interval method specs (default: every registered method, and the
@@ -139,7 +146,7 @@ def interval_card(fn: Callable | str | UserTest, studies: Sequence[Study | str] 
                             "is at its declared level (drop one of them)")
     for b in baselines or ():
         get_interval(b)  # an unknown name fails here, naming the valid ones
-    studies = study_list(studies, lambda: CI_STUDIES)
+    studies = study_list(studies, interval_studies)
     t0 = time.perf_counter()
     readers, opened = open_readers(store, [s for s in studies if isinstance(s, str)])
     try:

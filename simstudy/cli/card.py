@@ -116,9 +116,9 @@ def _located(args: argparse.Namespace, what: str, default) -> tuple[list[str], l
 
 def cmd_interval_card(args: argparse.Namespace) -> None:
     """``card --interval file.py:g``: the interval card, written to --out."""
-    from ..intervalcard import CI_STUDIES
+    from ..intervalcard import interval_studies
 
-    studies, store = _located(args, args.interval, lambda: CI_STUDIES)
+    studies, store = _located(args, args.interval, interval_studies)
     from ..api import card, output_folder
     from ..report import to_markdown
     from ..report.intervalcard import coverage_screen, write_interval_card
