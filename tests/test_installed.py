@@ -68,9 +68,17 @@ def test_the_python_card_reads_the_shipped_trials_wherever_it_is_called(tmp_path
 def test_the_default_card_reads_every_shipped_study():
     assert T.shipped_studies() == ["type1", "type2", "replicability", "ban", "gaussian",
                                    "wang-real", "multitest"]
-    total = sum(json.loads((d / "manifest.json").read_text())["trials"]
-                for d in T.shipped_dirs().values())
-    assert total == 1_465_290
+    dirs = T.shipped_dirs()
+
+    def trials(studies):
+        return sum(json.loads((dirs[s] / "manifest.json").read_text())["trials"]
+                   for s in studies)
+
+    assert trials(T.shipped_studies()) == 1_465_290
+    # the interval studies ship too; the interval card reads them, the test card does not
+    assert T.shipped_studies(intervals=True) == ["ci-synthetic", "ci-real"]
+    assert trials(T.shipped_studies(intervals=True)) == 23_800 + 10_000
+    assert trials(dirs) == 1_499_090
 
 
 def test_version_says_where_the_shipped_trials_come_from(capsys):
@@ -81,8 +89,9 @@ def test_version_says_where_the_shipped_trials_come_from(capsys):
     from simstudy import __version__
 
     assert out[0] == f"simstudy {__version__}"
-    assert out[1].startswith("shipped trials: 1,465,290 of 7 studies (ban, gaussian, "
-                             "multitest, replicability, type1, type2, wang-real) from the ")
+    assert out[1].startswith("shipped trials: 1,499,090 of 9 studies (ban, ci-real, "
+                             "ci-synthetic, gaussian, multitest, replicability, type1, "
+                             "type2, wang-real) from the ")
 
 
 def test_the_console_script_is_declared():
