@@ -123,6 +123,15 @@ class _NoReconnectNews:
         return "reconnect" not in record.getMessage()
 
 
+class _NoCancelNews:
+    """Drops tornado's record of Dask's own cancel callback failing when Ctrl-C interrupts
+    a wait on the scheduler (``sync.<locals>.cancel``, with its traceback): the run says
+    it was interrupted in one line, and the record is Dask's noise about that same stop."""
+
+    def filter(self, record) -> bool:
+        return "sync.<locals>.cancel" not in record.getMessage()
+
+
 def _quiet_dask() -> None:
     """Silence Dask's and asyncio's loggers for the rest of the process (the run is ending
     with its own line on a lost scheduler)."""
@@ -164,6 +173,7 @@ class Pool:
         import logging
 
         logging.getLogger("distributed.client").addFilter(_NoReconnectNews())
+        logging.getLogger("tornado.application").addFilter(_NoCancelNews())
         if self.scheduler:
             try:
                 self.client = Client(self.scheduler, timeout="20s")

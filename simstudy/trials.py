@@ -63,6 +63,7 @@ import io
 import json
 import math
 import os
+import shutil
 import sys
 import time
 import zipfile
@@ -593,11 +594,16 @@ def export(store: object, study: str, out: str | os.PathLike, *,
     st = Store(store, readonly=True) if own else store
     snapshot = contextlib.ExitStack()
     writers: list[_PartWriter] = []
+    final = out = Path(out)
     try:
-        out = Path(out)
         if out.exists() and not out.is_dir():
             raise _err(f"--out {str(out)!r} is a file; give a directory")
         old = _old_manifest(out, study)
+        if not out.exists():
+            # a new folder is filled beside its name and renamed whole at the end: stopped
+            # midway, no half-written export stands at --out
+            work = out.parent / f".{out.name}.{os.getpid()}.part"
+            out = work
         snapshot.enter_context(st.read_snapshot())  # one snapshot, also while a run writes
         groups = st.study_groups(study)
         if not groups:
@@ -607,7 +613,8 @@ def export(store: object, study: str, out: str | os.PathLike, *,
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise _err(f"--out {str(out)!r} cannot be used as a directory: {e.strerror}") from None
+            raise _err(f"--out {str(final)!r} cannot be used as a directory: {e.strerror}"
+                       ) from None
         invs, starts, ends = _invocations(st)
         tag = f"{os.getpid()}"
         errors_w = _PartWriter(out, "errors", int(max_file_bytes), tag)
@@ -659,11 +666,16 @@ def export(store: object, study: str, out: str | os.PathLike, *,
         if check:
             manifest["checks"].update(_check_export(st, out, progress))
             _write_manifest(out, manifest)
+        if out != final:
+            os.replace(out, final)
+            out = final
     except BaseException:
         for wr in writers:  # temporaries only: files already renamed stay
             wr.close()
             for _, tmp in wr.written:
                 tmp.unlink(missing_ok=True)
+        if out != final:
+            shutil.rmtree(out, ignore_errors=True)
         raise
     finally:
         snapshot.close()

@@ -122,6 +122,29 @@ def test_export_is_deterministic(demo_store, shipped, tmp_path):
         assert (tmp_path / name).read_bytes() == (shipped / name).read_bytes()
 
 
+def test_an_export_stopped_midway_leaves_nothing_at_out(demo_store, tmp_path, monkeypatch):
+    """A new --out folder is filled beside its name and renamed whole: stopped while it
+    writes (here Ctrl-C at the manifest), neither --out nor its work folder remains; the
+    export run again is whole and equal to an uninterrupted one."""
+    out = tmp_path / "exp"
+
+    def stop(*a, **k):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(T, "_write_manifest", stop)
+        with pytest.raises(KeyboardInterrupt):
+            T.export(demo_store, "demo", out, check=False)
+    assert list(tmp_path.iterdir()) == []
+    T.export(demo_store, "demo", out, check=False)
+    T.export(demo_store, "demo", tmp_path / "again", check=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["again", "exp"]
+    names = json.loads((out / T.MANIFEST).read_text())["files"]
+    assert names and sorted(names) == sorted(p.name for p in out.glob("*.npz"))
+    for name in names:  # the data files (the manifest also records when it was written)
+        assert (out / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
+
+
 def test_tampered_file_is_one_line(shipped, tmp_path):
     import shutil
 
