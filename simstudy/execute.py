@@ -109,9 +109,10 @@ def _loky_worker(ppid: int) -> None:
 
 
 class _NoReconnectNews:
-    """Drops ``distributed.client``'s records of a broken connection to the scheduler (its
-    reconnect attempts and their tracebacks): a run that cannot go on without the scheduler
-    names that itself, in one line."""
+    """Drops ``distributed.client``'s and ``distributed.batched``'s records of a broken
+    connection to the scheduler (reconnect attempts, "Batched Comm Closed", their
+    tracebacks): a run that cannot go on without the scheduler names that itself, in one
+    line."""
 
     def filter(self, record) -> bool:
         from asyncio import CancelledError
@@ -172,7 +173,8 @@ class Pool:
                 "backend 'dask' needs dask.distributed: pip install 'simstudy[dask]'") from None
         import logging
 
-        logging.getLogger("distributed.client").addFilter(_NoReconnectNews())
+        for name in ("distributed.client", "distributed.batched"):
+            logging.getLogger(name).addFilter(_NoReconnectNews())
         logging.getLogger("tornado.application").addFilter(_NoCancelNews())
         if self.scheduler:
             try:

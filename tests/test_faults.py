@@ -519,3 +519,26 @@ def test_dask_cancel_noise_is_dropped_other_tornado_errors_kept():
     assert not f.filter(rec("Exception in callback functools.partial(<function "
                             "sync.<locals>.cancel at 0x7fd9cd31ab60>)"))
     assert f.filter(rec("Exception in callback functools.partial(<function other>)"))
+
+
+def test_a_closed_batched_comm_is_not_news_when_the_scheduler_goes():
+    """SIGTERM to a Dask scheduler: ``distributed.batched`` logs "Batched Comm Closed" with
+    a traceback (seen once in the kill sweep above the one line); the run's own line says
+    the scheduler was lost, so that record is dropped; an unrelated record is kept."""
+    import logging
+    import sys as _sys
+
+    pytest.importorskip("distributed")
+    from distributed.comm.core import CommClosedError
+
+    from simstudy.execute import _NoReconnectNews
+
+    try:
+        raise CommClosedError("in <TCP (closed) Client->Scheduler>")
+    except CommClosedError:
+        info = _sys.exc_info()
+    closed = logging.LogRecord("distributed.batched", logging.INFO, __file__, 1,
+                               "Batched Comm Closed <TCP (closed)>", None, info)
+    other = logging.LogRecord("distributed.batched", logging.INFO, __file__, 1,
+                              "something else", None, None)
+    assert not _NoReconnectNews().filter(closed) and _NoReconnectNews().filter(other)
