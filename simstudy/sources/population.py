@@ -47,9 +47,11 @@ class PopulationSource(Source):
         self._full: Dataset | None = None
         N = self.full.n
         if N - self.n < MIN_REST:
+            most = (f"n <= {N - MIN_REST}" if N - MIN_REST >= 1 else
+                    f"no n: a population needs more than {MIN_REST} rows")
             raise SimstudyError(f"source {self.name!r}: data set {data!r} has {N} rows, too "
                                 f"few for n={self.n}: the truth needs at least {MIN_REST} "
-                                f"rows left (n <= {N - MIN_REST})")
+                                f"rows left ({most})")
 
     @property
     def full(self) -> Dataset:
