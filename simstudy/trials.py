@@ -1893,8 +1893,9 @@ def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int 
     >>> verify([], 0.5).ok
     True
     """
+    from .planning import Chunk
     from .provenance import blas_kernels, compile_target
-    from .runner import Chunk, compute_chunk
+    from .runner import compute_chunk
 
     if not (isinstance(fraction, (int, float)) and 0 < fraction <= 1):
         raise _err(f"sample must be a fraction in (0, 1], got {fraction!r}")

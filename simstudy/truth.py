@@ -172,9 +172,10 @@ def gaussian_true_diff(source: str, learners: Sequence[str], *, n_test: int = 10
 
     ``source`` is a Gaussian spec without ``n_test`` (e.g. ``wang-case3``); the runner fits
     ``runs`` x folds models per learner on fresh n-samples and scores them on ``n_test``
-    independent cases (the source's independent test set; see ``runner._trial_block``).
+    independent cases (the source's independent test set; see :func:`simstudy.trialdata.trial_block`).
     """
-    from .runner import Chunk, compute_chunk
+    from .planning import Chunk
+    from .runner import compute_chunk
     from .spec import format_spec, parse_spec
 
     name, params = parse_spec(source)

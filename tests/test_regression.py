@@ -183,7 +183,8 @@ def test_check_task_accepts_the_matching_task():
 
 @pytest.mark.parametrize("loss", ["squared", "absolute"])
 def test_runner_fold_losses_of_a_regression_cell_by_hand(loss):
-    from simstudy.runner import Chunk, compute_chunk
+    from simstudy.planning import Chunk
+    from simstudy.runner import compute_chunk
     from simstudy.trialdata import trial_data
 
     ols = "ols" if loss == "squared" else "ols[loss=absolute]"

@@ -238,7 +238,7 @@ def test_bench_uses_stored_losses_without_fitting(demo, tmp_path, monkeypatch):
 
 
 def test_compute_chunk_is_pure(demo):
-    from simstudy.runner import Chunk
+    from simstudy.planning import Chunk
 
     c = Chunk("demo", demo.cells[0], (4, 5), 0, 0.05)
     a, b = compute_chunk(c), compute_chunk(c)
@@ -298,7 +298,7 @@ def test_sigkill_then_resume_equals_uninterrupted_run(tmp_path):
 def test_generated_trials_same_numbers_stacked_or_one_by_one():
     """A chunk of generated trials (stacked for index-based learners, per trial for dense
     ones) gives each trial the numbers it gets alone.  This chunk once crashed AdaBoost."""
-    from simstudy.runner import Chunk
+    from simstudy.planning import Chunk
     from simstudy.study import Cell
 
     cell = Cell("wang-case7", ("svm", "ab"), "poor5x2", ("F5x2cv",))
@@ -316,7 +316,7 @@ def test_a_learner_that_leaves_test_rows_unpredicted_is_an_error(monkeypatch):
     from simstudy.errors import SimstudyError
     from simstudy.learners import registry
     from simstudy.learners.base import Learner
-    from simstudy.runner import Chunk
+    from simstudy.planning import Chunk
     from simstudy.study import Cell
 
     class Lazy(Learner):

@@ -29,7 +29,8 @@ def main() -> int:
 
     from simstudy.blas import one_thread_for_good
     from simstudy.catalog import get_study
-    from simstudy.runner import Chunk, compute_chunk
+    from simstudy.planning import Chunk
+    from simstudy.runner import compute_chunk
 
     one_thread_for_good()
     at = commit()

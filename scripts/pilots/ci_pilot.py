@@ -29,7 +29,8 @@ from _pilot import commit, parser, write_md  # noqa: E402
 from simstudy.cli import guarded  # noqa: E402
 from simstudy.designs import get_design  # noqa: E402
 from simstudy.interval_truth import N_TRUTH, conditional_truth  # noqa: E402
-from simstudy.runner import Chunk, compute_chunk  # noqa: E402
+from simstudy.planning import Chunk  # noqa: E402
+from simstudy.runner import compute_chunk  # noqa: E402
 from simstudy.stats.interval_registry import get_interval  # noqa: E402
 
 LEVEL = 0.90

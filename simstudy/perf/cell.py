@@ -53,7 +53,8 @@ def _reference_loop(X: np.ndarray, y: np.ndarray, runs: int) -> float:
 
 def cell_entry(quick: bool = False, runs: int = 100) -> dict[str, Any]:
     """Time the whole cell both ways; ``speedup`` = reference seconds / engine seconds."""
-    from ..runner import Chunk, compute_chunk
+    from ..planning import Chunk
+    from ..runner import compute_chunk
     from ..study import Cell
     from ..trialdata import source_of
 

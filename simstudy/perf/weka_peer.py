@@ -211,7 +211,7 @@ def _cell(quick: bool):
     """The study's credit-g 10x10 cv cell, its chunk (all runs, or 2 with ``quick``), the
     data and the cell's (runs, 100, n) training masks."""
     from ..catalog import get_study
-    from ..runner import Chunk
+    from ..planning import Chunk
     from ..trialdata import trial_data
 
     study = get_study(STUDY)
@@ -311,7 +311,7 @@ def _ours(threads: int, quick: bool, reps: int) -> dict[str, Any]:
                                  "best_wall_us": 1e6 * min(walls) / B, "best_cpu_us": 1e6 * min(cpus) / B,
                                  "single_wall_us": 1e6 * statistics.median(swalls) / B,
                                  "single_cpu_us": 1e6 * statistics.median(scpus) / B}
-    from ..runner import Chunk
+    from ..planning import Chunk
 
     compute_chunk(Chunk(chunk.study, chunk.cell, chunk.runs[:1], chunk.seed, chunk.alpha))  # warm-up
     c0, t0 = clock_cpu(), time.perf_counter()

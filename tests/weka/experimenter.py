@@ -108,7 +108,8 @@ def weka_runs(jar: str, data, runs: int) -> tuple[dict, float, float]:
 def our_runs(name: str, experiments: int) -> tuple[np.ndarray, dict, float, float]:
     """Our fold accuracies ``(E, learner, REPS, K)`` and the corrected t's rejects per pair
     (``{(a, b): (E,) bool}``), through the runner's own trial code; wall and CPU seconds."""
-    from simstudy.runner import Chunk, compute_chunk
+    from simstudy.planning import Chunk
+    from simstudy.runner import compute_chunk
     from simstudy.study import Cell
 
     cell = Cell(name, OURS, f"{REPS}x{K}cv", (TEST,))
