@@ -70,7 +70,6 @@ def cmd_card(args: argparse.Namespace) -> None:
 
     studies, store = _located(args, args.test, shipped_studies)
     from ..api import card, output_folder
-    from ..report import to_markdown
     from ..report.card import summary_screen, write_card
 
     # a bad --out fails before the card is computed
@@ -83,15 +82,7 @@ def cmd_card(args: argparse.Namespace) -> None:
     print(f"report card of {c.name!r} at alpha={c.alpha}: {c.trials:,} stored trials "
           f"({c.pairs:,} pairs of learners evaluated), no learner fitted, "
           f"{c.seconds['total']:.1f} s")
-    for r in c.studies.itertuples(index=False):
-        where = f" from {r.read_from}" if r.read_from else ""
-        why = f": {r.reason}" if r.reason else ""
-        print(f"  {r.study}: {r.status}{where}{why}")
-    print(to_markdown(summary_screen(c)), end="")
-    for n in c.notes:
-        print(f"note: {n}", file=sys.stderr)
-    for p in written:
-        print(f"wrote {p}")
+    _print_rest(c, summary_screen(c), written)
 
 
 def _located(args: argparse.Namespace, what: str, default) -> tuple[list[str], list | None]:
@@ -120,7 +111,6 @@ def cmd_interval_card(args: argparse.Namespace) -> None:
 
     studies, store = _located(args, args.interval, interval_studies)
     from ..api import card, output_folder
-    from ..report import to_markdown
     from ..report.intervalcard import coverage_screen, write_interval_card
 
     # a bad --out fails before the card is computed
@@ -132,10 +122,19 @@ def cmd_interval_card(args: argparse.Namespace) -> None:
     print(c.verdict)
     print(f"interval card of {c.name!r} at level {c.level:g}: {c.trials:,} stored trials, "
           f"no learner fitted, {c.seconds['total']:.1f} s")
+    _print_rest(c, coverage_screen(c), written)
+
+
+def _print_rest(c, screen, written) -> None:
+    """What either card prints after its verdict and headline: each study's status (and
+    where it was read from), the card's screen table, its notes (stderr), the files."""
+    from ..report import to_markdown
+
     for r in c.studies.itertuples(index=False):
+        where = f" from {r.read_from}" if getattr(r, "read_from", "") else ""
         why = f": {r.reason}" if r.reason else ""
-        print(f"  {r.study}: {r.status}{why}")
-    print(to_markdown(coverage_screen(c)), end="")
+        print(f"  {r.study}: {r.status}{where}{why}")
+    print(to_markdown(screen), end="")
     for n in c.notes:
         print(f"note: {n}", file=sys.stderr)
     for p in written:
