@@ -15,7 +15,7 @@ import time
 from argparse import ArgumentParser
 from pathlib import Path
 
-from simstudy.errors import guarded
+from simstudy.cli import guarded
 
 
 def main() -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _pilot import commit, parser  # noqa: E402
 
-from simstudy.errors import guarded  # noqa: E402
+from simstudy.cli import guarded  # noqa: E402
 
 
 def main() -> int:

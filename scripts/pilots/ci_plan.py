@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _pilot import parser, write_md  # noqa: E402
 
-from simstudy.errors import guarded  # noqa: E402
+from simstudy.cli import guarded  # noqa: E402
 
 FITS = {"holdout[train=0.67]": 1, "1x10cv[strat=0]": 10, "resample[r=15]": 15, "5x2": 10,
         "ncv[k=5,reps=10]": 150}  # model fits per learner and trial

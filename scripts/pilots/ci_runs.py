@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _pilot import commit, parser  # noqa: E402
 
-from simstudy.errors import guarded  # noqa: E402
+from simstudy.cli import guarded  # noqa: E402
 
 #: (study, filter, runs, chunk) in the order they run: the two shipped studies at 1000 runs,
 #: then the nested-cv pilot at its 500
