@@ -129,6 +129,30 @@ def test_knn_reg_is_the_mean_of_the_k_nearest():
         assert p[0, i] == pytest.approx(y[tr[np.argsort(dist)[:3]]].mean())
 
 
+def test_knn_reg_agrees_with_scikit_learn():
+    from sklearn.neighbors import KNeighborsRegressor
+    from sklearn.preprocessing import StandardScaler
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        n, p, k = int(rng.integers(20, 200)), int(rng.integers(1, 12)), int(rng.integers(1, 8))
+        X = rng.normal(size=(n, p)) * rng.uniform(0.1, 5.0, p)
+        y = rng.normal(size=n)
+        train = rng.random((3, n)) < 0.7
+        got = _fit(f"knn-reg[k={k}]", X, y, train)
+        for b in range(3):
+            sc = StandardScaler().fit(X[train[b]])
+            want = KNeighborsRegressor(n_neighbors=k).fit(
+                sc.transform(X[train[b]]), y[train[b]]).predict(sc.transform(X[~train[b]]))
+            np.testing.assert_allclose(got[b, ~train[b]], want, rtol=1e-12, atol=1e-12)
+
+
+def test_knn_reg_with_more_neighbours_than_training_rows_is_refused():
+    X, y, train = _data(n=12)
+    with pytest.raises(ValueError, match="k=9 neighbours, but 8 training"):
+        _fit("knn-reg[k=9]", X, y, train)
+
+
 def test_rf_reg_is_seeded_per_model():
     X, y, train = _data()
     a, b = _fit("rf-reg[trees=10]", X, y, train, 1), _fit("rf-reg[trees=10]", X, y, train, 1)

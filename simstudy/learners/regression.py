@@ -168,21 +168,67 @@ class RandomForestRegressor(_Regressor):
 
 
 @register_learner("knn-reg", variants=("k=5",), description="k nearest neighbours regressor on standardised "
-                  "inputs, [k=5] (scikit-learn KNeighborsRegressor)")
-class KNNRegressor(_Regressor):
-    """Mean response of the ``k`` nearest training instances (Euclidean, standardised
-    inputs; ``sklearn.neighbors.KNeighborsRegressor``).
+                  "inputs, [k=5] (reference scikit-learn KNeighborsRegressor)")
+class KNNRegressor(Learner):
+    """Mean response of the ``k`` nearest training instances (Euclidean distance on inputs
+    mean-imputed and standardised with the training fold's mean and ddof-0 sd, as
+    ``StandardScaler``), fitted per model in numpy: no scikit-learn call per fit, which cost
+    about 3 ms a model, 20 s a trial of nested cv at K = 10 and 50 repetitions.  The
+    reference is ``sklearn.neighbors.KNeighborsRegressor``; the neighbours are ranked by
+    squared distance from ``|a|^2 + |b|^2 - 2 a.b``, ties (equal distances) by training
+    order, and their responses averaged nearest first.
 
     Examples
     --------
     >>> KNNRegressor().name
     'knn-reg'
+    >>> X = np.array([[0.0], [1.0], [3.0], [10.0]]); y = np.array([0.0, 1.0, 3.0, 10.0])
+    >>> train = np.array([[True, True, True, False]])
+    >>> KNNRegressor(k=2).fit_predict(X, y, train, ~train, [None])[0, 3]
+    np.float64(2.0)
     """
 
     impl_id = 'simstudy.learners.regression:KNNRegressor'
+    task = "regression"
+    #: test rows scored at a time (bounds the distance matrix: 4096 x n_train floats)
+    _BLOCK = 4096
 
     def __init__(self, k: int = 5, loss: str = "squared") -> None:
+        self.k = int(k)
+        self.name = _name("knn-reg", {"k": None if self.k == 5 else self.k}, loss)
+        self.loss, self.preprocess = loss, "standardize"
+
+    def reference_estimator(self) -> Any:
         from sklearn.neighbors import KNeighborsRegressor
 
-        super().__init__(KNeighborsRegressor(n_neighbors=int(k)), "knn-reg",
-                         {"k": None if k == 5 else k}, loss, "standardize")
+        return KNeighborsRegressor(n_neighbors=self.k)
+
+    @_one_blas_thread
+    def fit_predict(self, X: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray,
+                    seeds: Sequence[np.random.SeedSequence]) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
+        out = np.full(np.shape(train), np.nan)
+        for b in range(out.shape[0]):
+            tr, te = np.flatnonzero(train[b]), np.flatnonzero(test[b])
+            if self.k > tr.size:
+                raise ValueError(f"knn-reg: k={self.k!r} neighbours, but {tr.size} training "
+                                 "instances")
+            Xt = X[tr]
+            m = _column_means(Xt)
+            Xt = np.where(np.isnan(Xt), m, Xt)
+            s = Xt.std(axis=0)
+            s[s == 0] = 1.0  # StandardScaler leaves a constant column unscaled
+            Z = (Xt - m) / s
+            zz = np.einsum("ij,ij->i", Z, Z)
+            yt = y[tr]
+            for lo in range(0, te.size, self._BLOCK):
+                rows = te[lo:lo + self._BLOCK]
+                E = (np.where(np.isnan(X[rows]), m, X[rows]) - m) / s
+                d = zz[None, :] - 2.0 * (E @ Z.T)  # + |e|^2, the same for a row's ranking
+                near = np.argpartition(d, self.k - 1, axis=1)[:, : self.k] if self.k < tr.size \
+                    else np.broadcast_to(np.arange(tr.size), d.shape)
+                dk = np.take_along_axis(d, near, axis=1)
+                order = np.lexsort((near, dk), axis=1)  # nearest first, ties by training order
+                out[b, rows] = np.take_along_axis(yt[near], order, axis=1).mean(axis=1)
+        return out
