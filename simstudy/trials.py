@@ -1873,8 +1873,9 @@ def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int 
     its arrays; each problem is a ``damaged`` row and that study's trials are not
     recomputed.  Then each sampled trial goes through the runner's own path
     (:func:`simstudy.runner.compute_chunk`: source draw, design masks, every learner's fit
-    and prediction); its fold errors, fold sizes and (where shipped) per-instance losses
-    are compared bit for bit with the shipped ones.  A difference is ``machine-dependent``
+    and prediction); its fold errors, fold sizes, (where shipped) per-instance losses or
+    their sums and (for an interval trial) its numeric truth, each model refitted on the
+    whole draw and scored on fresh data, are compared bit for bit with the shipped ones.  A difference is ``machine-dependent``
     only when it lies in learners with a CPU-dependent kernel (:data:`CPU_KERNELS`), the
     invocation that computed the trial recorded another compile target or BLAS kernel than
     this machine's for that kernel, and no fold's error count moves by more than that
@@ -1928,10 +1929,15 @@ def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int 
             losses = r._decode_losses(g, idx) if keep else {}
             inv = _trial_invocations(r, g, ct)
             runs = [int(ct.runs[i]) for i in idx]
+            truth = keep and bool(g["losses"].get("truth"))
+            shipped = _shipped_truths(r, g) if truth else None
             for i, rec in zip(idx, _recompute(compute_chunk, Chunk, r.study, cell,
-                                              int(g["seed"]), runs, keep), strict=True):
+                                              int(g["seed"]), runs, keep, truth), strict=True):
                 status, detail = _compare(r, g, ct, i, rec.losses, losses.get(i), inv[i],
                                           here)
+                if truth and status != "differs":
+                    status, detail = _compare_truth(rec.losses.truth, shipped, i,
+                                                    status, detail)
                 rows.append({"study": r.study, "cell": g["cell"], "seed": int(g["seed"]),
                              "run": int(ct.runs[i]), "status": status, "detail": detail})
                 bar.update(1)
@@ -2024,15 +2030,42 @@ def _kernel(learner: str) -> tuple[str, str, float] | None:
     return None
 
 
+def _shipped_truths(r: ShippedTrials, g: dict) -> tuple[np.ndarray, np.ndarray]:
+    """A cell's shipped truths per trial: ``(T, K)`` errors and their Monte Carlo standard
+    errors (nan rows for trials without a truth)."""
+    return (r.truths(g["cell"], int(g["seed"])), r.truths(g["cell"], int(g["seed"]), se=True))
+
+
+def _compare_truth(truth, shipped: tuple[np.ndarray, np.ndarray], i: int, status: str,
+                   detail: str) -> tuple[str, str]:
+    """A recomputed trial's numeric truth against the shipped one, bit for bit: the truth
+    is a learner fitted on the whole draw and scored on fresh data, so it moves with the
+    learner's predictions (a machine-dependent learner's bound covers the fold errors, not
+    this)."""
+    err, se = shipped
+    if truth is None:
+        return "differs", "the recomputed trial has no numeric truth"
+    got = np.concatenate([truth.error, truth.mc_se])
+    want = np.concatenate([err[i], se[i]])
+    if np.array_equal(got.view(np.uint64), want.view(np.uint64)):
+        return status, detail
+    worst = float(np.max(np.abs(got - want)))
+    if status == "identical":
+        return "differs", f"numeric truth differs (by up to {worst:.3g})"
+    return status, (detail + f"; numeric truth differs by up to {worst:.3g}").lstrip("; ")
+
+
 def _recompute(compute_chunk, Chunk, study: str, cell, seed: int, runs: list[int],
-               keep: bool) -> list:
-    """The records of ``runs``, computed in the canonical blocks of 50 runs a study uses."""
+               keep: bool, truth: bool = False) -> list:
+    """The records of ``runs``, computed in the canonical blocks of 50 runs a study uses
+    (with ``truth``, each with its numeric truth)."""
     out = {}
     blocks: dict[int, list[int]] = {}
     for run in runs:
         blocks.setdefault(run // 50, []).append(run)
     for block in blocks.values():
-        for rec in compute_chunk(Chunk(study, cell, tuple(sorted(block)), seed, 0.05, keep)):
+        for rec in compute_chunk(Chunk(study, cell, tuple(sorted(block)), seed, 0.05, keep,
+                                       truth)):
             out[rec.run] = rec
     return [out[run] for run in runs]
 

@@ -209,3 +209,41 @@ def test_shipped_interval_trials_round_trip(tmp_path):
                         assert got[0] == got[1]  # the same sums: bit for bit
         rep = verify([r], fraction=0.5)
         assert rep.ok, rep.summary()
+
+
+def test_verify_recomputes_the_numeric_truth(tmp_path):
+    """A shipped truth altered in its last bit, with the files' sha256 recorded anew, passes
+    the file checks and fails the recomputation."""
+    import json
+    import zipfile
+
+    import simstudy as ss
+    from simstudy import trials as T
+
+    store = tmp_path / "s.sqlite"
+    ss.run("ci-synthetic", runs=2, store=store, filter="logistic[[]n=100]/*/1x10cv*",
+           progress=False, render="none")
+    d = tmp_path / "trials"
+    T.export(store, "ci-synthetic", d)
+    assert T.verify([T.ShippedTrials(d)], fraction=1.0).ok
+    m = json.loads((d / T.MANIFEST).read_text())
+    g = m["groups"][0]
+    name = g["losses"]["file"]
+    with np.load(d / name) as f:
+        arrays = {k: f[k] for k in f.files}
+    key = f"g{g['index']}_trueerror"
+    was = arrays[key][1, 0]
+    arrays[key][1, 0] = np.nextafter(was, 1.0)
+    with zipfile.ZipFile(d / name, "w", zipfile.ZIP_LZMA) as z:
+        for k, v in arrays.items():
+            with z.open(k + ".npy", "w") as fh:
+                np.lib.format.write_array(fh, v)
+    m["files"][name].update(sha256=T._sha256(d / name), bytes=(d / name).stat().st_size)
+    T._add_digests(m["groups"], {n: d / n for n in m["files"]})
+    (d / T.MANIFEST).write_text(json.dumps(m))
+    r = T.ShippedTrials(d)
+    assert r.problems() == []  # consistent files: only recomputing tells
+    rep = T.verify([r], fraction=1.0)
+    assert list(rep.rows["status"]) == ["identical", "differs"]
+    ulp = float(np.nextafter(was, 1.0) - was)
+    assert rep.rows["detail"].iloc[1] == f"numeric truth differs (by up to {ulp:.3g})"
