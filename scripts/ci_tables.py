@@ -1,4 +1,4 @@
-"""Tables, figure and results page of ci-synthetic or ci-real from stored or shipped trials.
+"""Tables, figure and results page of ci-synthetic, ci-real or ci-ncv-reps from stored or shipped trials.
 
 ``python scripts/ci_tables.py ci-synthetic --trials out/ci-synthetic.sqlite`` reads a store
 (or a shipped-trials directory, ``figures/ci-synthetic/trials``) and writes
@@ -20,7 +20,7 @@ from simstudy.cli import guarded
 
 def main() -> int:
     ap = ArgumentParser(prog="python scripts/ci_tables.py", description=__doc__.splitlines()[0])
-    ap.add_argument("study", choices=("ci-synthetic", "ci-real"))
+    ap.add_argument("study", choices=("ci-synthetic", "ci-real", "ci-ncv-reps"))
     ap.add_argument("--trials", type=Path, required=True,
                     help="a store (.sqlite) or a shipped-trials directory")
     ap.add_argument("--out", type=Path, default=None, help="default figures/STUDY")

@@ -25,6 +25,7 @@ RESULTS_PAGES: dict[str, str] = {
     "ban": "simstudy.studies.bouckaert2004.ban:page",
     "ci-synthetic": "simstudy.studies.ci:page_synthetic",
     "ci-real": "simstudy.studies.ci:page_real",
+    "ci-ncv-reps": "simstudy.studies.ci:page_ncv_reps",
 }
 
 #: the gaps of ``figures/FIDELITY.md`` the studies account for (``"module:attribute"``, a

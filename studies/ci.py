@@ -192,6 +192,7 @@ def _figure(df, name: str, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib import ticker
 
     fam = df["source"].str.replace(r"\[.*", "", regex=True)
     fam = np.where(fam == "population", "population data", fam)
@@ -211,6 +212,13 @@ def _figure(df, name: str, path):
                            label=m, alpha=0.8)
         ax.axhline(df["level"].iloc[0], color="k", lw=0.8, ls="--")
         ax.set_xscale("log")
+        # plainly written decades (and their 2 and 5 where a panel spans under two
+        # decades); no labels on the minor ticks, which overlapped
+        lo, hi = ax.get_xlim()
+        subs = (1.0, 2.0, 5.0) if np.log10(hi / lo) < 2 else (1.0,)
+        ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(ticker.NullFormatter())
         ax.set_title(f"{f}: {k}", fontsize=9)
         ax.set_xlabel("mean width")
     for row in axes:
@@ -365,3 +373,75 @@ def page_real(out) -> list:
     """figures/ci-real/RESULTS.md's generated sections from its committed tables."""
     return _page(out, "ci-real: intervals for the generalization error on data sets as "
                       "populations")
+
+
+def page_ncv_reps(out) -> list:
+    """figures/ci-ncv-reps/RESULTS.md's generated sections from its committed tables: per
+    generator, target and nested-cv method, coverage and width under each design, and the
+    difference the study's cut makes against the authors' setting."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from simstudy.aggregate import newcombe_unpaired
+    from simstudy.report.tables import to_markdown
+
+    out = Path(out)
+    title = "ci-ncv-reps: nested cv's folds and repetitions against the authors' setting"
+    if not (out / "coverage.csv").is_file():
+        return [("summary", f"# {title}\n\nNo committed tables yet (coverage.csv).")]
+    df = pd.read_csv(out / "coverage.csv")
+    level = float(df["level"].iloc[0])
+    study, paper = NCV_DESIGNS[0], NCV_DESIGNS[-1]
+    runs = df.groupby("cell")["runs"].first()
+    head = (f"# {title}\n\n{len(runs)} cells, {int(runs.min())} to {int(runs.max())} runs per "
+            f"cell: the three generators of `ci-synthetic` at n = 100 under `{study}` (the "
+            f"design `ci-synthetic` and `ci-real` run), `{NCV_DESIGNS[1]}` and `{paper}` (the "
+            "authors' package defaults).  Run r of every cell of a generator sees the same "
+            f"data set, so the designs are compared on the same draws.  Intervals at level "
+            f"{level}; tables `coverage.csv` (with Wilson 95 % intervals), `coverage.md`, "
+            "`cost.csv`.")
+    key = ["source", "target", "method"]
+    wide = df.pivot_table(index=key, columns="design", values=["coverage", "width"],
+                          aggfunc="first")
+    rows = []
+    for idx, _ in wide.iterrows():
+        sel = df.set_index(key).loc[idx]
+        mine, theirs = sel[sel["design"] == study].iloc[0], sel[sel["design"] == paper].iloc[0]
+        lo, hi = newcombe_unpaired(int(mine["covered"]), int(mine["runs"]),
+                                   int(theirs["covered"]), int(theirs["runs"]))
+        row = dict(zip(key, idx, strict=True))
+        for d in NCV_DESIGNS:
+            row[f"coverage {d}"] = float(wide.loc[idx, ("coverage", d)])
+        row["difference"] = float(mine["coverage"] - theirs["coverage"])
+        row["difference_low"], row["difference_high"] = float(lo), float(hi)
+        row["width ratio"] = float(mine["width"] / theirs["width"])
+        rows.append(row)
+    t = pd.DataFrame(rows)
+    moved = t[(t["difference_low"] > 0) | (t["difference_high"] < 0)]
+    worst = t.loc[t["difference"].abs().idxmax()]
+    means = df.groupby("design")[["coverage", "width"]].mean().reindex(list(NCV_DESIGNS))
+    verdict = (f"Rule: the cut moves a row's coverage when the Newcombe (1998) 95 % interval "
+               f"of the difference (`{study}` minus `{paper}`; unpaired, so conservative for "
+               f"designs run on the same data) excludes 0.  It does in {len(moved)} of "
+               f"{len(t)} rows.  The largest difference is {worst['difference']:+.3f} "
+               f"[{worst['difference_low']:+.3f}, {worst['difference_high']:+.3f}] "
+               f"({worst['method']} on {worst['source']}, {worst['target']}).  Mean coverage "
+               "per design: " + ", ".join(f"`{d}` {means.loc[d, 'coverage']:.3f}"
+                                         for d in NCV_DESIGNS) +
+               f"; the study's intervals are {t['width ratio'].median():.2f} times as wide as "
+               "the authors' setting's (median over rows).")
+    cost = ""
+    if (out / "cost.csv").is_file():
+        c = pd.read_csv(out / "cost.csv")
+        c["design"] = c["cell"].str.rsplit("/", n=1).str[-1]
+        per = c.groupby("design")["seconds_per_trial"].mean().reindex(list(NCV_DESIGNS))
+        cost = ("\n\n## Cost\n\nWorker seconds per trial (truth included where the cell "
+                "computed it), mean over generators: " + ", ".join(
+                    f"`{d}` {per[d]:.2f} s" for d in NCV_DESIGNS) + ".")
+    return [("summary", head),
+            ("rows", "## Per generator, target and method\n\nCoverage of the conditional "
+             "truth under each design; the difference of the study's design from the "
+             "authors' setting with its Newcombe 95 % interval; the ratio of their mean "
+             "widths.\n\n" + to_markdown(t, 3)),
+            ("verdict", "## The cut, judged\n\n" + verdict + cost)]
