@@ -65,8 +65,16 @@ def ban_known(sets: int) -> dict[tuple[str, str, str], Known]:
 
 
 def main(argv: list[str]) -> int:
-    runs = int(argv[0]) if argv else 20
-    sets = int(argv[1]) if len(argv) > 1 else 100
+    from argparse import ArgumentParser
+
+    ap = ArgumentParser(prog="python scripts/known_truth.py",
+                        description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("runs", type=int, nargs="?", default=20,
+                    help="runs of the Gaussian cases' truths (default 20)")
+    ap.add_argument("sets", type=int, nargs="?", default=100,
+                    help="training sets of the BAN sources' truths (default 100)")
+    args = ap.parse_args(argv)
+    runs, sets = args.runs, args.sets
     write_known(ROOT / "studies" / "bouckaert2004" / "ban" / TRUTH_FILE, ban_known(sets))
     write_known(ROOT / "studies" / "wang2016" / TRUTH_FILE, gaussian_known(runs))
     return 0

@@ -39,7 +39,9 @@ def main(rev: str) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[-3], file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(sys.argv[1]))
+    from argparse import ArgumentParser
+
+    ap = ArgumentParser(prog="python scripts/replicability_moved.py",
+                        description=__doc__.splitlines()[0])
+    ap.add_argument("rev", help="the commit whose tables are the 'before'")
+    sys.exit(main(ap.parse_args().rev))
