@@ -29,8 +29,9 @@ does to coverage: the three generators at n = 100 under 5 and 10 repetitions of 
 under the authors' K = 10, 50 repetitions, on the same data sets.
 
 Friedman #1's learners are ridge and k-NN: a random forest (``rf-reg``, 100 trees) costs
-about 2.5 ms of CPU per tree fitted at n = 100, 40 s per nested-cv trial, and the grid at
-1000 runs would take over 70 CPU hours against the 6 of its budget.
+about 2.5 ms of CPU per tree fitted at n = 100, 40 s per trial of nested cv at 10
+repetitions, and the grid at 1000 runs would take over 70 CPU hours against the 6 of its
+budget (measured at commit 3da2dda, ``figures/pilots/ci_plan.md`` there).
 
 ``ci-real`` treats five large bundled data sets as populations (``population[data=...,n=...]``:
 each run draws n rows, the rest are the truth's test set; Schulz-Kümpel et al. 2024): mushroom,
