@@ -16,10 +16,13 @@ def add_cost_parser(sub) -> None:
     p.add_argument("--commit", required=True, help="the commit the stores were computed at")
     p.add_argument("--note", default="", help="a paragraph under the first")
     p.add_argument("--out", default="figures/REPRODUCE.md", help="the page to write")
+    p.add_argument("--title", default=None, help="the page's heading (default 'What a "
+                   "reproduction costs')")
 
 
 def cmd_cost(args: argparse.Namespace) -> int:
     from ..report.reproduce import write
 
-    print(f"wrote {write(args.stores, args.out, commit=args.commit, note=args.note)}")
+    out = write(args.stores, args.out, commit=args.commit, note=args.note, title=args.title)
+    print(f"wrote {out}")
     return 0

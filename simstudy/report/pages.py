@@ -265,6 +265,7 @@ def hand_written(root: Path | str = ROOT) -> list[Path]:
         if "/trials/" in p.as_posix() or p in whole or p.with_suffix(".csv").is_file():
             continue
         if p.with_suffix(".json").is_file() or p.name in ("REPRODUCE.md",
+                                                          "REPRODUCE-intervals.md",
                                                           "reproduce-estimate.md"):
             continue
         pages.append(p)

@@ -78,13 +78,18 @@ def _hms(s: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60:02d} min" if s >= 3600 else f"{s // 60} min {s % 60:02d} s"
 
 
+#: the heading of ``figures/REPRODUCE.md``
+TITLE = "What a reproduction costs"
+
+
 def render(stores: Iterable[str | os.PathLike], *, commit: str, note: str = "",
-           top: int = 10) -> str:
-    """The Markdown of ``figures/REPRODUCE.md``."""
+           top: int = 10, title: str | None = None) -> str:
+    """The Markdown of ``figures/REPRODUCE.md`` (or of another set of stores' page, under
+    ``title``)."""
     per_study, per_learner, per_source = summary(list(stores))
     total_w = float(per_study["worker_s"].sum())
     total_wall = float(per_study["wall_s"].fillna(0).sum())
-    lines = ["# What a reproduction costs", "",
+    lines = [f"# {title or TITLE}", "",
              f"Measured at commit `{commit}` from the stores' trial rows (worker seconds) and "
              "their `runs` log (wall time of each finished invocation). Regenerate with "
              "`python -m simstudy cost STORE... --commit REV`.", ""]
@@ -112,7 +117,7 @@ def render(stores: Iterable[str | os.PathLike], *, commit: str, note: str = "",
 
 
 def write(stores: Iterable[str | os.PathLike], out: str | os.PathLike = "figures/REPRODUCE.md",
-          *, commit: str, note: str = "") -> Path:
+          *, commit: str, note: str = "", title: str | None = None) -> Path:
     """Write :func:`render` of ``stores`` to ``out``; returns ``out``.
 
     Examples
@@ -129,5 +134,5 @@ def write(stores: Iterable[str | os.PathLike], out: str | os.PathLike = "figures
         if not Path(s).is_file():
             raise SimstudyError(f"store {s!r} does not exist")
     out = Path(out)
-    out.write_text(render(stores, commit=commit, note=note))
+    out.write_text(render(stores, commit=commit, note=note, title=title))
     return out
