@@ -1875,7 +1875,8 @@ def verify(readers: Sequence[ShippedTrials], fraction: float = 0.001, seed: int 
     (:func:`simstudy.runner.compute_chunk`: source draw, design masks, every learner's fit
     and prediction); its fold errors, fold sizes, (where shipped) per-instance losses or
     their sums and (for an interval trial) its numeric truth, each model refitted on the
-    whole draw and scored on fresh data, are compared bit for bit with the shipped ones.  A difference is ``machine-dependent``
+    whole draw and scored on fresh data, are compared bit for bit with the shipped ones.
+    A difference is ``machine-dependent``
     only when it lies in learners with a CPU-dependent kernel (:data:`CPU_KERNELS`), the
     invocation that computed the trial recorded another compile target or BLAS kernel than
     this machine's for that kernel, and no fold's error count moves by more than that
