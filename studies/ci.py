@@ -201,8 +201,9 @@ def _figure(df, name: str, path):
     fams, kinds = sorted(set(fam)), ["one learner", "difference"]
     methods = sorted(df["method"].unique())
     colours = plt.get_cmap("tab10")
-    fig, axes = plt.subplots(2, len(fams), figsize=(3.6 * len(fams), 6.4), squeeze=False,
-                             sharey=True)
+    # one panel column still needs the legend's width
+    fig, axes = plt.subplots(2, len(fams), figsize=(max(3.6 * len(fams), 7.5), 6.4),
+                             squeeze=False, sharey=True)
     for (r, k), (c, f) in ((rk, cf) for rk in enumerate(kinds) for cf in enumerate(fams)):
         ax = axes[r][c]
         sel = (fam == f) & (kind == k)
@@ -292,10 +293,13 @@ def _page(out, title: str) -> list:
                f"{int(c['trials'].sum())} trials.")
         if (out / "phases.csv").is_file():
             p = pd.read_csv(out / "phases.csv")
+            computed = int(pd.to_numeric(p["trials_computed"], errors="coerce").sum())
             txt += (f"  The run's phases (`phases.csv`, commit {p['commit'].iloc[0]}): "
-                    f"{p['wall_s'].sum():.0f} s wall, {p['cpu_s'].sum():.0f} s CPU, "
-                    "on a 2-core machine shared with other jobs (trials of earlier, stopped "
-                    "invocations count in the worker seconds only).")
+                    f"{computed} trials computed in {p['wall_s'].sum():.0f} s wall and "
+                    f"{p['cpu_s'].sum():.0f} s CPU (the run and its workers) on 2 cores"
+                    + (" (the other trials' were computed by earlier, stopped invocations, "
+                       "whose time counts in the worker seconds only)"
+                       if computed < int(c["trials"].sum()) else "") + ".")
         sections.append(("cost", txt))
     return sections
 
