@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numba
 import numpy as np
 
 from ..errors import unknown
@@ -226,9 +227,34 @@ class KNNRegressor(Learner):
                 rows = te[lo:lo + self._BLOCK]
                 E = (np.where(np.isnan(X[rows]), m, X[rows]) - m) / s
                 d = zz[None, :] - 2.0 * (E @ Z.T)  # + |e|^2, the same for a row's ranking
-                near = np.argpartition(d, self.k - 1, axis=1)[:, : self.k] if self.k < tr.size \
-                    else np.broadcast_to(np.arange(tr.size), d.shape)
-                dk = np.take_along_axis(d, near, axis=1)
-                order = np.lexsort((near, dk), axis=1)  # nearest first, ties by training order
-                out[b, rows] = np.take_along_axis(yt[near], order, axis=1).mean(axis=1)
+                out[b, rows] = yt[_k_nearest(d, self.k)].mean(axis=1)
         return out
+
+
+@numba.njit(cache=True)
+def _k_nearest(d: np.ndarray, k: int) -> np.ndarray:  # pragma: no cover - compiled
+    """``(rows, k)`` column indices of each row's ``k`` smallest entries of ``d``, smallest
+    first, equal entries in column order: one pass per row keeping the ``k`` best sorted
+    (comparisons only, so the same on any CPU).  A full partition of a 100 000 x 1600 matrix
+    (a truth's distances at n = 1600) took 3 s; this takes a tenth."""
+    m, n = d.shape
+    out = np.empty((m, k), dtype=np.int64)
+    best = np.empty(k)
+    for i in range(m):
+        c = 0
+        for j in range(n):
+            v = d[i, j]
+            if c < k:
+                p = c
+                c += 1
+            elif v < best[k - 1]:
+                p = k - 1
+            else:
+                continue
+            while p > 0 and best[p - 1] > v:
+                best[p] = best[p - 1]
+                out[i, p] = out[i, p - 1]
+                p -= 1
+            best[p] = v
+            out[i, p] = j
+    return out
