@@ -235,8 +235,8 @@ class KNNRegressor(Learner):
 def _k_nearest(d: np.ndarray, k: int) -> np.ndarray:  # pragma: no cover - compiled
     """``(rows, k)`` column indices of each row's ``k`` smallest entries of ``d``, smallest
     first, equal entries in column order: one pass per row keeping the ``k`` best sorted
-    (comparisons only, so the same on any CPU).  A full partition of a 100 000 x 1600 matrix
-    (a truth's distances at n = 1600) took 3 s; this takes a tenth."""
+    (comparisons only, so the same on any CPU), where a partition leaves the order of equal
+    entries at the k-th place unspecified."""
     m, n = d.shape
     out = np.empty((m, k), dtype=np.int64)
     best = np.empty(k)

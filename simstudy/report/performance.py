@@ -33,6 +33,8 @@ WEKA_JSON = Path("figures") / "perf-weka.json"
 #: a perf-weka run with one fit per call beside the batch, when perf-weka.json has none
 WEKA_SINGLE_JSON = Path("figures") / "perf-weka-single.json"
 REPRODUCE_MD = Path("figures") / "REPRODUCE.md"
+#: the same page for the interval studies (``python -m simstudy cost ... --out``)
+INTERVALS_MD = Path("figures") / "REPRODUCE-intervals.md"
 STARTUP_JSON = Path("figures") / "perf-startup.json"
 ESTIMATE_MD = Path("figures") / "reproduce-estimate.md"
 TARGETS = (Path("README.md"), Path("docs") / "performance.md")
@@ -54,8 +56,9 @@ class Reproduction:
     studies: list[tuple[str, ...]]
 
 
-def read_reproduction(root: Path = ROOT) -> Reproduction:
-    """Read ``figures/REPRODUCE.md`` as :func:`simstudy.report.reproduce.render` writes it.
+def read_reproduction(root: Path = ROOT, page: Path = REPRODUCE_MD) -> Reproduction:
+    """Read ``figures/REPRODUCE.md`` (or another ``page`` of
+    :func:`simstudy.report.reproduce.render`) as that function writes it.
 
     Examples
     --------
@@ -63,7 +66,7 @@ def read_reproduction(root: Path = ROOT) -> Reproduction:
     >>> r.studies[0][0].startswith("`"), r.trials.replace(",", "").isdigit()
     (True, True)
     """
-    path = Path(root) / REPRODUCE_MD
+    path = Path(root) / page
     text = _read(path)
     commit = re.search(r"Measured at commit `([0-9a-f]+)`", text)
     total = re.search(r"^Total: ([\d,]+) trials, worker time (.+?) \(([\d.]+) worker-hours\), "
@@ -196,6 +199,7 @@ def readme_section(root: Path = ROOT) -> str:
         f"| a reproduction now, estimated from {100 * est[4]:g} % of its runs | {est[2]} "
         "CPU-hours: at "
         f"least {est[3]} h on 2 cores kept busy | `{est[0][:7]}`, load {est[1]} at the start |",
+        *_intervals_row(root),
         "",
         _wrap(f"What each measures and what it leaves out: [{WEKA_JSON.with_suffix('.md')}]"
               f"({WEKA_JSON.with_suffix('.md')}), "
@@ -203,7 +207,9 @@ def readme_section(root: Path = ROOT) -> str:
                  if (Path(root) / WEKA_SINGLE_JSON).is_file() else "")
               + f"[{STARTUP_JSON.with_suffix('.md')}]"
               f"({STARTUP_JSON.with_suffix('.md')}), [{REPRODUCE_MD}]({REPRODUCE_MD}), "
-              f"[{ESTIMATE_MD}]({ESTIMATE_MD}), "
+              + (f"[{INTERVALS_MD}]({INTERVALS_MD}), "
+                 if (Path(root) / INTERVALS_MD).is_file() else "")
+              + f"[{ESTIMATE_MD}]({ESTIMATE_MD}), "
               "[docs/performance.md](docs/performance.md). This section is generated from "
               "them (`python -m simstudy pages`)."),
     ]
@@ -252,7 +258,27 @@ def docs_section(root: Path = ROOT) -> str:
               "| study | cells | trials | worker time | share | wall time |",
               "|---|---:|---:|---:|---:|---:|"]
     lines += ["| " + " | ".join(row) + " |" for row in r.studies]
+    if (Path(root) / INTERVALS_MD).is_file():
+        i = read_reproduction(root, INTERVALS_MD)
+        lines += ["", _wrap(f"**The interval studies** (`{i.commit[:7]}`, "
+                            f"[{INTERVALS_MD}](../{INTERVALS_MD})): {i.trials} trials, worker "
+                            f"time {i.worker_time} ({i.worker_hours} worker-hours), wall time "
+                            f"{i.wall_time}."), "",
+                  "| study | cells | trials | worker time | share | wall time |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        lines += ["| " + " | ".join(row) + " |" for row in i.studies]
     return "\n".join(lines) + "\n"
+
+
+def _intervals_row(root: Path) -> list[str]:
+    """README's row of what the interval studies cost, when their page exists."""
+    if not (Path(root) / INTERVALS_MD).is_file():
+        return []
+    i = read_reproduction(root, INTERVALS_MD)
+    per = ", ".join(f"`{row[0].strip('`')}` {row[5]}" for row in i.studies)
+    return [f"| the interval studies: {len(i.studies)} studies | {i.trials} trials, "
+            f"{i.worker_hours} worker-hours, {i.wall_time} wall on 2 cores; wall per study: "
+            f"{per} | `{i.commit[:7]}`" + (f", load {i.load}" if i.load else "") + " |"]
 
 
 def splice(text: str, section: str, where: str) -> str:
