@@ -77,8 +77,8 @@ def test_the_default_card_reads_every_shipped_study():
     assert trials(T.shipped_studies()) == 1_465_290
     # the interval studies ship too; the interval card reads them, the test card does not
     assert T.shipped_studies(intervals=True) == ["ci-real", "ci-synthetic"]  # catalog order
-    assert trials(T.shipped_studies(intervals=True)) == 23_800 + 10_000
-    assert trials(dirs) == 1_499_090
+    assert trials(T.shipped_studies(intervals=True)) == 45_000 + 50_000
+    assert trials(dirs) == 1_560_290
 
 
 def test_version_says_where_the_shipped_trials_come_from(capsys):
@@ -89,7 +89,7 @@ def test_version_says_where_the_shipped_trials_come_from(capsys):
     from simstudy import __version__
 
     assert out[0] == f"simstudy {__version__}"
-    assert out[1].startswith("shipped trials: 1,499,090 of 9 studies (ban, ci-real, "
+    assert out[1].startswith("shipped trials: 1,560,290 of 9 studies (ban, ci-real, "
                              "ci-synthetic, gaussian, multitest, replicability, type1, "
                              "type2, wang-real) from the ")
 
