@@ -4,7 +4,7 @@
 (or a shipped-trials directory, ``figures/ci-synthetic/trials``) and writes
 ``figures/<study>/coverage.csv``/``.md``, ``cost.csv`` (a store only), ``phases.csv``
 (``--phases``: the log of ``scripts/pilots/ci_runs.py``) and ``coverage_width.png``
-(``studies/ci.py``: ``write_tables``); then ``python -m simstudy pages`` writes RESULTS.md
+(``studies/ci/pages.py``: ``write_tables``); then ``python -m simstudy pages`` writes RESULTS.md
 from them.
 """
 
@@ -26,7 +26,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=None, help="default figures/STUDY")
     ap.add_argument("--phases", type=Path, default=None, help="the run log (CSV) to copy")
     args = ap.parse_args()
-    from simstudy.studies.ci import write_tables
+    from simstudy.studies.ci.pages import write_tables
 
     from simstudy.catalog import get_study
     from simstudy.store import open_reader

@@ -23,9 +23,9 @@ RESULTS_PAGES: dict[str, str] = {
     "multitest": "simstudy.studies.yildiz2006:page",
     "replicability": "simstudy.studies.bouckaert2004:page",
     "ban": "simstudy.studies.bouckaert2004.ban:page",
-    "ci-synthetic": "simstudy.studies.ci:page_synthetic",
-    "ci-real": "simstudy.studies.ci:page_real",
-    "ci-ncv-reps": "simstudy.studies.ci:page_ncv_reps",
+    "ci-synthetic": "simstudy.studies.ci.pages:page_synthetic",
+    "ci-real": "simstudy.studies.ci.pages:page_real",
+    "ci-ncv-reps": "simstudy.studies.ci.pages:page_ncv_reps",
 }
 
 #: the gaps of ``figures/FIDELITY.md`` the studies account for (``"module:attribute"``, a

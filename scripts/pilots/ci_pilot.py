@@ -1,6 +1,6 @@
 """Pilot of ci-synthetic / ci-real: a few cells at a few runs, in memory, timed per trial.
 
-Each cell of the study (``--study``, ``studies/ci.py``) chosen by ``--filter`` runs ``--runs`` trials
+Each cell of the study (``--study``, ``studies/ci/``) chosen by ``--filter`` runs ``--runs`` trials
 through the runner's own chunk computation (:func:`simstudy.runner.compute_chunk`, per-instance
 losses kept), then every interval method of the cell (its ``intervals`` label) is computed
 at level 0.90 (Bates, Hastie & Tibshirani 2024's level) for learner 0's error and for the
