@@ -3,7 +3,9 @@
 ``python -m simstudy merge OUT IN...`` writes a new store ``OUT`` holding every trial and
 result of the inputs, and their invocations.  It refuses, with one line naming the
 difference, inputs that ran a study with different definitions (runs, alpha, chunk, the
-grid of cells and tests), different root seeds or different statistics code; a trial (or
+grid of cells and tests), different root seeds or different statistics code; inputs that
+ran different ``--filter`` selections of one registered study merge when every selection's
+grid is the one the study gives under that filter today; a trial (or
 result) present in two inputs must be bit-identical in every column but its timing
 (``seconds``, ``created``), else the error names it.  ``OUT`` is written beside its final
 name and renamed into place: it is complete or absent, never half-written.
@@ -41,6 +43,8 @@ class _Input:
     path: Path
     name: str
     defs: dict = field(default_factory=dict)     # (study, seed) -> definition (the latest)
+    # (study, seed) -> every (filter, grid) its invocations ran
+    grids: dict = field(default_factory=dict)
     shards: dict = field(default_factory=dict)   # (study, seed) -> {"1/4", ...}
     filters: dict = field(default_factory=dict)  # (study, seed) -> --filter of that run
     stats: dict = field(default_factory=dict)    # study -> {stats versions of its results}
@@ -79,11 +83,29 @@ def _read_input(path: Path, name: str) -> _Input:
             key = (study, int(d.get("seed", -1)))
             inp.defs[key] = d
             inp.filters[key] = a.get("filter")
+            inp.grids.setdefault(key, set()).add((a.get("filter"), d.get("grid")))
             if a.get("shard"):
                 inp.shards.setdefault(key, set()).add(str(a["shard"]))
         for study, ver in st.result_stats_versions():
             inp.stats.setdefault(study, set()).add(ver)
     return inp
+
+
+def _selections_of_one_study(study: str, ran: set) -> bool:
+    """Whether every ``(filter, grid)`` the inputs' invocations ran is that filter's
+    selection of the registered study as it is defined now: runs of disjoint ``--filter``
+    selections (one store per part of a study) then merge like shards.  False for a study
+    that is not registered (a ``.py`` file), a grid recorded without its filter, or any
+    grid the registered study does not give under its filter (a changed study)."""
+    from .catalog import get_study
+    from .planning import definition
+
+    try:
+        whole = get_study(study)
+    except SimstudyError:
+        return False
+    return bool(ran) and all(grid is not None and definition(whole.select(filt))["grid"] == grid
+                             for filt, grid in ran)
 
 
 def _check_compatible(inputs: list[_Input]) -> None:
@@ -105,6 +127,10 @@ def _check_compatible(inputs: list[_Input]) -> None:
             for seed in mine:
                 a, b = ref.defs[(study, seed)], inp.defs[(study, seed)]
                 for f, what in DEFINITION_FIELDS.items():
+                    if f == "grid" and _selections_of_one_study(
+                            study, ref.grids.get((study, seed), ()) |
+                            inp.grids.get((study, seed), ())):
+                        continue
                     if a.get(f) != b.get(f):
                         extra = ""
                         if f == "grid":

@@ -217,3 +217,27 @@ def test_old_store_resumes_with_its_columns_and_merges(tmp_path):
         n = st.count()
     m = merge_stores(tmp_path / "m.sqlite", [old])
     assert m.trials == n
+
+
+def test_filtered_selections_of_one_study_merge(single, tmp_path):
+    """One store per part of a study (``--filter iris*`` here, ``wine*`` there) merges into
+    the tables of a single whole run; a part whose recorded grid the registered study does
+    not give under its filter (a changed study) is still refused."""
+    import simstudy as ss
+
+    parts = []
+    for filt in ("iris*", "wine*"):
+        p = tmp_path / f"{filt[:4]}.sqlite"
+        ss.run("demo", runs=4, chunk=2, filter=filt, store=p, backend="serial",
+               progress=False, render="none")
+        parts.append(p)
+    merge_stores(tmp_path / "m.sqlite", parts)
+    assert tables(tmp_path / "m.sqlite") == tables(single)
+    changed = tmp_path / "changed.sqlite"
+    shutil.copy(parts[1], changed)
+    con = sqlite3.connect(changed)
+    with con:
+        con.execute("UPDATE runs SET args = replace(args, '\"cells\": 3', '\"cells\": 2')")
+        con.execute("UPDATE runs SET args = replace(args, '\"grid\": \"', '\"grid\": \"0')")
+    con.close()
+    _refused(tmp_path, [parts[0], changed], r"grid of cells .*3 vs 2 cells")
