@@ -168,9 +168,14 @@ def _page(out, title: str) -> list:
         if (out / "phases.csv").is_file():
             p = pd.read_csv(out / "phases.csv")
             computed = int(pd.to_numeric(p["trials_computed"], errors="coerce").sum())
-            txt += (f"  The run's phases (`phases.csv`, commit {p['commit'].iloc[0]}): "
-                    f"{computed} trials computed in {p['wall_s'].sum():.0f} s wall and "
-                    f"{p['cpu_s'].sum():.0f} s CPU (the run and its workers) on 2 cores"
+            start = pd.to_timedelta(p["started"]).dt.total_seconds()
+            span = float((start + p["wall_s"]).max() - start.min())  # phases may overlap
+            commits = list(dict.fromkeys(p["commit"].astype(str)))
+            txt += (f"  The run's phases (`phases.csv`, commit{'s' * (len(commits) > 1)} "
+                    f"{', '.join(commits)}): "
+                    f"{computed} trials computed in {p['cpu_s'].sum():.0f} s CPU (the runs "
+                    f"and their workers) and {span:.0f} s wall from the first phase's start "
+                    f"to the last one's end, on 2 cores"
                     + (" (the other trials' were computed by earlier, stopped invocations, "
                        "whose time counts in the worker seconds only)"
                        if computed < int(c["trials"].sum()) else "") + ".")
