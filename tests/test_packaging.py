@@ -75,7 +75,9 @@ def test_wheel_has_no_top_level_studies(tmp_path):
             assert f"simstudy/_shipped/{study}/trials/{f}" in names, (study, f)
     assert not [n for n in names if n.startswith("simstudy/_shipped/")
                 and "/trials/" not in n]  # figures' tables and pages stay out
-    assert wheel.stat().st_size < 40 * 2**20
+    # the shipped trials' budget (docs/shipped-trials.md: 60 MB in all) bounds the wheel,
+    # which is those trials and a little code and data
+    assert wheel.stat().st_size < 60 * 10**6
 
 
 def _checkout(tmp_path: Path) -> Path:
