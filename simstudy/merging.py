@@ -293,7 +293,14 @@ def _completeness(target: MergeTarget, infos: list[_Input]) -> list[str]:
     lines = []
     keys = sorted({k for inp in infos for k in inp.defs}, key=lambda k: (str(k[0]), k[1]))
     for study, seed in keys:
-        d = next(inp.defs[(study, seed)] for inp in infos if (study, seed) in inp.defs)
+        d = dict(next(inp.defs[(study, seed)] for inp in infos if (study, seed) in inp.defs))
+        ran = set().union(*(inp.grids.get((study, seed), set()) for inp in infos))
+        if len({g for _, g in ran}) > 1 and _selections_of_one_study(study, ran):
+            # parts run under different filters: what they ask for together
+            from .catalog import get_study
+
+            whole = get_study(study)
+            d["cells"] = len({c.id for filt, _ in ran for c in whole.select(filt).cells})
         want = int(d["cells"]) * int(d["runs"])
         held = target.held(study, seed, int(d["runs"]))
         line = f"{study} (seed {seed}, {d['runs']} runs x {d['cells']} cells): {held} of {want} trials"

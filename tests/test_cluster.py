@@ -231,8 +231,9 @@ def test_filtered_selections_of_one_study_merge(single, tmp_path):
         ss.run("demo", runs=4, chunk=2, filter=filt, store=p, backend="serial",
                progress=False, render="none")
         parts.append(p)
-    merge_stores(tmp_path / "m.sqlite", parts)
+    summary = merge_stores(tmp_path / "m.sqlite", parts)
     assert tables(tmp_path / "m.sqlite") == tables(single)
+    assert any("4 runs x 6 cells): 24 of 24 trials" in line for line in summary.studies)
     changed = tmp_path / "changed.sqlite"
     shutil.copy(parts[1], changed)
     con = sqlite3.connect(changed)
