@@ -138,7 +138,7 @@ def test_built_in_studies_are_indexed_from_their_decorators_without_importing_th
     code = ("import sys; from simstudy import catalog; "
             "print(len(catalog.STUDIES), catalog.STUDIES['type1'], "
             "[m for m in sys.modules if m.startswith('simstudy.studies.')])")
-    assert _fresh(code) == ["19", "simstudy.studies.alpaydin1999:build_type1", "[]"]
+    assert _fresh(code) == ["20", "simstudy.studies.alpaydin1999:build_type1", "[]"]
     from simstudy import catalog
 
     build = catalog.get_study("demo") and catalog._load("demo")

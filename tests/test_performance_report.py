@@ -50,6 +50,7 @@ def test_doctests() -> None:
 
 def _repo(tmp_path: Path) -> Path:
     for rel in ("figures/perf-weka.json", "figures/perf-startup.json", "figures/REPRODUCE.md",
+                "figures/REPRODUCE-intervals.md",
                 "figures/reproduce-estimate.md", "README.md",
                 "docs/performance.md", "figures/perf-weka-single.json"):
         if not (ROOT / rel).is_file():
