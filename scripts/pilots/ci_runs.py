@@ -35,6 +35,7 @@ PLAN: list[tuple[str, str, int, int, str]] = [
     ("ci-synthetic", "friedman1[[]n=400]*", 1000, 50, "ci-synthetic"),
     ("ci-synthetic", "logistic*", 1000, 50, "ci-synthetic"),
     ("ci-ncv-reps", "*", 200, 10, "ci-ncv-reps"),
+    ("ci-ncv-reps", "*", 500, 10, "ci-ncv-reps"),
 ]
 
 

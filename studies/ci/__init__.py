@@ -73,6 +73,6 @@ def build() -> Study:
                 "of 5 folds and the authors' 10 folds x 50 repetitions, 3 generators at "
                 "n = 100 (Bates, Hastie & Tibshirani 2024)")
 def build_ncv_reps() -> Study:
-    return Study("ci-ncv-reps", ncv_grid(), runs=200, seed=2024, chunk=10,
+    return Study("ci-ncv-reps", ncv_grid(), runs=500, seed=2024, chunk=10,
                  description="nested cv's repetitions and folds against the authors' setting",
                  meta={"keep_losses": True, "interval_truth": True})
