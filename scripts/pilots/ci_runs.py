@@ -1,10 +1,11 @@
-"""The runs of ci-synthetic, ci-real and ci-ncv-reps: one phase per study, at its run count.
+"""The runs of ci-synthetic, ci-real and ci-ncv-reps, phase by phase, as they ran.
 
 Each phase is one ``python -m simstudy run`` (``--jobs`` local worker processes, one BLAS
-thread each) in a child process, so that its CPU seconds include its workers'.  The runner is resumable, so a phase stopped at any point
-leaves whole chunks stored and a second call adds only the missing trials.  Wall and CPU
-seconds (this process and its workers) of each phase are appended to ``--log`` (CSV) with the
-commit; the store's ``runs`` table keeps each invocation.
+thread each) in a child process, so that its CPU seconds include its workers'.  The runner
+is resumable, so a phase stopped at any point leaves whole chunks stored and a second call
+adds only the missing trials; two invocations of one phase on one store share its work
+units (each logs its own row).  Wall and CPU seconds of each phase are appended to
+``--log`` (CSV) with the commit; the store's ``runs`` table keeps each invocation.
 
 Stores: ``--stores``/STUDY.sqlite (not committed; the shipped trials are exported from them).
 """
@@ -25,7 +26,7 @@ from _pilot import commit, parser  # noqa: E402
 from simstudy.cli import guarded  # noqa: E402
 
 #: (study, filter, runs, chunk, store) in the order they ran.  ci-synthetic's whole-study
-#: phase was stopped at 20,150 trials: with two workers, each recomputed the truths of the
+#: phase was stopped at 20,700 trials: with two workers, each recomputed the truths of the
 #: runs its chunks held (a k-NN truth at n = 1600 takes 2.5 s), so Friedman #1 at n = 1600 ran
 #: in its own store, serial, beside the rest of the study (merged with ``simstudy merge``)
 PLAN: list[tuple[str, str, int, int, str]] = [
