@@ -54,7 +54,8 @@ def main() -> int:
     ap.add_argument("--log", type=Path, default=Path("out/ci_runs.csv"),
                     help="CSV of each phase's wall and CPU seconds (default out/ci_runs.csv)")
     ap.add_argument("--first", type=int, default=0, help="first phase to run (default 0)")
-    ap.add_argument("--only", choices=[p[0] for p in PLAN], help="run this study's phases only")
+    ap.add_argument("--only", choices=sorted({p[0] for p in PLAN}),
+                    help="run this study's phases only")
     ap.add_argument("--phases", default=None, help="comma-separated phase numbers to run")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     args = ap.parse_args()
