@@ -75,14 +75,7 @@ class _Linear(Learner):
         out = np.full(np.shape(train), np.nan)
         for b in range(out.shape[0]):
             tr, te = np.asarray(train[b], bool), np.asarray(test[b], bool)
-            Xt = X[tr]
-            m = _column_means(Xt)  # the imputer's fill and the centre
-            Xt = np.where(np.isnan(Xt), m, Xt)
-            s = np.ones(X.shape[1])
-            if self.preprocess == "standardize":
-                s = Xt.std(axis=0)
-                s[s == 0] = 1.0  # StandardScaler leaves a constant column unscaled
-            Z = (Xt - m) / s
+            m, s, Z = _fold_scaling(X[tr], self.preprocess == "standardize")
             yc = y[tr] - y[tr].mean()
             if self.alpha > 0:
                 w = np.linalg.solve(Z.T @ Z + self.alpha * np.eye(Z.shape[1]), Z.T @ yc)
@@ -91,6 +84,20 @@ class _Linear(Learner):
             Xe = np.where(np.isnan(X[te]), m, X[te])
             out[b, te] = ((Xe - m) / s) @ w + y[tr].mean()
         return out
+
+
+def _fold_scaling(Xt: np.ndarray, standardize: bool
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A training fold's ``(mean, scale, scaled inputs)``: missing values filled with the
+    fold's column means (the imputer), then centred and, with ``standardize``, divided by
+    the ddof-0 sd (``StandardScaler``; a constant column unscaled), else by 1."""
+    m = _column_means(Xt)  # the imputer's fill and the centre
+    Xt = np.where(np.isnan(Xt), m, Xt)
+    s = np.ones(Xt.shape[1])
+    if standardize:
+        s = Xt.std(axis=0)
+        s[s == 0] = 1.0  # StandardScaler leaves a constant column unscaled
+    return m, s, (Xt - m) / s
 
 
 def _column_means(Xt: np.ndarray) -> np.ndarray:
@@ -215,12 +222,7 @@ class KNNRegressor(Learner):
             if self.k > tr.size:
                 raise ValueError(f"knn-reg: k={self.k!r} neighbours, but {tr.size} training "
                                  "instances")
-            Xt = X[tr]
-            m = _column_means(Xt)
-            Xt = np.where(np.isnan(Xt), m, Xt)
-            s = Xt.std(axis=0)
-            s[s == 0] = 1.0  # StandardScaler leaves a constant column unscaled
-            Z = (Xt - m) / s
+            m, s, Z = _fold_scaling(X[tr], True)
             zz = np.einsum("ij,ij->i", Z, Z)
             yt = y[tr]
             for lo in range(0, te.size, self._BLOCK):
