@@ -127,11 +127,11 @@ def _check_compatible(inputs: list[_Input]) -> None:
             for seed in mine:
                 a, b = ref.defs[(study, seed)], inp.defs[(study, seed)]
                 for f, what in DEFINITION_FIELDS.items():
-                    if f == "grid" and _selections_of_one_study(
-                            study, ref.grids.get((study, seed), ()) |
-                            inp.grids.get((study, seed), ())):
-                        continue
                     if a.get(f) != b.get(f):
+                        if f == "grid" and _selections_of_one_study(
+                                study, ref.grids.get((study, seed), set()) |
+                                inp.grids.get((study, seed), set())):
+                            continue
                         extra = ""
                         if f == "grid":
                             extra = (f" ({a.get('cells')} vs {b.get('cells')} cells; --filter "
